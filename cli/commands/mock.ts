@@ -1,0 +1,81 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { startMock } from '../../mock/server.js';
+import { DEFAULT_ORG, defaultOptions, parseLatency, parseRetrySchedule, type MockOptions } from '../../mock/options.js';
+import { parseRate } from '../../mock/rate-limit.js';
+import { FAULTS, isFault, type FaultName } from '../../mock/faults.js';
+import { mintToken } from '../../mock/auth/tokens.js';
+import { adminClaims, limitedClaims } from '../../mock/auth/presets.js';
+import { flag, integer, parsed } from '../options.js';
+
+function collectFault(value: string, previous: FaultName[] = []): FaultName[] {
+  const names = value.split(',').map((v) => v.trim()).filter(Boolean);
+  for (const name of names) if (!isFault(name)) throw new InvalidArgumentError(`unknown fault "${name}"; known: ${Object.keys(FAULTS).join(', ')}`);
+  return [...previous, ...(names as FaultName[])];
+}
+
+/** `opsapi mock`: the stateful mock server with embedded defaults (`npm start`). */
+export function mockCommand(): Command {
+  const d = defaultOptions();
+  return new Command('mock')
+    .description('Start the stateful mock server (embedded fixtures; no configuration needed).')
+    .addOption(flag('--port <port>', 'port to listen on', 'PORT').default(d.port).argParser(integer(0, 65535)))
+    .addOption(flag('--host <host>', 'address to bind', 'HOST').default(d.host))
+    .addOption(flag('--seed <n>', 'seed of the generated data', 'SEED').default(d.seed).argParser(integer(0, 2 ** 31 - 1)))
+    .addOption(flag('--skus <n>', 'SKUs per tenant', 'SKUS').default(d.skus).argParser(integer(1, 1_000_000)))
+    .addOption(flag('--rate-limit <rate>', 'per-tenant rate limit, N/window (300/1s) or off', 'RATE_LIMIT').default(d.rateLimit, '300/1s').argParser(parsed((t) => { const r = parseRate(t); return r.ok ? { ok: true as const, value: r.rate } : r; })))
+    .addOption(flag('--latency <range>', 'added latency per request, e.g. 50-200ms', 'LATENCY').argParser(parsed(parseLatency)))
+    .addOption(flag('--no-admin', 'disable the /__mock admin API', 'NO_ADMIN'))
+    .addOption(flag('--jwt-secret <secret>', 'HS256 secret of access tokens', 'JWT_SECRET').default(d.jwtSecret))
+    .addOption(flag('--max-tenants <n>', 'tenants kept in memory (least recently used evicted)', 'MAX_TENANTS').default(d.maxTenants).argParser(integer(1, 1_000_000)))
+    .addOption(flag('--retry-schedule <list>', 'webhook attempt delays, e.g. 0,5s,5m,30m,2h,5h,10h,10h', 'RETRY_SCHEDULE').argParser(parsed(parseRetrySchedule)))
+    .addOption(flag('--delivery-timeout <ms>', 'per-attempt webhook timeout in ms', 'DELIVERY_TIMEOUT').default(d.deliveryTimeoutMs).argParser(integer(1, 600_000)))
+    .addOption(flag('--block-private-endpoints', 'refuse webhook endpoints resolving to private or loopback addresses', 'BLOCK_PRIVATE_ENDPOINTS'))
+    .addOption(flag('--body-limit <bytes>', 'largest request body', 'BODY_LIMIT').default(d.bodyLimit).argParser(integer(1024, 100 * 1024 * 1024)))
+    .addOption(flag('--fault <name>', `plant a fault (repeatable): ${Object.keys(FAULTS).join(', ')}`, 'FAULT').argParser(collectFault))
+    .addOption(flag('--log-requests', 'log every request to stderr', 'LOG_REQUESTS'))
+    .addOption(flag('--quiet', 'print only the URL', 'QUIET'))
+    .action(async (o: Record<string, unknown>) => {
+      const options: Partial<MockOptions> = {
+        port: o.port as number,
+        host: o.host as string,
+        seed: o.seed as number,
+        skus: o.skus as number,
+        rateLimit: o.rateLimit as MockOptions['rateLimit'],
+        latency: (o.latency as MockOptions['latency']) ?? null,
+        admin: o.admin !== false,
+        jwtSecret: o.jwtSecret as string,
+        maxTenants: o.maxTenants as number,
+        deliveryTimeoutMs: o.deliveryTimeout as number,
+        blockPrivateEndpoints: o.blockPrivateEndpoints === true,
+        bodyLimit: o.bodyLimit as number,
+        faults: new Set((o.fault as FaultName[] | undefined) ?? []),
+        logRequests: o.logRequests === true,
+        ...(o.retrySchedule ? { retrySchedule: o.retrySchedule as number[] } : {}),
+      };
+      const mock = await startMock(options);
+      const secret = mock.services.store.tenant(DEFAULT_ORG).webhookSecret;
+      const lines = o.quiet
+        ? [mock.url]
+        : [
+            `opsapi mock listening on ${mock.url}`,
+            `  docs:           ${mock.url}/docs`,
+            `  contract:       ${mock.url}/openapi.json`,
+            `  tenant (org):   ${DEFAULT_ORG}`,
+            `  admin token:    ${await mintToken(options.jwtSecret ?? '', adminClaims(DEFAULT_ORG), 30 * 24 * 3600)}`,
+            `  limited token:  ${await mintToken(options.jwtSecret ?? '', limitedClaims(DEFAULT_ORG), 30 * 24 * 3600)}`,
+            `  webhook secret: ${secret}`,
+            `  rate limit:     ${options.rateLimit ? `${options.rateLimit.limit}/${options.rateLimit.windowMs}ms per tenant` : 'off'}`,
+            ...(options.faults && options.faults.size ? [`  FAULTS PLANTED: ${[...options.faults].join(', ')}`] : []),
+            ...(options.admin ? ['  admin API:      /__mock/* (tokens, reset, clock, events, fixtures, requests, webhook-secret)'] : ['  admin API:      off']),
+            'Try: curl -H "Authorization: Bearer <admin token>" ' + `${mock.url}/v1/items/skus?pageSize=5`,
+          ];
+      process.stdout.write(`${lines.join('\n')}\n`);
+      const shutdown = async (signal: string) => {
+        process.stderr.write(`opsapi mock: ${signal}, shutting down\n`);
+        await mock.close();
+        process.exit(0);
+      };
+      process.once('SIGINT', () => void shutdown('SIGINT'));
+      process.once('SIGTERM', () => void shutdown('SIGTERM'));
+    });
+}

@@ -1,0 +1,99 @@
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import type { Principal } from './principal.js';
+
+/** Claims of the mock's access tokens (DESIGN: `sub`, `org`, `permissions[]`, `roles[]`, `exp`). */
+export interface TokenClaims {
+  org: string;
+  sub?: string;
+  permissions?: string[];
+  roles?: string[];
+}
+
+/** Default lifetime of minted tokens: 24 hours. */
+export const DEFAULT_TOKEN_SECONDS = 24 * 3600;
+
+/** Clock skew tolerated on `exp` and `nbf` (seconds). */
+export const LEEWAY_SECONDS = 5;
+
+/** Organisation codes: letters, digits, `-`, `_`, `.`; 1..64 characters (inferred). */
+export const ORG_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+function key(secret: string): Uint8Array {
+  return new TextEncoder().encode(secret);
+}
+
+/** Mints an HS256 access token. `nowSeconds` is real time: expiry never follows a tenant's virtual clock. */
+export async function mintToken(secret: string, claims: TokenClaims, expiresInSeconds = DEFAULT_TOKEN_SECONDS, nowSeconds = Math.floor(Date.now() / 1000)): Promise<string> {
+  return new SignJWT({ org: claims.org, permissions: claims.permissions ?? [], roles: claims.roles ?? [] })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(claims.sub ?? `user-${claims.org}`)
+    .setIssuedAt(nowSeconds)
+    .setExpirationTime(nowSeconds + expiresInSeconds)
+    .sign(key(secret));
+}
+
+function stringArray(value: unknown): string[] | null {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) return null;
+  return value as string[];
+}
+
+interface Cached {
+  principal: Principal;
+  expMs: number;
+  nbfMs: number;
+}
+
+/**
+ * Verifies access tokens: HS256 only, with the configured secret (pinned: `alg: none`, other algorithms and
+ * other secrets are refused), `exp` required and honoured with a small leeway, `nbf` honoured, `org` required.
+ * Verified tokens are cached (bounded) so the hot path does not recompute the HMAC for every request.
+ */
+export class TokenVerifier {
+  private readonly cache = new Map<string, Cached>();
+  private readonly key: Uint8Array;
+
+  constructor(secret: string, private readonly maxCached = 10_000) {
+    this.key = key(secret);
+  }
+
+  /** The principal of a valid token, or a reason why it is not valid. */
+  async verify(token: string, nowMs: number): Promise<{ ok: true; principal: Principal } | { ok: false; reason: string }> {
+    const cached = this.cache.get(token);
+    if (cached) {
+      if (nowMs > cached.expMs + LEEWAY_SECONDS * 1000) return { ok: false, reason: 'The access token has expired.' };
+      if (nowMs < cached.nbfMs - LEEWAY_SECONDS * 1000) return { ok: false, reason: 'The access token is not valid yet.' };
+      return { ok: true, principal: cached.principal };
+    }
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'],
+        clockTolerance: LEEWAY_SECONDS,
+        requiredClaims: ['exp', 'org'],
+        currentDate: new Date(nowMs),
+      });
+      const org = payload.org;
+      const permissions = stringArray(payload.permissions);
+      const roles = stringArray(payload.roles);
+      if (typeof org !== 'string' || !ORG_PATTERN.test(org)) return { ok: false, reason: 'The access token has no valid org claim.' };
+      if (!permissions || !roles) return { ok: false, reason: 'The access token has malformed permissions or roles.' };
+      const principal: Principal = {
+        org,
+        subject: typeof payload.sub === 'string' ? payload.sub : 'anonymous',
+        permissions: new Set(permissions),
+        roles: new Set(roles),
+        via: 'jwt',
+      };
+      if (this.cache.size >= this.maxCached) {
+        const oldest = this.cache.keys().next().value;
+        if (oldest !== undefined) this.cache.delete(oldest);
+      }
+      this.cache.set(token, { principal, expMs: (payload.exp ?? 0) * 1000, nbfMs: (payload.nbf ?? 0) * 1000 });
+      return { ok: true, principal };
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) return { ok: false, reason: 'The access token has expired.' };
+      if (error instanceof joseErrors.JWTClaimValidationFailed) return { ok: false, reason: `The access token is not valid: ${error.claim} claim check failed.` };
+      return { ok: false, reason: 'The access token is malformed or its signature is invalid.' };
+    }
+  }
+}

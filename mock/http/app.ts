@@ -1,0 +1,114 @@
+import cors from '@fastify/cors';
+import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
+import { OPERATIONS } from '../../spec/operations/index.js';
+import type { OpenAPIObject } from 'openapi3-ts/oas31';
+import { plainProblem, codedProblem } from '../problems.js';
+import { redactHeaders } from '../store/journal.js';
+import type { Handler } from './context.js';
+import { baseUrlOf, refOf, registerOperation } from './operation-route.js';
+import { allowedMethods } from './route-table.js';
+import { send } from './send.js';
+import type { MockServices } from './services.js';
+import { registerAdmin } from '../admin/routes.js';
+import { registerDocs } from './docs.js';
+
+/** JSON media types whose bodies the mock reads (as text; parsed after authentication). */
+const JSON_TYPES = /^application\/(?:[\w.+-]+\+)?json$/;
+
+/**
+ * The HTTP shell: Fastify with the contract's operations, the admin API, the docs, CORS, and problem bodies for
+ * every error (never a bare 500, never a crash).
+ */
+export async function buildApp(services: MockServices, handlers: Record<string, Handler>, document: OpenAPIObject): Promise<FastifyInstance> {
+  const { options } = services;
+  const faults = options.faults;
+  const app = Fastify({
+    logger: options.logRequests ? { level: 'info' } : false,
+    bodyLimit: options.bodyLimit,
+    routerOptions: { maxParamLength: 1000, caseSensitive: true, ignoreTrailingSlash: false },
+    forceCloseConnections: true,
+    return503OnClosing: true,
+    clientErrorHandler: (error, socket) => {
+      // Malformed HTTP never reaches a route; it still gets a problem body (400, or 431 for oversized headers).
+      if (!socket.writable) return;
+      const status = (error as { code?: string }).code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+      const body = JSON.stringify({
+        type: 'https://www.rfc-editor.org/rfc/rfc9110#section-15.5.1',
+        title: status === 431 ? 'Request Header Fields Too Large' : 'Bad Request',
+        status,
+        detail: 'The request is not valid HTTP.',
+        instance: 'INVALID /',
+      });
+      socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    },
+  });
+
+  app.removeAllContentTypeParsers();
+  // Bodies are kept as text and parsed after authentication, so an anonymous bad body still gets the 401.
+  app.addContentTypeParser(JSON_TYPES, { parseAs: 'string' }, (_req, body, done) => done(null, body));
+
+  await app.register(cors, {
+    origin: true,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ['authorization', 'content-type', 'x-api-key', 'prefer'],
+    exposedHeaders: ['retry-after', 'location', 'preference-applied'],
+    maxAge: 600,
+  });
+
+  for (const op of OPERATIONS) {
+    const handler = handlers[op.operationId];
+    if (!handler) throw new Error(`no handler for ${op.operationId}`);
+    registerOperation(app, op, handler, services);
+  }
+  if (options.admin) registerAdmin(app, services);
+  await registerDocs(app, document);
+
+  app.addHook('onResponse', async (req, reply) => {
+    if (!req.tenantOrg) return;
+    const tenant = services.store.peek(req.tenantOrg);
+    if (!tenant) return;
+    const ref = refOf(req);
+    const q = req.url.indexOf('?');
+    tenant.journal.add({
+      at: tenant.nowIso(),
+      method: req.method,
+      path: ref.path,
+      query: q === -1 ? '' : req.url.slice(q + 1),
+      headers: redactHeaders(req.headers),
+      body: req.parsedBody ?? (typeof req.body === 'string' ? req.body.slice(0, 4096) : null),
+      status: reply.statusCode,
+      operationId: req.operationId ?? null,
+      durationMs: Math.round(reply.elapsedTime),
+    });
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const ref = refOf(req);
+    const allowed = allowedMethods(ref.path);
+    if (allowed.length > 0) {
+      const allow = [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+      return send(reply, plainProblem(405, `${req.method} is not allowed on ${ref.path}; allowed: ${allow}.`, ref, { allow }), faults);
+    }
+    return send(reply, plainProblem(404, `No operation answers ${req.method} ${ref.path}.`, ref), faults);
+  });
+
+  app.setErrorHandler((error: FastifyError, req, reply) => {
+    const ref = refOf(req);
+    switch (error.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return send(reply, plainProblem(413, `The body is larger than ${options.bodyLimit} bytes.`, ref), faults);
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return send(reply, plainProblem(415, `Content-Type '${req.headers['content-type'] ?? ''}' is not supported; send application/json.`, ref), faults);
+      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        return send(reply, codedProblem(baseUrlOf(req), 'COMMON.VALIDATION.ERROR', `The body is not valid: ${error.message}`, ref, { field: '' }), faults);
+      default:
+        if ((error.statusCode ?? 500) < 500) return send(reply, plainProblem(400, error.message, ref), faults);
+        process.stderr.write(`opsapi mock: unexpected error on ${ref.method} ${ref.path}: ${error.stack ?? error.message}\n`);
+        return send(reply, plainProblem(500, 'The mock failed unexpectedly; the error was logged.', ref), faults);
+    }
+  });
+
+  return app;
+}

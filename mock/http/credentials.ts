@@ -1,0 +1,50 @@
+import type { Principal } from '../auth/principal.js';
+import type { TokenVerifier } from '../auth/tokens.js';
+import type { Store } from '../store/store.js';
+
+/** Outcome of reading a request's credentials. */
+export type Authentication = { ok: true; principal: Principal } | { ok: false; reason: string };
+
+/**
+ * Authentication (Authentication, points 1-3): `Authorization: Bearer <JWT>` and/or `X-Api-Key`.
+ * Inferred (DESIGN): an API key alone acts with the tenant and permissions of its creator; when both headers
+ * come, both must be valid and of the same tenant. Anything else is the plain 401.
+ */
+export async function authenticate(
+  headers: Record<string, string | string[] | undefined>,
+  verifier: TokenVerifier,
+  store: Store,
+  nowMs: number,
+): Promise<Authentication> {
+  const authorization = headers.authorization;
+  const apiKeyHeader = headers['x-api-key'];
+  if (Array.isArray(authorization) || Array.isArray(apiKeyHeader)) return { ok: false, reason: 'Credentials must be sent once.' };
+  if (authorization === undefined && apiKeyHeader === undefined) return { ok: false, reason: 'The request has no credentials: send Authorization: Bearer <token> or X-Api-Key.' };
+
+  let fromToken: Principal | undefined;
+  if (authorization !== undefined) {
+    const m = /^Bearer[ ]+([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)\s*$/i.exec(authorization);
+    if (!m?.[1]) return { ok: false, reason: 'The Authorization header must be "Bearer <JWT>".' };
+    const verified = await verifier.verify(m[1], nowMs);
+    if (!verified.ok) return verified;
+    fromToken = verified.principal;
+  }
+
+  let fromKey: Principal | undefined;
+  if (apiKeyHeader !== undefined) {
+    const org = store.apiKeyOrg(apiKeyHeader);
+    const tenant = org === undefined ? undefined : store.peek(org);
+    const id = tenant?.apiKeysByValue.get(apiKeyHeader);
+    const record = id === undefined ? undefined : tenant?.apiKeys.get(id);
+    if (!tenant || !record) return { ok: false, reason: 'The API key is not valid.' };
+    if (!record.apiKey.isActive) return { ok: false, reason: 'The API key is not active.' };
+    fromKey = { org: tenant.org, subject: record.subject, permissions: new Set(record.permissions), roles: new Set(record.roles), via: 'apiKey', apiKeyId: record.apiKey.id };
+  }
+
+  if (fromToken && fromKey) {
+    if (fromToken.org !== fromKey.org) return { ok: false, reason: 'The access token and the API key belong to different tenants.' };
+    return { ok: true, principal: fromToken };
+  }
+  const principal = fromToken ?? fromKey;
+  return principal ? { ok: true, principal } : { ok: false, reason: 'The request is not authenticated.' };
+}

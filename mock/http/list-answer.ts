@@ -1,0 +1,28 @@
+import { runList, type ListQuery, type ListSource } from '../lists/index.js';
+import type { HandlerContext, Answer } from './context.js';
+import { ok } from './context.js';
+import { adjustListQuery, adjustPage } from './fault-effects.js';
+
+/**
+ * Answers a list or search operation with the one list engine (Endpoints / List and search endpoints):
+ * paging defaults and bounds, the filter language and sorting over the operation's field table.
+ */
+export function listAnswer<T extends { id: string }>(ctx: HandlerContext, source: ListSource<T>, project?: (item: T) => unknown): Answer {
+  const list = ctx.op.list;
+  if (!list) throw new Error(`${ctx.op.operationId} is not a list operation`);
+  const raw = (list.parametersIn === 'body' ? (ctx.body ?? {}) : ctx.query) as Record<string, unknown>;
+  let query: ListQuery = {
+    pageNumber: raw.pageNumber as string | number | undefined,
+    pageSize: raw.pageSize as string | number | undefined,
+    ...(list.filterAndSort ? { filterBy: raw.filterBy as string | undefined, sortBy: raw.sortBy as string | undefined } : {}),
+  };
+  const original = query;
+  query = adjustListQuery(ctx.faults, query);
+  let result = runList(source, list.fields, query);
+  if (!result.ok && ctx.faults.has('filter-unknown-column-accepted') && result.error.code === 'COMMON.QUERY.FILTER_PARSING_FAILED') {
+    result = runList(source, list.fields, { ...query, filterBy: undefined });
+  }
+  if (!result.ok) return ctx.problem(result.error.code, result.error.detail, result.error.parameters);
+  const page = adjustPage(ctx.faults, original, result.value);
+  return ok(200, project ? { ...page, results: page.results.map(project) } : page);
+}

@@ -1,0 +1,123 @@
+import { Value } from '@sinclair/typebox/value';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { OperationDef } from '../../spec/operations/index.js';
+import { holds } from '../auth/principal.js';
+import { codedProblem, unauthorized, type ProblemAnswer, type RequestRef } from '../problems.js';
+import type { Handler, HandlerContext } from './context.js';
+import { authenticate } from './credentials.js';
+import { preferredErrorStatus } from './prefer.js';
+import { send } from './send.js';
+import type { MockServices } from './services.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The tenant the request was answered for, once authenticated (journal). */
+    tenantOrg?: string;
+    operationId?: string;
+    parsedBody?: unknown;
+  }
+}
+
+/** `{base_url}` of a request: the address the client used. */
+export function baseUrlOf(req: FastifyRequest): string {
+  return `${req.protocol}://${req.headers.host ?? `${req.hostname}`}`;
+}
+
+/** The request as `instance` names it: method and path without the query string. */
+export function refOf(req: FastifyRequest): RequestRef {
+  const url = req.url;
+  const q = url.indexOf('?');
+  return { method: req.method, path: q === -1 ? url : url.slice(0, q) };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Registers one operation of the contract. The pipeline, in order: latency, authentication (401), rate limit
+ * (429), `Prefer: code=` forcing, permission (403), path and body validation (400), then the handler.
+ */
+export function registerOperation(app: FastifyInstance, op: OperationDef, handler: Handler, services: MockServices): void {
+  const { options, store, verifier, limiter, validator, clock } = services;
+  const faults = options.faults;
+  const url = op.path.replace(/\{(\w+)\}/g, ':$1');
+  const bodySchema = op.requestBody?.schema;
+
+  app.route({
+    method: op.method.toUpperCase() as 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url,
+    handler: async (req: FastifyRequest, reply: FastifyReply) => {
+      req.operationId = op.operationId;
+      if (options.latency) {
+        const { min, max } = options.latency;
+        await sleep(min + Math.random() * (max - min));
+      }
+      const ref = refOf(req);
+      const baseUrl = baseUrlOf(req);
+      const problem = (code: string, detail: string, parameters: Record<string, unknown> = {}): ProblemAnswer => codedProblem(baseUrl, code, detail, ref, parameters);
+
+      // Authentication, point 3: a request without valid authentication gets 401 with no `code`.
+      const auth = await authenticate(req.headers, verifier, store, clock.now());
+      if (!auth.ok) return send(reply, unauthorized(ref, auth.reason), faults);
+      const principal = auth.principal;
+      const tenant = store.tenant(principal.org);
+      req.tenantOrg = tenant.org;
+
+      // Limits: a per-tenant rate limit; exceeding it returns 429 COMMON.RATE_LIMIT.EXCEEDED with `parameters: {}`.
+      if (limiter) {
+        const taken = limiter.take(tenant.org, clock.now());
+        if (!taken.ok) {
+          const seconds = Math.max(1, Math.ceil(taken.retryAfterMs / 1000));
+          const answer = problem('COMMON.RATE_LIMIT.EXCEEDED', `The request rate limit of the tenant is exceeded; retry after ${seconds} s.`, {});
+          return send(reply, { ...answer, headers: { 'retry-after': String(seconds) } }, faults);
+        }
+      }
+
+      const forced = preferredErrorStatus(op, req.headers.prefer);
+      if (forced !== null) {
+        reply.header('preference-applied', `code=${forced}`);
+        if (forced === 401) return send(reply, unauthorized(ref, 'Forced by Prefer: code=401.'), faults);
+        const code = op.errors.find((e) => e.status === forced)?.codes[0];
+        if (code) {
+          const answer = problem(code, `Forced by Prefer: code=${forced}.`, code === 'COMMON.AUTH.MISSING_PERMISSIONS' && op.permission.name ? { permission: op.permission.name } : {});
+          return send(reply, forced === 429 ? { ...answer, headers: { 'retry-after': '1' } } : answer, faults);
+        }
+      }
+
+      // Authentication, point 4: a caller that lacks the permission gets 403 MISSING_PERMISSIONS naming it.
+      const permission = op.permission.name;
+      if (permission !== null && !holds(principal, permission)) {
+        return send(reply, problem('COMMON.AUTH.MISSING_PERMISSIONS', `The caller lacks the permission '${permission}'.`, { permission }), faults);
+      }
+
+      const params = req.params as Record<string, string>;
+      for (const p of op.pathParams) {
+        const value = params[p.name] ?? '';
+        if (!Value.Check(p.schema, value)) return send(reply, problem('COMMON.VALIDATION.ERROR', `Path parameter '${p.name}' is invalid (1 to 200 characters).`, { field: p.name }), faults);
+      }
+
+      let body: unknown;
+      if (bodySchema) {
+        const raw = req.body;
+        if (typeof raw !== 'string' || raw.trim() === '') {
+          return send(reply, problem('COMMON.VALIDATION.ERROR', 'The request needs a JSON body (Content-Type: application/json).', { field: '' }), faults);
+        }
+        try {
+          body = JSON.parse(raw);
+        } catch (error) {
+          return send(reply, problem('COMMON.VALIDATION.ERROR', `The body is not valid JSON: ${(error as Error).message}`, { field: '' }), faults);
+        }
+        const invalid = validator.firstError(bodySchema, body);
+        if (invalid) {
+          const where = invalid.field ? `Field '${invalid.field}'` : 'The body';
+          return send(reply, problem('COMMON.VALIDATION.ERROR', `${where} ${invalid.message}.`, { field: invalid.field }), faults);
+        }
+        req.parsedBody = body;
+      }
+
+      const ctx: HandlerContext = { op, tenant, principal, params, query: req.query as Record<string, unknown>, body, ref, baseUrl, faults, problem };
+      return send(reply, await handler(ctx), faults);
+    },
+  });
+}

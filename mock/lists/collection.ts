@@ -1,0 +1,243 @@
+import type { ListField } from '../../spec/lists/fields.js';
+import { columnKey, emptyValue, extractor, type ColumnKind, type ColumnSource, type Extractor } from './columns.js';
+import type { CompiledFilter } from './filter/compile.js';
+import { LruCache } from './lru.js';
+import { slotComparator, type SortSpec } from './sort.js';
+
+/**
+ * The items of one list endpoint, indexed for fast list queries.
+ *
+ * Each item lives in a numbered slot. Derived values (lowercased strings, date millis, sort keys; see
+ * `columns.ts`) are computed lazily per field, once, and kept per slot. Sorted orders are built lazily per sort
+ * specification (at most `ORDER_CACHE_SIZE` of them) and then maintained incrementally on every mutation (binary
+ * search + splice), so a write never forces a full re-sort. The matching positions of recent (filter, sort) pairs
+ * are cached too (`RESULT_CACHE_SIZE`); that cache is dropped on every mutation.
+ *
+ * `version` increases on every mutation. Items are stored by reference: after changing an item object in place,
+ * call `set(item)` again so the derived values and orders are refreshed.
+ */
+export const ORDER_CACHE_SIZE = 16;
+export const RESULT_CACHE_SIZE = 16;
+
+interface Column {
+  readonly extract: Extractor;
+  readonly empty: unknown;
+  readonly data: unknown[];
+}
+
+interface Order {
+  readonly compare: (x: number, y: number) => number;
+  readonly slots: number[];
+}
+
+export interface CollectionPage<T> {
+  totalCount: number;
+  results: T[];
+}
+
+export class ListCollection<T extends { id: string }> implements ColumnSource, Iterable<T> {
+  private items: (T | undefined)[] = [];
+  private ids: string[] = [];
+  private slotById = new Map<string, number>();
+  private freeSlots: number[] = [];
+  private columns = new Map<string, Column>();
+  private orders = new LruCache<string, Order>(ORDER_CACHE_SIZE);
+  private matches = new LruCache<string, Int32Array>(RESULT_CACHE_SIZE);
+  private mutations = 0;
+
+  constructor(items: Iterable<T> = []) {
+    for (const item of items) this.set(item);
+    this.mutations = 0;
+  }
+
+  /** Increases on every mutation (`set`, `delete`, `replaceAll`, `clear`). */
+  get version(): number {
+    return this.mutations;
+  }
+
+  get size(): number {
+    return this.slotById.size;
+  }
+
+  get(id: string): T | undefined {
+    const slot = this.slotById.get(id);
+    return slot === undefined ? undefined : this.items[slot];
+  }
+
+  has(id: string): boolean {
+    return this.slotById.has(id);
+  }
+
+  /** Inserts the item, or replaces the item with the same `id` (keeping its place in insertion order). */
+  set(item: T): void {
+    const id = item.id;
+    if (typeof id !== 'string') throw new TypeError('ListCollection items need a string id');
+    this.touch();
+    const existing = this.slotById.get(id);
+    if (existing !== undefined) {
+      for (const order of this.orders.values()) removeSlot(order, existing);
+      this.items[existing] = item;
+      for (const col of this.columns.values()) col.data[existing] = col.extract(item);
+      for (const order of this.orders.values()) insertSlot(order, existing);
+      return;
+    }
+    let slot = this.freeSlots.pop();
+    if (slot === undefined) {
+      slot = this.items.length;
+      this.items.push(item);
+      this.ids.push(id);
+      for (const col of this.columns.values()) col.data.push(col.extract(item));
+    } else {
+      this.items[slot] = item;
+      this.ids[slot] = id;
+      for (const col of this.columns.values()) col.data[slot] = col.extract(item);
+    }
+    this.slotById.set(id, slot);
+    for (const order of this.orders.values()) insertSlot(order, slot);
+  }
+
+  /** Removes the item with this id; returns whether it existed. */
+  delete(id: string): boolean {
+    const slot = this.slotById.get(id);
+    if (slot === undefined) return false;
+    this.touch();
+    for (const order of this.orders.values()) removeSlot(order, slot);
+    this.slotById.delete(id);
+    this.items[slot] = undefined;
+    this.ids[slot] = '';
+    for (const col of this.columns.values()) col.data[slot] = col.empty;
+    this.freeSlots.push(slot);
+    return true;
+  }
+
+  /** Replaces the whole content (a later item wins over an earlier one with the same id) and drops all caches. */
+  replaceAll(items: Iterable<T>): void {
+    this.items = [];
+    this.ids = [];
+    this.slotById = new Map();
+    this.freeSlots = [];
+    this.columns = new Map();
+    this.orders = new LruCache(ORDER_CACHE_SIZE);
+    for (const item of items) this.set(item);
+    this.touch();
+  }
+
+  clear(): void {
+    this.replaceAll([]);
+  }
+
+  /** The items in insertion order (a replaced item keeps its place). */
+  *values(): IterableIterator<T> {
+    for (const slot of this.slotById.values()) yield this.items[slot]!;
+  }
+
+  [Symbol.iterator](): IterableIterator<T> {
+    return this.values();
+  }
+
+  /** The derived values of a field per slot (built on first use, then kept up to date). */
+  column(field: ListField, kind: ColumnKind): readonly unknown[] {
+    const key = columnKey(field, kind);
+    let col = this.columns.get(key);
+    if (!col) {
+      const extract = extractor(field, kind);
+      const empty = emptyValue(kind);
+      const data: unknown[] = [];
+      for (const item of this.items) data.push(item === undefined ? empty : extract(item));
+      col = { extract, empty, data };
+      this.columns.set(key, col);
+    }
+    return col.data;
+  }
+
+  /** The slots of all items in the given order (built on first use, then kept up to date). */
+  private order(sort: SortSpec): Order {
+    let order = this.orders.get(sort.cacheKey);
+    if (!order) {
+      const compare = slotComparator(sort, this, this.ids);
+      const slots = Array.from(this.slotById.values());
+      slots.sort(compare);
+      order = { compare, slots };
+      this.orders.set(sort.cacheKey, order);
+    }
+    return order;
+  }
+
+  /**
+   * One page of the items matching `filter` in `sort` order, with the exact total count.
+   * `filterKey` identifies the filter (same key = same predicate); when given, the matching positions are cached
+   * until the next mutation, so paging through the same query does not re-run the filter.
+   */
+  page(filter: CompiledFilter | null, sort: SortSpec, offset: number, limit: number, filterKey?: string): CollectionPage<T> {
+    const slots = this.order(sort).slots;
+    const results: T[] = [];
+    if (filter === null) {
+      const end = Math.min(slots.length, offset + limit);
+      for (let i = offset; i < end; i++) results.push(this.items[slots[i]!]!);
+      return { totalCount: slots.length, results };
+    }
+    const cacheKey = filterKey === undefined ? undefined : `${sort.cacheKey}\u0000${filterKey}`;
+    let matched = cacheKey === undefined ? undefined : this.matches.get(cacheKey);
+    if (!matched) {
+      // Evaluate in slot order (sequential memory access over the columns), then pick the hits in sort order.
+      const test = filter.bind(this);
+      const items = this.items;
+      const hits = new Uint8Array(items.length);
+      let count = 0;
+      for (let slot = 0; slot < items.length; slot++) {
+        if (items[slot] !== undefined && test(slot)) {
+          hits[slot] = 1;
+          count++;
+        }
+      }
+      const buffer = new Int32Array(count);
+      let k = 0;
+      for (let i = 0; i < slots.length && k < count; i++) {
+        const slot = slots[i]!;
+        if (hits[slot] === 1) buffer[k++] = slot;
+      }
+      matched = buffer;
+      if (cacheKey !== undefined) this.matches.set(cacheKey, matched);
+    }
+    const end = Math.min(matched.length, offset + limit);
+    for (let i = offset; i < end; i++) results.push(this.items[matched[i]!]!);
+    return { totalCount: matched.length, results };
+  }
+
+  private touch(): void {
+    this.mutations++;
+    this.matches.clear();
+  }
+}
+
+function findSlot(order: Order, slot: number): number {
+  const { slots, compare } = order;
+  let lo = 0;
+  let hi = slots.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const c = compare(slots[mid]!, slot);
+    if (c === 0 && slots[mid] === slot) return mid;
+    if (c < 0) lo = mid + 1;
+    else if (c > 0) hi = mid - 1;
+    else break;
+  }
+  return slots.indexOf(slot);
+}
+
+function removeSlot(order: Order, slot: number): void {
+  const index = findSlot(order, slot);
+  if (index >= 0) order.slots.splice(index, 1);
+}
+
+function insertSlot(order: Order, slot: number): void {
+  const { slots, compare } = order;
+  let lo = 0;
+  let hi = slots.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compare(slots[mid]!, slot) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  slots.splice(lo, 0, slot);
+}

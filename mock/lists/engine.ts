@@ -1,0 +1,82 @@
+import type { ListFieldTable } from '../../spec/lists/fields.js';
+import { ArrayColumns } from './columns.js';
+import { ListCollection } from './collection.js';
+import { getCompiledFilter } from './filter/cache.js';
+import type { CompiledFilter } from './filter/compile.js';
+import { tableId } from './fieldIndex.js';
+import { parsePaging } from './paging.js';
+import type { ListQuery, Page } from './query.js';
+import { FILTER_PARSING_FAILED, SORTING_PARSING_FAILED, fail, ok, type Result } from './result.js';
+import { parseSort, slotComparator, type SortSpec } from './sort.js';
+
+/**
+ * Where a list's items come from: a `ListCollection` (indexed and cached; the fast path) or any iterable of items
+ * (filtered and sorted from scratch on every call).
+ */
+export type ListSource<T extends { id: string }> = ListCollection<T> | Iterable<T>;
+
+/**
+ * Runs a list query: validates paging, then the filter, then the sort (the first failure is returned, in that
+ * order), selects the matching items in order and returns the requested page with exact totals. A page beyond the
+ * last one has empty `results` and the real totals. Returns the item objects themselves. Never throws for bad input.
+ */
+export function runList<T extends { id: string }>(source: ListSource<T>, fields: ListFieldTable, query: ListQuery): Result<Page<T>> {
+  const paging = parsePaging(query);
+  if (!paging.ok) return paging;
+  const { pageNumber, pageSize } = paging.value;
+
+  const filterText: unknown = query.filterBy;
+  if (filterText !== undefined && filterText !== null && typeof filterText !== 'string') {
+    return fail(FILTER_PARSING_FAILED, 'filterBy must be a single text value', { filterBy: String(filterText), position: '0' });
+  }
+  const filter = typeof filterText === 'string' ? getCompiledFilter(filterText, fields) : ok(null);
+  if (!filter.ok) return filter;
+
+  const sortText: unknown = query.sortBy;
+  if (sortText !== undefined && sortText !== null && typeof sortText !== 'string') {
+    return fail(SORTING_PARSING_FAILED, 'sortBy must be a single text value', { sortBy: String(sortText) });
+  }
+  const sort = parseSort(typeof sortText === 'string' ? sortText : undefined, fields);
+  if (!sort.ok) return sort;
+
+  const offset = (pageNumber - 1) * pageSize;
+  let totalCount: number;
+  let results: T[];
+  if (source instanceof ListCollection) {
+    const filterKey = filter.value === null ? undefined : `${tableId(fields)}\u0000${filterText as string}`;
+    ({ totalCount, results } = source.page(filter.value, sort.value, offset, pageSize, filterKey));
+  } else {
+    ({ totalCount, results } = pageOfIterable(source, filter.value, sort.value, offset, pageSize));
+  }
+  return ok({
+    results,
+    pageNumber,
+    pageSize,
+    totalPages: totalCount === 0 ? 0 : Math.ceil(totalCount / pageSize),
+    totalCount,
+  });
+}
+
+function pageOfIterable<T extends { id: string }>(
+  source: Iterable<T>,
+  filter: CompiledFilter | null,
+  sort: SortSpec,
+  offset: number,
+  limit: number,
+): { totalCount: number; results: T[] } {
+  const items: readonly T[] = Array.isArray(source) ? source : Array.from(source);
+  const columns = new ArrayColumns(items);
+  const selected: number[] = [];
+  if (filter === null) {
+    for (let i = 0; i < items.length; i++) selected.push(i);
+  } else {
+    const test = filter.bind(columns);
+    for (let i = 0; i < items.length; i++) if (test(i)) selected.push(i);
+  }
+  const ids = items.map((item) => String(item.id));
+  selected.sort(slotComparator(sort, columns, ids));
+  const results: T[] = [];
+  const end = Math.min(selected.length, offset + limit);
+  for (let i = offset; i < end; i++) results.push(items[selected[i]!]!);
+  return { totalCount: selected.length, results };
+}

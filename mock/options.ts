@@ -1,0 +1,92 @@
+import { DEFAULT_SEED, DEFAULT_SKUS } from '../fixtures/seed/index.js';
+import type { FaultName } from './faults.js';
+import { DEFAULT_RATE, type Rate } from './rate-limit.js';
+
+/** Default JWT secret of the local mock (documented in the README; override with --jwt-secret for shared use). */
+export const DEFAULT_JWT_SECRET = 'opsapi-local-mock-secret-change-me';
+
+/** The organisation whose tokens are printed at start. */
+export const DEFAULT_ORG = 'demo';
+
+/** Default retry schedule in seconds after the first attempt (DESIGN: immediately, 5s, 5m, 30m, 2h, 5h, 10h, 10h). */
+export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [0, 5, 300, 1800, 7200, 18000, 36000, 36000];
+
+/** Everything the mock server can be told; `cli` fills it from flags and `OPSAPI_*` env. */
+export interface MockOptions {
+  host: string;
+  port: number;
+  seed: number;
+  skus: number;
+  /** null: rate limiting off. */
+  rateLimit: Rate | null;
+  /** Added delay per request, uniform in [min, max] ms. */
+  latency: { min: number; max: number } | null;
+  admin: boolean;
+  jwtSecret: string;
+  maxTenants: number;
+  faults: ReadonlySet<FaultName>;
+  /** Delay before each attempt, in seconds from the notification's creation step (first entry: first attempt). */
+  retrySchedule: readonly number[];
+  /** Per-attempt timeout of a webhook delivery, ms. */
+  deliveryTimeoutMs: number;
+  /** Most deliveries in flight at once over all tenants. */
+  deliveryConcurrency: number;
+  /** Refuse webhook endpoints that resolve to private or loopback addresses (SSRF guard). */
+  blockPrivateEndpoints: boolean;
+  /** Largest request body accepted, bytes. */
+  bodyLimit: number;
+  /** Persist all state to this file (null: in memory). */
+  stateFile: string | null;
+  /** Log each request to stderr. */
+  logRequests: boolean;
+}
+
+/** The embedded defaults: `npm start` needs no configuration. */
+export function defaultOptions(): MockOptions {
+  return {
+    host: '127.0.0.1',
+    port: 4010,
+    seed: DEFAULT_SEED,
+    skus: DEFAULT_SKUS,
+    rateLimit: DEFAULT_RATE,
+    latency: null,
+    admin: true,
+    jwtSecret: DEFAULT_JWT_SECRET,
+    maxTenants: 1000,
+    faults: new Set(),
+    retrySchedule: DEFAULT_RETRY_SCHEDULE,
+    deliveryTimeoutMs: 10_000,
+    deliveryConcurrency: 64,
+    blockPrivateEndpoints: false,
+    bodyLimit: 1024 * 1024,
+    stateFile: null,
+    logRequests: false,
+  };
+}
+
+/** Parses `50-200ms`, `100ms`, `1s`, `0.2-1s` into a latency range. */
+export function parseLatency(text: string): { ok: true; value: { min: number; max: number } | null } | { ok: false; error: string } {
+  const t = text.trim().toLowerCase();
+  if (t === 'off' || t === '0' || t === '') return { ok: true, value: null };
+  const m = /^(\d+(?:\.\d+)?)(?:\s*-\s*(\d+(?:\.\d+)?))?\s*(ms|s)?$/.exec(t);
+  if (!m) return { ok: false, error: `invalid latency "${text}": use e.g. 50-200ms, 100ms or 1s` };
+  const unit = m[3] === 's' ? 1000 : 1;
+  const min = Number(m[1]) * unit;
+  const max = (m[2] === undefined ? Number(m[1]) : Number(m[2])) * unit;
+  if (max < min) return { ok: false, error: `invalid latency "${text}": the maximum is below the minimum` };
+  return { ok: true, value: { min, max } };
+}
+
+/** Parses a retry schedule: comma-separated durations (`0,5s,5m,30m,2h`), seconds when unitless. */
+export function parseRetrySchedule(text: string): { ok: true; value: number[] } | { ok: false; error: string } {
+  const parts = text.split(',').map((p) => p.trim()).filter(Boolean);
+  const units: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 };
+  const out: number[] = [];
+  for (const part of parts) {
+    const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(part);
+    if (!m) return { ok: false, error: `invalid retry schedule entry "${part}": use durations like 0,5s,5m,2h` };
+    out.push(Number(m[1]) * (units[m[2] ?? 's'] ?? 1));
+  }
+  if (out.length === 0) return { ok: false, error: 'the retry schedule needs at least one attempt' };
+  return { ok: true, value: out };
+}

@@ -1,0 +1,38 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** A short, URL-safe tag derived from the organisation, embedded in ids so two tenants never share one. */
+export function tenantTag(org: string): string {
+  return createHash('sha256').update(org).digest('base64url').slice(0, 6).replace(/[-_]/g, 'x');
+}
+
+/** Sequential ids per tenant and kind: `sub_<tag>_000001`. */
+export class IdSequence {
+  private counters = new Map<string, number>();
+
+  constructor(private readonly tag: string) {}
+
+  next(prefix: string): string {
+    const n = (this.counters.get(prefix) ?? 0) + 1;
+    this.counters.set(prefix, n);
+    return `${prefix}_${this.tag}_${String(n).padStart(6, '0')}`;
+  }
+
+  /** Counter values, for persistence. */
+  snapshot(): Record<string, number> {
+    return Object.fromEntries(this.counters);
+  }
+
+  restore(values: Record<string, number>): void {
+    this.counters = new Map(Object.entries(values));
+  }
+}
+
+/** An API key secret value: unguessable, URL-safe. */
+export function newApiKeyValue(): string {
+  return `opsk_${randomBytes(24).toString('base64url')}`;
+}
+
+/** The tenant's webhook signing secret, derived from the mock's seed and the organisation (stable across restarts). */
+export function webhookSecretOf(seed: number, org: string, jwtSecret: string): string {
+  return `whsec_${createHash('sha256').update(`${jwtSecret}\u0000${seed}\u0000${org}`).digest('hex').slice(0, 40)}`;
+}

@@ -1,0 +1,116 @@
+import { generateWorld } from '../../fixtures/seed/index.js';
+import type { Clock } from '../clock.js';
+import type { Change, ChangeListener } from './change.js';
+import { webhookSecretOf } from './ids.js';
+import { TenantState } from './tenant-state.js';
+
+/** Settings of the store. */
+export interface StoreOptions {
+  readonly seed: number;
+  /** SKUs per tenant. */
+  readonly skus: number;
+  /** Most tenants kept in memory; the least recently used idle one is evicted beyond it. */
+  readonly maxTenants: number;
+  readonly jwtSecret: string;
+  readonly clock: Clock;
+}
+
+/**
+ * The tenants of the mock. Each tenant's world is seeded lazily and deterministically from (seed, org) the first
+ * time the org is seen; a new org is a fresh isolated world. Every write of every tenant reaches `onChange`
+ * listeners through `TenantState.commit`.
+ */
+export class Store {
+  private readonly tenants = new Map<string, TenantState>();
+  private readonly listeners: ChangeListener[] = [];
+  /** Tenants that must never be evicted (e.g. ones with pending deliveries), by org. */
+  private readonly pinned = new Set<string>();
+
+  /** API key value -> org, so a key alone finds its tenant. */
+  private readonly apiKeyOrgs = new Map<string, string>();
+
+  constructor(readonly options: StoreOptions) {
+    this.onChange((change) => {
+      if (change.entity !== 'apiKey') return;
+      const before = change.before as { apiKey: { key: string } } | null;
+      const after = change.after as { apiKey: { key: string } } | null;
+      if (before) this.apiKeyOrgs.delete(before.apiKey.key);
+      if (after) this.apiKeyOrgs.set(after.apiKey.key, change.org);
+    });
+  }
+
+  /** The org an API key value belongs to, if any. */
+  apiKeyOrg(key: string): string | undefined {
+    return this.apiKeyOrgs.get(key);
+  }
+
+  /** Registers a listener for every committed change. */
+  onChange(listener: ChangeListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** Registered callbacks when a tenant is evicted or reset. */
+  readonly onDrop: ((org: string) => void)[] = [];
+
+  /** The tenant of an org, seeded on first use; marks it most recently used. */
+  tenant(org: string): TenantState {
+    let state = this.tenants.get(org);
+    if (state) {
+      this.tenants.delete(org);
+      this.tenants.set(org, state);
+    } else {
+      state = this.create(org);
+      this.tenants.set(org, state);
+      this.evict();
+    }
+    state.lastUsed = this.options.clock.now();
+    return state;
+  }
+
+  /** The tenant if it is in memory, without seeding or touching it. */
+  peek(org: string): TenantState | undefined {
+    return this.tenants.get(org);
+  }
+
+  /** Orgs in memory, least recently used first. */
+  orgs(): string[] {
+    return [...this.tenants.keys()];
+  }
+
+  /** Keeps a tenant from eviction (or releases it). */
+  pin(org: string, pinned: boolean): void {
+    if (pinned) this.pinned.add(org);
+    else this.pinned.delete(org);
+  }
+
+  /** Forgets a tenant: its next request seeds a fresh world. */
+  reset(org: string): void {
+    const state = this.tenants.get(org);
+    if (state) for (const key of state.apiKeysByValue.keys()) this.apiKeyOrgs.delete(key);
+    this.tenants.delete(org);
+    this.pinned.delete(org);
+    for (const drop of this.onDrop) drop(org);
+  }
+
+  /** Forgets every tenant. */
+  resetAll(): void {
+    for (const org of [...this.tenants.keys()]) this.reset(org);
+  }
+
+  private create(org: string): TenantState {
+    const { seed, skus, jwtSecret, clock } = this.options;
+    const world = generateWorld({ seed, org, skus });
+    return new TenantState(org, world, webhookSecretOf(seed, org, jwtSecret), clock, (change: Change) => {
+      for (const listener of this.listeners) listener(change);
+    });
+  }
+
+  private evict(): void {
+    if (this.tenants.size <= this.options.maxTenants) return;
+    for (const org of this.tenants.keys()) {
+      if (this.tenants.size <= this.options.maxTenants) return;
+      if (this.pinned.has(org)) continue;
+      this.reset(org);
+    }
+  }
+}

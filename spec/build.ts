@@ -1,0 +1,188 @@
+import { OpenApiBuilder, type OpenAPIObject, type OperationObject, type ParameterObject, type ResponseObject, type SchemaObject } from 'openapi3-ts/oas31';
+import { OPERATIONS, type OperationDef } from './operations/index.js';
+import { SCHEMAS } from './components.js';
+import { LIST_PARAMETERS, RETRY_AFTER_HEADER } from './list-parameters.js';
+import { payloadSchemas, webhookItems } from './webhooks.js';
+import { ERROR_CATALOG } from './errors/index.js';
+import { documented, inferred } from './provenance.js';
+import { RFC9110_401_TYPE } from './schemas/problem.js';
+
+/** Version of the contract document (not of the API, which is `/v1`). */
+export const CONTRACT_VERSION = '1.0.0';
+
+const PROBLEM_MEDIA = 'application/problem+json';
+
+function marks(fact: { provenance: 'documented' | 'inferred'; rationale?: string | undefined }): Record<string, string> {
+  return fact.provenance === 'documented' ? { ...documented } : inferred(fact.rationale ?? '');
+}
+
+function toPlainSchema(schema: unknown): SchemaObject {
+  // TypeBox values carry symbol keys; JSON round-trip leaves the plain JSON Schema.
+  return JSON.parse(JSON.stringify(schema)) as SchemaObject;
+}
+
+function describeList(op: OperationDef): string {
+  const list = op.list;
+  if (!list) return '';
+  const filterable = list.fields.filter((f) => f.filterable).map((f) => `\`${f.name}\` (${f.operators.join(', ')})`);
+  const sortable = list.fields.filter((f) => f.sortable).map((f) => `\`${f.name}\``);
+  return [
+    '',
+    `List parameters in the ${list.parametersIn === 'query' ? 'query string' : 'JSON body'}.`,
+    `Filterable: ${filterable.join('; ')}.`,
+    `Sortable: ${sortable.join(', ')}.`,
+  ].join('\n');
+}
+
+function buildOperation(op: OperationDef): OperationObject {
+  const parameters: (ParameterObject | { $ref: string })[] = op.pathParams.map((p) => ({
+    name: p.name,
+    in: 'path',
+    required: true,
+    description: p.description,
+    schema: toPlainSchema(p.schema),
+    ...marks(op),
+  }));
+  if (op.list?.parametersIn === 'query') {
+    parameters.push({ $ref: '#/components/parameters/PageNumber' }, { $ref: '#/components/parameters/PageSize' });
+    if (op.list.filterAndSort) parameters.push({ $ref: '#/components/parameters/FilterBy' }, { $ref: '#/components/parameters/SortBy' });
+  }
+
+  const responses: Record<string, ResponseObject> = {};
+  const success = op.success;
+  responses[String(success.status)] = {
+    description: success.description,
+    ...(success.schema ? { content: { 'application/json': { schema: { $ref: `#/components/schemas/${success.schema}` } } } } : {}),
+    ...marks(success),
+  };
+  for (const error of op.errors) {
+    const codes = error.codes.length ? ` Codes: ${error.codes.map((c) => `\`${c}\``).join(', ')}.` : '';
+    responses[String(error.status)] = {
+      description: `${error.description}${codes}`,
+      content: { [PROBLEM_MEDIA]: { schema: { $ref: '#/components/schemas/Problem' } } },
+      ...(error.status === 429 ? { headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } } : {}),
+      'x-error-codes': [...error.codes],
+      ...marks(error),
+    };
+  }
+
+  const permissionText =
+    op.permission.name === null ? 'Permission: none beyond authentication.' : `Permission: \`${op.permission.name}\` (role or permission).`;
+  const result: OperationObject = {
+    operationId: op.operationId,
+    summary: op.summary,
+    description: `${op.description}\n\n${permissionText}${describeList(op)}`,
+    tags: [op.tag],
+    security: [{ JWTApiKey: [] }, { ApiKey: [] }],
+    parameters,
+    responses,
+    ...marks(op),
+    'x-permission': op.permission.name,
+    'x-permission-provenance': op.permission.provenance,
+    ...(op.permission.rationale ? { 'x-permission-rationale': op.permission.rationale } : {}),
+    'x-api-key-provenance': op.apiKey.provenance,
+    ...(op.apiKey.provenance === 'inferred' ? { 'x-api-key-rationale': op.apiKey.rationale } : {}),
+  };
+  if (op.requestBody) {
+    result.requestBody = {
+      required: true,
+      description: op.requestBody.description,
+      content: { 'application/json': { schema: { $ref: `#/components/schemas/${op.requestBody.schema}` } } },
+      ...marks(op.requestBody),
+    };
+  }
+  if (op.list) {
+    result['x-list'] = { parametersIn: op.list.parametersIn, item: op.list.item, 'x-provenance': 'inferred', 'x-rationale': op.list.fieldsRationale };
+    result['x-filterable'] = op.list.filterAndSort
+      ? op.list.fields
+          .filter((f) => f.filterable)
+          .map((f) => ({ field: f.name, type: f.type, nullable: f.nullable, operators: [...f.operators], ...(f.enumValues ? { enumValues: [...f.enumValues] } : {}) }))
+      : [];
+    result['x-sortable'] = op.list.filterAndSort ? op.list.fields.filter((f) => f.sortable).map((f) => f.name) : [];
+  }
+  return result;
+}
+
+const DESCRIPTION = [
+  'The Operations Platform API: a multi-tenant HTTP/JSON interface to a manufacturing and warehouse operations system.',
+  'This document is the contract of the opsapi kit. Every operation, response, schema property and catalog entry carries',
+  '`x-provenance`: `documented` for what the API reference states, `inferred` (with `x-rationale`) for what the reference',
+  'leaves open ("not shown") and this kit decided. Conformance checks enforce documented facts as MUST and inferred ones as SHOULD.',
+  '',
+  'Errors are problem bodies (`type`, `title`, `status`, `detail`, `instance`, `code`, `parameters`); the plain 401 has no `code`',
+  `and its \`type\` is ${RFC9110_401_TYPE}. The complete error catalog is in \`x-error-catalog\` and served by GET /v1/errors/{errorCode}.`,
+].join('\n');
+
+/** Assembles the OpenAPI 3.1 document from the TypeScript definitions. Pure: same input, same document. */
+export function buildDocument(): OpenAPIObject {
+  const builder = OpenApiBuilder.create()
+    .addOpenApiVersion('3.1.0')
+    .addTitle('Operations Platform API')
+    .addVersion(CONTRACT_VERSION)
+    .addDescription(DESCRIPTION)
+    .addContact({ name: 'opsapi contract kit', url: 'https://github.com/opsapi/opsapi' })
+    .addLicense({ name: 'MIT', identifier: 'MIT' })
+    .addServer({
+      url: '{base_url}',
+      description: 'The service base address; every path starts with /v1.',
+      variables: { base_url: { default: 'http://127.0.0.1:4010', description: 'base address of the deployment (the local mock by default)' } },
+    });
+
+  const tags: Record<string, string> = {
+    Access: 'API keys.',
+    Notifications: 'Webhook subscriptions, stored notifications and their delivery attempts.',
+    Events: 'Event discovery: the event names and versions of the environment.',
+    Items: 'Catalog: SKUs, stock, inspections, families.',
+    Maintenance: 'Maintenance assets.',
+    Admin: 'The caller\'s tenant.',
+    Planning: 'Purchase orders.',
+    Errors: 'The error code catalog.',
+    Webhooks: 'Requests the service sends to subscribers.',
+  };
+  for (const [name, description] of Object.entries(tags)) builder.addTag({ name, description });
+
+  builder.addSecurityScheme('JWTApiKey', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: '`Authorization: Bearer <ACCESS_TOKEN>` (a JWT). How a JWT is obtained is not shown by the reference; the mock mints HS256 tokens with claims `org`, `permissions`, `roles`, `exp`.',
+    ...documented,
+  });
+  builder.addSecurityScheme('ApiKey', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Api-Key',
+    description:
+      'The `key` returned by POST /v1/access/apiKeys. Documented for list requests; accepted on every operation with the tenant and permissions of the key\'s creator (inferred). When both credentials are sent, both must be valid and of the same tenant.',
+    ...documented,
+  });
+
+  for (const [name, schema] of Object.entries(SCHEMAS)) builder.addSchema(name, toPlainSchema(schema));
+  for (const [name, schema] of Object.entries(payloadSchemas())) builder.addSchema(name, schema);
+  for (const [name, parameter] of Object.entries(LIST_PARAMETERS)) builder.addParameter(name, parameter);
+  builder.addHeader('RetryAfter', { ...RETRY_AFTER_HEADER });
+
+  const paths = new Map<string, Record<string, OperationObject>>();
+  for (const op of OPERATIONS) {
+    const item = paths.get(op.path) ?? {};
+    item[op.method] = buildOperation(op);
+    paths.set(op.path, item);
+  }
+  for (const path of [...paths.keys()].sort()) builder.addPath(path, paths.get(path) ?? {});
+  for (const [key, item] of Object.entries(webhookItems())) builder.addWebhook(key, item);
+
+  const doc = builder.getSpec();
+  doc['x-error-catalog'] = ERROR_CATALOG.map((entry) => ({
+    code: entry.code,
+    title: entry.title,
+    description: entry.description,
+    parameters: entry.parameters,
+    status: entry.status,
+    'x-provenance': entry.provenance,
+    'x-text-provenance': entry.textProvenance,
+    ...(entry.textRationale ? { 'x-text-rationale': entry.textRationale } : {}),
+    'x-status-provenance': entry.statusProvenance,
+    ...(entry.statusRationale ? { 'x-status-rationale': entry.statusRationale } : {}),
+  }));
+  return doc;
+}

@@ -1,0 +1,158 @@
+import { Type } from '@sinclair/typebox';
+import { listField } from '../lists/fields.js';
+import type { OperationDef } from './types.js';
+import { DOC, INF } from './types.js';
+import { RATE_LIMITED, UNAUTHORIZED, bodyBadRequest, forbidden, listBadRequest, notFound } from './standard-errors.js';
+import { idParam, skuReferenceParam } from './common-params.js';
+
+const ONLY_IN_ERRORS = 'This operation appears only in error messages of the reference ("Their details: not shown"); its shape is this kit\'s decision.';
+const API_KEY_ELSEWHERE = INF('The reference says the API key is sent "in list requests"; this kit also accepts it on every other operation.');
+
+/** Endpoints / Update SKU stock. */
+export const updateSkuStock: OperationDef = {
+  operationId: 'updateSkuStock',
+  method: 'put',
+  path: '/v1/items/skus/{skuReference}/stock',
+  tag: 'Items',
+  summary: 'Update SKU stock',
+  description:
+    'Sets the stock of a SKU at a location (and lot). `stock` is expressed in `stockUnitOfMeasureId` (the SKU\'s base unit when omitted). Emits `Warehouse.Stock.Updated`.',
+  ...DOC,
+  permission: { name: 'Warehouse.Counts.Write', ...DOC },
+  apiKey: API_KEY_ELSEWHERE,
+  pathParams: [skuReferenceParam],
+  requestBody: { schema: 'StockUpdateBody', description: 'locationReference, stock, lotId, comment, stockUnitOfMeasureId', ...DOC },
+  success: { status: 204, schema: null, description: 'No content (no response body).', ...DOC },
+  errors: [
+    bodyBadRequest(true),
+    UNAUTHORIZED,
+    forbidden(true),
+    notFound(false, 'The SKU, the location or the lot'),
+    {
+      status: 422,
+      codes: ['COMMON.QUANTITY.UNIT_NOT_CONFIGURED', 'COMMON.QUANTITY.BASE_UNIT_PRECISION_EXCEEDED'],
+      description:
+        'The unit of measure is not configured for the SKU (UNIT_NOT_CONFIGURED), or the quantity has more decimals than the base unit allows (BASE_UNIT_PRECISION_EXCEEDED). The status is documented; which codes it carries is inferred.',
+      ...DOC,
+    },
+    RATE_LIMITED,
+  ],
+};
+
+/** Endpoints / Update a SKU inspection definition. */
+export const updateSkuInspection: OperationDef = {
+  operationId: 'updateSkuInspection',
+  method: 'put',
+  path: '/v1/items/skus/{skuReference}/inspections/{inspectionId}',
+  tag: 'Items',
+  summary: 'Update a SKU inspection definition',
+  description: 'Replaces the name and mandatory flag of an inspection definition of a SKU and returns the updated definition. Emits `Items.Sku.InspectionUpdated`.',
+  ...DOC,
+  permission: { name: 'Warehouse.Skus.Write', ...DOC },
+  apiKey: API_KEY_ELSEWHERE,
+  pathParams: [skuReferenceParam, { name: 'inspectionId', description: 'identifier of the inspection definition', schema: Type.String({ minLength: 1, maxLength: 200 }) }],
+  requestBody: { schema: 'InspectionUpdateBody', description: '`{ name: string, isMandatory: boolean }`', ...DOC },
+  success: { status: 200, schema: 'InspectionDefinition', description: 'The updated inspection definition.', ...INF('The response body is documented; its status is not shown: 200 OK.') },
+  errors: [
+    bodyBadRequest(true),
+    UNAUTHORIZED,
+    forbidden(true),
+    notFound(true, 'The SKU or the inspection'),
+    {
+      status: 422,
+      codes: ['ITEMS.SKU.CANNOT_OPERATE_ON_DELETED'],
+      description: 'The SKU is inactive (deleted) and cannot be changed. The status is documented; the code is inferred.',
+      ...DOC,
+    },
+    RATE_LIMITED,
+  ],
+};
+
+/** `GET /v1/items/skus` (named in the reference's error messages only). */
+export const listSkus: OperationDef = {
+  operationId: 'listSkus',
+  method: 'get',
+  path: '/v1/items/skus',
+  tag: 'Items',
+  summary: 'List SKUs',
+  description: 'Lists the SKUs of the catalog. Items carry at least `id`, `reference` and `name` (documented).',
+  ...INF(ONLY_IN_ERRORS),
+  permission: { name: 'Warehouse.Skus.Read', ...INF('Not shown; the read counterpart of the documented `Warehouse.Skus.Write`.') },
+  apiKey: DOC,
+  pathParams: [],
+  list: {
+    parametersIn: 'query',
+    item: 'SkuListItem',
+    filterAndSort: true,
+    fieldsRationale: 'Which fields each endpoint supports is not shown; every scalar field of the SKU list item is filterable and sortable.',
+    fields: [
+      listField('id', 'string'),
+      listField('reference', 'string'),
+      listField('name', 'string'),
+      listField('description', 'string', { nullable: true }),
+      listField('familyId', 'string', { nullable: true }),
+      listField('status', 'enum', { enumValues: ['Active', 'Inactive'] }),
+      listField('baseUnitOfMeasureId', 'string'),
+      listField('totalStock', 'number'),
+      listField('isStockControlled', 'boolean'),
+      listField('createdAt', 'date'),
+      listField('lastModifiedAt', 'date'),
+    ],
+  },
+  success: { status: 200, schema: 'SkuListItemPage', description: 'A page of SKUs.', ...INF(ONLY_IN_ERRORS) },
+  errors: [listBadRequest(true), UNAUTHORIZED, forbidden(false), RATE_LIMITED],
+};
+
+/** `POST /v1/items/families/search` (named in the reference's error messages only). */
+export const searchFamilies: OperationDef = {
+  operationId: 'searchFamilies',
+  method: 'post',
+  path: '/v1/items/families/search',
+  tag: 'Items',
+  summary: 'Search SKU families',
+  description: 'Searches the families of the catalog; the list parameters travel in the JSON body. Deleted families are not returned.',
+  ...INF(ONLY_IN_ERRORS),
+  permission: { name: 'Items.Families.Read', ...INF('Not shown; `Domain.Resource.Access` shape.') },
+  apiKey: DOC,
+  pathParams: [],
+  requestBody: { schema: 'ListBody', description: 'pageNumber, pageSize, filterBy, sortBy (all optional)', ...INF('The search body is not shown; it carries the list parameters.') },
+  list: {
+    parametersIn: 'body',
+    item: 'Family',
+    filterAndSort: true,
+    fieldsRationale: 'Fields not shown; every scalar field of the family is offered.',
+    fields: [
+      listField('id', 'string'),
+      listField('code', 'string'),
+      listField('name', 'string'),
+      listField('description', 'string', { nullable: true }),
+      listField('skuCount', 'number'),
+      listField('createdAt', 'date'),
+      listField('lastModifiedAt', 'date'),
+    ],
+  },
+  success: { status: 200, schema: 'FamilyPage', description: 'A page of families.', ...INF('Search answers 200 with a page envelope.') },
+  errors: [listBadRequest(true), UNAUTHORIZED, forbidden(false), RATE_LIMITED],
+};
+
+/** `DELETE /v1/items/families/{id}` (named in the reference's error messages only). */
+export const deleteFamily: OperationDef = {
+  operationId: 'deleteFamily',
+  method: 'delete',
+  path: '/v1/items/families/{id}',
+  tag: 'Items',
+  summary: 'Delete a SKU family',
+  description: 'Deletes a family. Deleted families are kept as tombstones: deleting again gives 409 ITEMS.FAMILY.ALREADY_DELETED; an id that never existed gives 404. Emits `Items.Family.Deleted`.',
+  ...INF(ONLY_IN_ERRORS),
+  permission: { name: 'Items.Families.Write', ...INF('Not shown; `Domain.Resource.Access` shape.') },
+  apiKey: API_KEY_ELSEWHERE,
+  pathParams: [idParam('family')],
+  success: { status: 204, schema: null, description: 'Deleted.', ...INF('204 No Content for a delete.') },
+  errors: [
+    UNAUTHORIZED,
+    forbidden(false),
+    notFound(false, 'The family'),
+    { status: 409, codes: ['ITEMS.FAMILY.ALREADY_DELETED'], description: 'The family was already deleted.', ...INF('The code exists in the catalog; tombstones make a second delete distinguishable from an unknown id. 409 Conflict.') },
+    RATE_LIMITED,
+  ],
+};

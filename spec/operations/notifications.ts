@@ -1,0 +1,241 @@
+import { listField } from '../lists/fields.js';
+import type { OperationDef } from './types.js';
+import { DOC, INF } from './types.js';
+import { RATE_LIMITED, UNAUTHORIZED, bodyBadRequest, forbidden, listBadRequest, notFound } from './standard-errors.js';
+import { idParam } from './common-params.js';
+
+const LIST_RATIONALE = 'Response shape and query parameters are not shown; the list follows the general list rules (page envelope, pageNumber, pageSize, filterBy, sortBy).';
+const HISTORY_PERMISSION = INF('The permission of the notification history is not shown; it is guarded like the subscriptions (`App.Admin`), since it exposes receiver addresses and payloads.');
+const API_KEY_ON_LIST = DOC;
+const API_KEY_ELSEWHERE = INF('The reference says the API key is sent "in list requests"; this kit also accepts it on every other operation.');
+
+/** Endpoints / Webhook subscriptions: list. */
+export const listWebhookSubscriptions: OperationDef = {
+  operationId: 'listWebhookSubscriptions',
+  method: 'get',
+  path: '/v1/notifications/webhook/subscriptions',
+  tag: 'Notifications',
+  summary: 'List webhook subscriptions',
+  description: 'Lists the webhook subscriptions of the caller\'s organisation.',
+  ...DOC,
+  permission: { name: 'App.Admin', ...DOC },
+  apiKey: API_KEY_ON_LIST,
+  pathParams: [],
+  list: {
+    parametersIn: 'query',
+    item: 'Subscription',
+    filterAndSort: true,
+    fieldsRationale: 'Filterable and sortable fields per endpoint are not shown; every field of the subscription is offered.',
+    fields: [
+      listField('id', 'string'),
+      listField('eventName', 'string'),
+      listField('eventVersion', 'number'),
+      listField('endpoint', 'string'),
+      listField('createdAt', 'date'),
+    ],
+  },
+  success: { status: 200, schema: 'SubscriptionPage', description: 'A page of subscriptions.', ...INF(LIST_RATIONALE) },
+  errors: [listBadRequest(true), UNAUTHORIZED, forbidden(true), RATE_LIMITED],
+};
+
+/** Endpoints / Webhook subscriptions: create. */
+export const createWebhookSubscription: OperationDef = {
+  operationId: 'createWebhookSubscription',
+  method: 'post',
+  path: '/v1/notifications/webhook/subscriptions',
+  tag: 'Notifications',
+  summary: 'Create a webhook subscription',
+  description:
+    'Binds an `eventName` and `eventVersion` of the environment (read them from GET /v1/notifications/events/versions) to an `endpoint`. Unknown event: NOTIFICATIONS.SUBSCRIPTION.EVENT_NOT_FOUND; invalid URL: NOTIFICATIONS.WEBHOOK.INVALID_ENDPOINT_URL.',
+  ...DOC,
+  permission: { name: 'App.Admin', ...DOC },
+  apiKey: API_KEY_ELSEWHERE,
+  pathParams: [],
+  requestBody: { schema: 'CreateSubscriptionBody', description: '`{ endpoint, eventName, eventVersion }`', ...DOC },
+  success: {
+    status: 201,
+    schema: 'Subscription',
+    description: 'The created subscription.',
+    ...INF('Response and status code of the create operation are not shown; 201 with the subscription.'),
+  },
+  errors: [
+    {
+      status: 400,
+      codes: ['NOTIFICATIONS.SUBSCRIPTION.EVENT_NOT_FOUND', 'NOTIFICATIONS.WEBHOOK.INVALID_ENDPOINT_URL', 'COMMON.VALIDATION.ERROR'],
+      description:
+        'Unknown event name or version (EVENT_NOT_FOUND), endpoint that is not an absolute http(s) URL (INVALID_ENDPOINT_URL), or a body that does not match the schema (VALIDATION.ERROR).',
+      ...INF('The codes are documented (Events, point 3); their status is not shown. 400 is used: both reject the request body.'),
+    },
+    UNAUTHORIZED,
+    forbidden(true),
+    RATE_LIMITED,
+  ],
+};
+
+/** Endpoints / Webhook subscriptions: delete. */
+export const deleteWebhookSubscription: OperationDef = {
+  operationId: 'deleteWebhookSubscription',
+  method: 'delete',
+  path: '/v1/notifications/webhook/subscriptions/{id}',
+  tag: 'Notifications',
+  summary: 'Delete a webhook subscription',
+  description: 'Deletes a subscription; notifications already created for it keep their history.',
+  ...DOC,
+  permission: { name: 'App.Admin', ...DOC },
+  apiKey: API_KEY_ELSEWHERE,
+  pathParams: [idParam('subscription')],
+  success: { status: 204, schema: null, description: 'Deleted.', ...INF('Response and status code of the delete operation are not shown; 204 No Content.') },
+  errors: [UNAUTHORIZED, forbidden(true), notFound(false, 'The subscription'), RATE_LIMITED],
+};
+
+const notificationFields = [
+  listField('id', 'string'),
+  listField('status', 'enum', { enumValues: ['Pending', 'Success', 'Failure'] }),
+  listField('eventId', 'string'),
+  listField('eventName', 'string'),
+  listField('eventVersion', 'number'),
+  listField('subscriptionId', 'string'),
+  listField('attemptCount', 'number'),
+  listField('nextAttemptAt', 'date', { nullable: true }),
+  listField('lastAttemptAt', 'date', { nullable: true }),
+  listField('createdAt', 'date'),
+  listField('lastModifiedAt', 'date'),
+];
+
+/** Endpoints / Notification history: list. */
+export const listWebhookNotifications: OperationDef = {
+  operationId: 'listWebhookNotifications',
+  method: 'get',
+  path: '/v1/notifications/webhook',
+  tag: 'Notifications',
+  summary: 'List stored notifications',
+  description: 'Lists the notifications of the caller\'s organisation with their status (Pending, Success, Failure). Filter by `status`, `eventName`, `CreatedAt`...',
+  ...DOC,
+  permission: { name: 'App.Admin', ...HISTORY_PERMISSION },
+  apiKey: API_KEY_ON_LIST,
+  pathParams: [],
+  list: {
+    parametersIn: 'query',
+    item: 'Notification',
+    filterAndSort: true,
+    fieldsRationale: 'Filterable and sortable fields are not shown; the scalar fields of the notification are offered.',
+    fields: notificationFields,
+  },
+  success: { status: 200, schema: 'NotificationPage', description: 'A page of notifications.', ...INF(LIST_RATIONALE) },
+  errors: [listBadRequest(true), UNAUTHORIZED, forbidden(false), RATE_LIMITED],
+};
+
+/** Endpoints / Notification history: read one. */
+export const getWebhookNotification: OperationDef = {
+  operationId: 'getWebhookNotification',
+  method: 'get',
+  path: '/v1/notifications/webhook/{id}',
+  tag: 'Notifications',
+  summary: 'Read one notification',
+  description: 'Reads one stored notification with its status and payload.',
+  ...DOC,
+  permission: { name: 'App.Admin', ...HISTORY_PERMISSION },
+  apiKey: API_KEY_ELSEWHERE,
+  pathParams: [idParam('notification')],
+  success: { status: 200, schema: 'Notification', description: 'The notification.', ...INF('Response shape is not shown.') },
+  errors: [UNAUTHORIZED, forbidden(false), notFound(false, 'The notification'), RATE_LIMITED],
+};
+
+/** Endpoints / Notification history: attempts. */
+export const listWebhookNotificationAttempts: OperationDef = {
+  operationId: 'listWebhookNotificationAttempts',
+  method: 'get',
+  path: '/v1/notifications/webhook/{id}/attempts',
+  tag: 'Notifications',
+  summary: 'List delivery attempts of one notification',
+  description: 'Lists the delivery attempts of a notification, scheduled and manual, oldest first by default.',
+  ...DOC,
+  permission: { name: 'App.Admin', ...HISTORY_PERMISSION },
+  apiKey: API_KEY_ON_LIST,
+  pathParams: [idParam('notification')],
+  list: {
+    parametersIn: 'query',
+    item: 'DeliveryAttempt',
+    filterAndSort: true,
+    fieldsRationale: 'Filterable and sortable fields are not shown; the scalar fields of the attempt are offered.',
+    fields: [
+      listField('id', 'string'),
+      listField('number', 'number'),
+      listField('trigger', 'enum', { enumValues: ['Scheduled', 'Manual'] }),
+      listField('success', 'boolean'),
+      listField('responseStatus', 'number', { nullable: true }),
+      listField('errorKind', 'enum', { nullable: true, enumValues: ['HttpStatus', 'Timeout', 'ConnectionError', 'BlockedEndpoint'] }),
+      listField('durationMs', 'number'),
+      listField('startedAt', 'date'),
+      listField('endedAt', 'date'),
+    ],
+  },
+  success: { status: 200, schema: 'DeliveryAttemptPage', description: 'A page of attempts.', ...INF(LIST_RATIONALE) },
+  errors: [listBadRequest(true), UNAUTHORIZED, forbidden(false), notFound(false, 'The notification'), RATE_LIMITED],
+};
+
+/** Endpoints / Notification history: manual retry. */
+export const retryWebhookNotification: OperationDef = {
+  operationId: 'retryWebhookNotification',
+  method: 'post',
+  path: '/v1/notifications/webhook/{id}/retry',
+  tag: 'Notifications',
+  summary: 'Retry a notification manually',
+  description:
+    'Re-delivers a notification now, in any state (like a resend). The notification is Pending while the manual attempt runs and ends Success or Failure by that attempt; the attempt is recorded with trigger `Manual`. No request body.',
+  ...DOC,
+  permission: { name: 'App.Admin', ...HISTORY_PERMISSION },
+  apiKey: API_KEY_ELSEWHERE,
+  pathParams: [idParam('notification')],
+  success: {
+    status: 202,
+    schema: 'Notification',
+    description: 'Accepted: the manual attempt is under way; the notification as it stands (status Pending).',
+    ...INF('Request body and response of the retry operation are not shown, nor the state after a manual retry; 202 Accepted with the notification.'),
+  },
+  errors: [UNAUTHORIZED, forbidden(false), notFound(false, 'The notification'), RATE_LIMITED],
+};
+
+/** Endpoints / Event discovery: list. */
+export const listEvents: OperationDef = {
+  operationId: 'listEvents',
+  method: 'get',
+  path: '/v1/notifications/events',
+  tag: 'Events',
+  summary: 'List available events of the environment',
+  description: 'Lists the events of the environment, one item per event name and version. Names are read from here, never constructed by hand.',
+  ...DOC,
+  permission: { name: null, ...INF('"These need application access": any authenticated caller of the organisation; no named permission is required.') },
+  apiKey: API_KEY_ON_LIST,
+  pathParams: [],
+  list: {
+    parametersIn: 'query',
+    item: 'EventDescriptor',
+    filterAndSort: true,
+    fieldsRationale: 'Filterable and sortable fields are not shown; the fields of the descriptor are offered.',
+    fields: [
+      listField('eventName', 'string'),
+      listField('eventVersion', 'number'),
+      listField('family', 'string'),
+      listField('isDeprecated', 'boolean'),
+    ],
+  },
+  success: { status: 200, schema: 'EventDescriptorPage', description: 'A page of event descriptors.', ...INF('Response shape: not shown. A page envelope, like every list.') },
+  errors: [listBadRequest(true), UNAUTHORIZED, RATE_LIMITED],
+};
+
+/** Endpoints / Event discovery: versions. */
+export const listEventVersions: OperationDef = {
+  operationId: 'listEventVersions',
+  method: 'get',
+  path: '/v1/notifications/events/versions',
+  tag: 'Events',
+  summary: 'Read the eventName and eventVersion values of the environment',
+  description: 'Every `eventName` and `eventVersion` pair of the environment, unpaginated.',
+  ...DOC,
+  permission: { name: null, ...INF('"These need application access": any authenticated caller; no named permission.') },
+  apiKey: API_KEY_ELSEWHERE,
+  pathParams: [],
+  success: { status: 200, schema: 'EventVersionList', description: 'The pairs.', ...INF('Response shape: not shown. A plain array of `{eventName, eventVersion}`.') },
+  errors: [UNAUTHORIZED, RATE_LIMITED],
+};

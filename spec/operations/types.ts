@@ -1,0 +1,63 @@
+import type { TSchema } from '@sinclair/typebox';
+import type { ListFieldTable } from '../lists/fields.js';
+import type { Provenance } from '../provenance.js';
+
+/** The tags (domains) operations are grouped by. */
+export type Tag = 'Access' | 'Notifications' | 'Events' | 'Items' | 'Maintenance' | 'Admin' | 'Planning' | 'Errors';
+
+/** A fact with its provenance; an inferred one carries its rationale. */
+export type Sourced<T> = T & ({ provenance: 'documented'; rationale?: undefined } | { provenance: 'inferred'; rationale: string });
+
+/** A path parameter. */
+export interface PathParam {
+  readonly name: string;
+  readonly description: string;
+  readonly schema: TSchema;
+}
+
+/** An error response of an operation: its status and the catalog codes it can carry (none: a plain problem). */
+export type ErrorResponse = Sourced<{ readonly status: number; readonly codes: readonly string[]; readonly description: string }>;
+
+/** The success response of an operation. `schema` names a component; null for no body. */
+export type SuccessResponse = Sourced<{ readonly status: number; readonly schema: string | null; readonly description: string }>;
+
+/** How a list/search operation takes its list parameters and which fields they may name. */
+export interface ListSpec {
+  /** Query string (GET lists) or JSON body (POST search). */
+  readonly parametersIn: 'query' | 'body';
+  /** Component name of the item. */
+  readonly item: string;
+  readonly fields: ListFieldTable;
+  /** Whether `filterBy`/`sortBy` are accepted (the reference: "on some endpoints"). */
+  readonly filterAndSort: boolean;
+  readonly fieldsRationale: string;
+}
+
+/** One operation of the contract: everything the document, the mock and the runner need. */
+export type OperationDef = Sourced<{
+  readonly operationId: string;
+  readonly method: 'get' | 'post' | 'put' | 'delete';
+  /** OpenAPI path template, `/v1/...` with `{param}`. */
+  readonly path: string;
+  readonly tag: Tag;
+  readonly summary: string;
+  readonly description: string;
+  /** The permission (or role) required; null when any authenticated caller may call it. */
+  readonly permission: Sourced<{ readonly name: string | null }>;
+  /** Whether the `X-Api-Key` credential is accepted here as the reference says (list requests) or by inference. */
+  readonly apiKey: Sourced<object>;
+  readonly pathParams: readonly PathParam[];
+  /** Component name of the JSON request body. */
+  readonly requestBody?: Sourced<{ readonly schema: string; readonly description: string }>;
+  readonly list?: ListSpec;
+  readonly success: SuccessResponse;
+  readonly errors: readonly ErrorResponse[];
+}>;
+
+/** Shorthand for a documented fact. */
+export const DOC = { provenance: 'documented' } as const;
+
+/** Shorthand for an inferred fact with its rationale. */
+export function INF(rationale: string): { provenance: 'inferred'; rationale: string } {
+  return { provenance: 'inferred', rationale };
+}

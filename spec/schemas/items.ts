@@ -1,0 +1,92 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { documented, inferred } from '../provenance.js';
+import { AUDIT_RATIONALE, DateTime, NullableString } from './common.js';
+
+const SKU_FIELDS_RATIONALE =
+  'The reference shows only `id`, `reference` and `name` for a SKU list item ("Other SKU fields: not shown"); the mock exposes a few more fields so every filter operator has a field to act on.';
+
+/** A SKU as `GET /v1/items/skus` lists it (Resources / Page of results). */
+export const SkuListItem = Type.Object(
+  {
+    id: Type.String({ minLength: 1, description: 'identifier of the SKU', ...documented }),
+    reference: Type.String({ minLength: 1, description: 'the SKU reference used in paths', ...documented }),
+    name: Type.String({ description: 'SKU name', ...documented }),
+    description: NullableString('free text description', inferred(SKU_FIELDS_RATIONALE)),
+    familyId: NullableString('identifier of the family of the SKU, null when it has none', inferred(SKU_FIELDS_RATIONALE)),
+    status: Type.Union([Type.Literal('Active'), Type.Literal('Inactive')], { description: 'lifecycle status', ...inferred(SKU_FIELDS_RATIONALE) }),
+    baseUnitOfMeasureId: Type.String({ description: 'identifier of the base unit of measure', ...inferred(SKU_FIELDS_RATIONALE) }),
+    totalStock: Type.Number({ description: 'stock over all locations and lots, in the base unit', ...inferred(SKU_FIELDS_RATIONALE) }),
+    isStockControlled: Type.Boolean({ description: 'whether stock is tracked for the SKU', ...inferred(SKU_FIELDS_RATIONALE) }),
+    createdAt: DateTime('creation time', inferred(AUDIT_RATIONALE)),
+    lastModifiedAt: DateTime('last modification time', inferred(AUDIT_RATIONALE)),
+  },
+  { additionalProperties: false, ...documented },
+);
+export type SkuListItem = Static<typeof SkuListItem>;
+
+/** Body of `PUT /v1/items/skus/{skuReference}/stock` (Resources / Stock update body). */
+export const StockUpdateBody = Type.Object(
+  {
+    locationReference: Type.String({ minLength: 1, description: 'reference of the location', ...documented }),
+    stock: Type.Number({ minimum: 0, description: 'the stock quantity to set', ...documented }),
+    lotId: Type.Optional(Type.String({ minLength: 1, description: 'lot identifier', ...documented })),
+    comment: Type.Optional(Type.String({ maxLength: 2000, description: 'free text', ...documented })),
+    stockUnitOfMeasureId: Type.Optional(
+      Type.String({ minLength: 1, description: 'identifier of the unit of measure of `stock`; the base unit of the SKU when omitted', ...documented }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    ...inferred(
+      'Required fields are not shown. `locationReference` and `stock` are required (a stock level needs a place and a quantity); `lotId`, `comment` and `stockUnitOfMeasureId` are optional; a negative stock is rejected; unknown fields are rejected.',
+    ),
+  },
+);
+export type StockUpdateBody = Static<typeof StockUpdateBody>;
+
+/** A SKU inspection definition (Resources / SKU inspection definition). */
+export const InspectionDefinition = Type.Object(
+  {
+    id: Type.String({ minLength: 1, description: 'identifier (response only)', ...documented }),
+    name: Type.String({ description: 'name of the inspection', ...documented }),
+    type: Type.String({
+      description: 'inspection type (response only); `Simple` is shown',
+      examples: ['Simple'],
+      ...inferred('The reference shows the value `Simple`; other allowed values are not shown, so any string is accepted in responses and the mock uses `Simple`, `Numeric` and `Photo`.'),
+    }),
+    isMandatory: Type.Boolean({ description: 'whether the inspection must be completed', ...documented }),
+  },
+  { additionalProperties: false, ...documented },
+);
+export type InspectionDefinition = Static<typeof InspectionDefinition>;
+
+/** Body of `PUT /v1/items/skus/{skuReference}/inspections/{inspectionId}`. */
+export const InspectionUpdateBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200, description: 'new name', ...documented }),
+    isMandatory: Type.Boolean({ description: 'whether the inspection is mandatory', ...documented }),
+  },
+  {
+    additionalProperties: false,
+    ...inferred('Required fields are not shown; a PUT replaces the definition, so both fields are required; a name is 1..200 characters.'),
+  },
+);
+export type InspectionUpdateBody = Static<typeof InspectionUpdateBody>;
+
+const FAMILY_RATIONALE =
+  'The family endpoints appear only in error messages of the reference; the resource shape is this kit\'s decision (families group SKUs in the catalog).';
+
+/** A SKU family (`POST /v1/items/families/search`). */
+export const Family = Type.Object(
+  {
+    id: Type.String({ minLength: 1, description: 'identifier of the family', ...inferred(FAMILY_RATIONALE) }),
+    code: Type.String({ description: 'family code', ...inferred(FAMILY_RATIONALE) }),
+    name: Type.String({ description: 'family name', ...inferred(FAMILY_RATIONALE) }),
+    description: NullableString('free text', inferred(FAMILY_RATIONALE)),
+    skuCount: Type.Integer({ minimum: 0, description: 'number of SKUs in the family', ...inferred(FAMILY_RATIONALE) }),
+    createdAt: DateTime('creation time', inferred(AUDIT_RATIONALE)),
+    lastModifiedAt: DateTime('last modification time', inferred(AUDIT_RATIONALE)),
+  },
+  { additionalProperties: false, ...inferred(FAMILY_RATIONALE) },
+);
+export type Family = Static<typeof Family>;
