@@ -42,7 +42,7 @@ describe('webhook signatures', () => {
 
     it('agrees with node:crypto used directly', () => {
       fc.assert(
-        fc.property(fc.string({ unit: 'binary' }), fc.string({ minLength: 1 }), (body, secret) => {
+        fc.property(fc.string({ unit: 'binary', maxLength: 200 }), fc.string({ minLength: 1, maxLength: 80 }), (body, secret) => {
           expect(sign(body, secret)).toBe(createHmac('sha256', secret).update(body, 'utf8').digest('hex'));
         }),
       );
