@@ -10,12 +10,15 @@ import { defaultOptions, type MockOptions } from './options.js';
 import { RateLimiter } from './rate-limit.js';
 import { Store } from './store/store.js';
 import { WebhookEngine } from './webhooks/engine.js';
+import { Persistence, type RestoreReport } from './persistence/persistence.js';
 
 /** A built mock: the Fastify app and its parts. */
 export interface Mock {
   readonly app: FastifyInstance;
   readonly services: MockServices;
-  /** Stops deliveries and closes the server. */
+  /** What was restored from `--state`, when a state file is used. */
+  readonly restored: RestoreReport | null;
+  /** Stops accepting, finishes in-flight requests and deliveries, persists, closes. */
   close(): Promise<void>;
 }
 
@@ -41,6 +44,8 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
     },
     clock,
   );
+  const persistence = options.stateFile ? new Persistence(options.stateFile, store, engine) : null;
+  const restored = persistence ? persistence.restore() : null;
   const services: MockServices = {
     options,
     store,
@@ -49,15 +54,20 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
     engine,
     validator: new ContractValidator(document),
     clock,
+    persistence,
   };
   const app = await buildApp(services, allHandlers(engine), document);
+  let closing: Promise<void> | null = null;
   return {
     app,
     services,
-    close: async () => {
-      await engine.close();
-      await app.close();
-    },
+    restored,
+    close: () =>
+      (closing ??= (async () => {
+        await app.close();
+        await engine.close();
+        persistence?.close();
+      })()),
   };
 }
 

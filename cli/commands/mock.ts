@@ -32,6 +32,7 @@ export function mockCommand(): Command {
     .addOption(flag('--block-private-endpoints', 'refuse webhook endpoints resolving to private or loopback addresses', 'BLOCK_PRIVATE_ENDPOINTS'))
     .addOption(flag('--body-limit <bytes>', 'largest request body', 'BODY_LIMIT').default(d.bodyLimit).argParser(integer(1024, 100 * 1024 * 1024)))
     .addOption(flag('--fault <name>', `plant a fault (repeatable): ${Object.keys(FAULTS).join(', ')}`, 'FAULT').argParser(collectFault))
+    .addOption(flag('--state <file>', 'persist all state to this file (journal + snapshot) and restore it on start', 'STATE'))
     .addOption(flag('--log-requests', 'log every request to stderr', 'LOG_REQUESTS'))
     .addOption(flag('--quiet', 'print only the URL', 'QUIET'))
     .action(async (o: Record<string, unknown>) => {
@@ -50,29 +51,48 @@ export function mockCommand(): Command {
         bodyLimit: o.bodyLimit as number,
         faults: new Set((o.fault as FaultName[] | undefined) ?? []),
         logRequests: o.logRequests === true,
+        stateFile: (o.state as string | undefined) ?? null,
         ...(o.retrySchedule ? { retrySchedule: o.retrySchedule as number[] } : {}),
       };
-      const mock = await startMock(options);
-      const secret = mock.services.store.tenant(DEFAULT_ORG).webhookSecret;
+      let mock;
+      try {
+        mock = await startMock(options);
+      } catch (error) {
+        if ((error as Error).name === 'StateFileError') {
+          process.stderr.write(`opsapi mock: ${(error as Error).message}\n`);
+          process.exit(2);
+        }
+        if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+          process.stderr.write(`opsapi mock: ${options.host}:${options.port} is already in use; pick another --port.\n`);
+          process.exit(2);
+        }
+        throw error;
+      }
+      const running = mock;
+      const secret = running.services.store.tenant(DEFAULT_ORG).webhookSecret;
       const lines = o.quiet
-        ? [mock.url]
+        ? [running.url]
         : [
-            `opsapi mock listening on ${mock.url}`,
-            `  docs:           ${mock.url}/docs`,
-            `  contract:       ${mock.url}/openapi.json`,
+            `opsapi mock listening on ${running.url}`,
+            `  docs:           ${running.url}/docs`,
+            `  contract:       ${running.url}/openapi.json`,
             `  tenant (org):   ${DEFAULT_ORG}`,
             `  admin token:    ${await mintToken(options.jwtSecret ?? '', adminClaims(DEFAULT_ORG), 30 * 24 * 3600)}`,
             `  limited token:  ${await mintToken(options.jwtSecret ?? '', limitedClaims(DEFAULT_ORG), 30 * 24 * 3600)}`,
             `  webhook secret: ${secret}`,
             `  rate limit:     ${options.rateLimit ? `${options.rateLimit.limit}/${options.rateLimit.windowMs}ms per tenant` : 'off'}`,
             ...(options.faults && options.faults.size ? [`  FAULTS PLANTED: ${[...options.faults].join(', ')}`] : []),
+            ...(running.restored ? [`  state:          ${options.stateFile} (restored ${running.restored.tenants} tenants, ${running.restored.entities} records, ${running.restored.pendingNotifications} pending deliveries${running.restored.tornTail ? '; dropped a torn last line' : ''})`] : []),
             ...(options.admin ? ['  admin API:      /__mock/* (tokens, reset, clock, events, fixtures, requests, webhook-secret)'] : ['  admin API:      off']),
-            'Try: curl -H "Authorization: Bearer <admin token>" ' + `${mock.url}/v1/items/skus?pageSize=5`,
+            'Try: curl -H "Authorization: Bearer <admin token>" ' + `${running.url}/v1/items/skus?pageSize=5`,
           ];
       process.stdout.write(`${lines.join('\n')}\n`);
+      // Graceful shutdown: stop accepting, finish in-flight requests and deliveries, persist, exit 0.
       const shutdown = async (signal: string) => {
         process.stderr.write(`opsapi mock: ${signal}, shutting down\n`);
-        await mock.close();
+        const force = setTimeout(() => process.exit(1), 30_000);
+        force.unref();
+        await running.close();
         process.exit(0);
       };
       process.once('SIGINT', () => void shutdown('SIGINT'));

@@ -55,6 +55,25 @@ export async function buildApp(services: MockServices, handlers: Record<string, 
     maxAge: 600,
   });
 
+  // Set before any route: Fastify binds a route to the error handler current when the route is loaded.
+  app.setErrorHandler((error: FastifyError, req, reply) => {
+    const ref = refOf(req);
+    switch (error.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return send(reply, plainProblem(413, `The body is larger than ${options.bodyLimit} bytes.`, ref), faults);
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return send(reply, plainProblem(415, `Content-Type '${req.headers['content-type'] ?? ''}' is not supported; send application/json.`, ref), faults);
+      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        return send(reply, codedProblem(baseUrlOf(req), 'COMMON.VALIDATION.ERROR', `The body is not valid: ${error.message}`, ref, { field: '' }), faults);
+      default:
+        if ((error.statusCode ?? 500) < 500) return send(reply, plainProblem(400, error.message, ref), faults);
+        process.stderr.write(`opsapi mock: unexpected error on ${ref.method} ${ref.path}: ${error.stack ?? error.message}\n`);
+        return send(reply, plainProblem(500, 'The mock failed unexpectedly; the error was logged.', ref), faults);
+    }
+  });
+
   for (const op of OPERATIONS) {
     const handler = handlers[op.operationId];
     if (!handler) throw new Error(`no handler for ${op.operationId}`);
@@ -62,6 +81,14 @@ export async function buildApp(services: MockServices, handlers: Record<string, 
   }
   if (options.admin) registerAdmin(app, services);
   await registerDocs(app, document);
+
+  if (services.persistence) {
+    const persistence = services.persistence;
+    // An acknowledged write is durable before its response is sent (group commit: one fsync per batch).
+    app.addHook('onSend', async () => {
+      await persistence.sync();
+    });
+  }
 
   app.addHook('onResponse', async (req, reply) => {
     if (!req.tenantOrg) return;
@@ -90,24 +117,6 @@ export async function buildApp(services: MockServices, handlers: Record<string, 
       return send(reply, plainProblem(405, `${req.method} is not allowed on ${ref.path}; allowed: ${allow}.`, ref, { allow }), faults);
     }
     return send(reply, plainProblem(404, `No operation answers ${req.method} ${ref.path}.`, ref), faults);
-  });
-
-  app.setErrorHandler((error: FastifyError, req, reply) => {
-    const ref = refOf(req);
-    switch (error.code) {
-      case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return send(reply, plainProblem(413, `The body is larger than ${options.bodyLimit} bytes.`, ref), faults);
-      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return send(reply, plainProblem(415, `Content-Type '${req.headers['content-type'] ?? ''}' is not supported; send application/json.`, ref), faults);
-      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      case 'FST_ERR_CTP_INVALID_JSON_BODY':
-        return send(reply, codedProblem(baseUrlOf(req), 'COMMON.VALIDATION.ERROR', `The body is not valid: ${error.message}`, ref, { field: '' }), faults);
-      default:
-        if ((error.statusCode ?? 500) < 500) return send(reply, plainProblem(400, error.message, ref), faults);
-        process.stderr.write(`opsapi mock: unexpected error on ${ref.method} ${ref.path}: ${error.stack ?? error.message}\n`);
-        return send(reply, plainProblem(500, 'The mock failed unexpectedly; the error was logged.', ref), faults);
-    }
   });
 
   return app;

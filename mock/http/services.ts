@@ -5,6 +5,7 @@ import type { MockOptions } from '../options.js';
 import type { RateLimiter } from '../rate-limit.js';
 import type { Store } from '../store/store.js';
 import type { WebhookEngine } from '../webhooks/engine.js';
+import type { Persistence } from '../persistence/persistence.js';
 
 /** The parts the HTTP shell wires together. */
 export interface MockServices {
@@ -15,4 +16,6 @@ export interface MockServices {
   readonly engine: WebhookEngine;
   readonly validator: ContractValidator;
   readonly clock: Clock;
+  /** Durable state (`--state FILE`), or null for in-memory state. */
+  readonly persistence: Persistence | null;
 }

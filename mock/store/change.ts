@@ -7,7 +7,9 @@ export type EntityKind =
   | 'apiKey'
   | 'subscription'
   | 'notification'
-  | 'attempt';
+  | 'attempt'
+  /** The tenant's virtual clock offset (ms); id `offset`. */
+  | 'clock';
 
 /** An event a change announces (webhook emission hangs off the change seam). */
 export interface ChangeEvent {

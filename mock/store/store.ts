@@ -39,6 +39,11 @@ export class Store {
     });
   }
 
+  /** Indexes the API keys a tenant holds (after its state was restored without going through `commit`). */
+  indexApiKeys(tenant: TenantState): void {
+    for (const key of tenant.apiKeysByValue.keys()) this.apiKeyOrgs.set(key, tenant.org);
+  }
+
   /** The org an API key value belongs to, if any. */
   apiKeyOrg(key: string): string | undefined {
     return this.apiKeyOrgs.get(key);
@@ -50,7 +55,7 @@ export class Store {
   }
 
   /** Registered callbacks when a tenant is evicted or reset. */
-  readonly onDrop: ((org: string) => void)[] = [];
+  readonly onDrop: ((org: string, reason: 'reset' | 'evict') => void)[] = [];
 
   /** The tenant of an org, seeded on first use; marks it most recently used. */
   tenant(org: string): TenantState {
@@ -77,6 +82,9 @@ export class Store {
     return [...this.tenants.keys()];
   }
 
+  /** Tenants never evicted because they hold persisted state (set by the persistence layer). */
+  retained?: (org: string) => boolean;
+
   /** Keeps a tenant from eviction (or releases it). */
   pin(org: string, pinned: boolean): void {
     if (pinned) this.pinned.add(org);
@@ -84,12 +92,12 @@ export class Store {
   }
 
   /** Forgets a tenant: its next request seeds a fresh world. */
-  reset(org: string): void {
+  reset(org: string, reason: 'reset' | 'evict' = 'reset'): void {
     const state = this.tenants.get(org);
     if (state) for (const key of state.apiKeysByValue.keys()) this.apiKeyOrgs.delete(key);
     this.tenants.delete(org);
     this.pinned.delete(org);
-    for (const drop of this.onDrop) drop(org);
+    for (const drop of this.onDrop) drop(org, reason);
   }
 
   /** Forgets every tenant. */
@@ -109,8 +117,8 @@ export class Store {
     if (this.tenants.size <= this.options.maxTenants) return;
     for (const org of this.tenants.keys()) {
       if (this.tenants.size <= this.options.maxTenants) return;
-      if (this.pinned.has(org)) continue;
-      this.reset(org);
+      if (this.pinned.has(org) || this.retained?.(org)) continue;
+      this.reset(org, 'evict');
     }
   }
 }

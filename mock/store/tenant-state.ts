@@ -130,6 +130,8 @@ export class TenantState {
         const [notificationId] = id.split('/');
         return notificationId ? this.attempts.get(notificationId)?.get(id.slice(notificationId.length + 1)) : undefined;
       }
+      case 'clock':
+        return this.clock.offset;
     }
   }
 
@@ -200,6 +202,9 @@ export class TenantState {
         else this.attempts.get(notificationId)?.delete(id.slice(notificationId.length + 1));
         return;
       }
+      case 'clock':
+        this.clock.restore(typeof after === 'number' ? after : 0);
+        return;
     }
   }
 }

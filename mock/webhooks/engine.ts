@@ -121,9 +121,28 @@ export class WebhookEngine {
     return pending;
   }
 
+  /**
+   * Resumes the deliveries of a restored tenant: every Pending notification is scheduled again, at its
+   * `nextAttemptAt` (or now, when an attempt was under way at shutdown), continuing its schedule.
+   * Returns how many were resumed.
+   */
+  resume(tenant: TenantState): number {
+    let resumed = 0;
+    for (const notification of tenant.notifications) {
+      if (notification.status !== 'Pending') continue;
+      let auto = 0;
+      for (const attempt of tenant.attemptsOf(notification.id)) if (attempt.trigger === 'Scheduled') auto++;
+      const dueAt = notification.nextAttemptAt ? Date.parse(notification.nextAttemptAt) : tenant.clock.now();
+      this.schedule(tenant, notification.id, { dueAt, auto });
+      resumed++;
+    }
+    return resumed;
+  }
+
   /** Advances a tenant's virtual clock and runs every attempt that falls due, until none is due. */
   async advance(tenant: TenantState, seconds: number): Promise<void> {
-    tenant.clock.advance(seconds * 1000);
+    // Through the write seam, so a persisted tenant keeps its time travel across restarts.
+    tenant.commit('clock', 'offset', tenant.clock.offset + seconds * 1000);
     await this.runDue(tenant);
   }
 
