@@ -3,11 +3,11 @@ import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
 import { OPERATIONS } from '../../spec/operations/index.js';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { plainProblem, codedProblem } from '../problems.js';
-import { redactHeaders } from '../store/journal.js';
 import type { Handler } from './context.js';
 import { baseUrlOf, refOf, registerOperation } from './operation-route.js';
 import { allowedMethods } from './route-table.js';
 import { send } from './send.js';
+import { successSerializerSchema } from './serializers.js';
 import type { MockServices } from './services.js';
 import { registerAdmin } from '../admin/routes.js';
 import { registerDocs } from './docs.js';
@@ -53,6 +53,8 @@ export async function buildApp(services: MockServices, handlers: Record<string, 
     allowedHeaders: ['authorization', 'content-type', 'x-api-key', 'prefer'],
     exposedHeaders: ['retry-after', 'location', 'preference-applied'],
     maxAge: 600,
+    // OPTIONS is advertised in every Allow header: answer it with 204, not a text/plain 400, when it is no full preflight.
+    strictPreflight: false,
   });
 
   // Set before any route: Fastify binds a route to the error handler current when the route is loaded.
@@ -77,7 +79,7 @@ export async function buildApp(services: MockServices, handlers: Record<string, 
   for (const op of OPERATIONS) {
     const handler = handlers[op.operationId];
     if (!handler) throw new Error(`no handler for ${op.operationId}`);
-    registerOperation(app, op, handler, services);
+    registerOperation(app, op, handler, services, options.faults.size ? undefined : successSerializerSchema(document, op));
   }
   if (options.admin) registerAdmin(app, services);
   await registerDocs(app, document);
@@ -90,23 +92,21 @@ export async function buildApp(services: MockServices, handlers: Record<string, 
     });
   }
 
-  app.addHook('onResponse', async (req, reply) => {
-    if (!req.tenantOrg) return;
-    const tenant = services.store.peek(req.tenantOrg);
-    if (!tenant) return;
-    const ref = refOf(req);
-    const q = req.url.indexOf('?');
-    tenant.journal.add({
-      at: tenant.nowIso(),
-      method: req.method,
-      path: ref.path,
-      query: q === -1 ? '' : req.url.slice(q + 1),
-      headers: redactHeaders(req.headers),
-      body: req.parsedBody ?? (typeof req.body === 'string' ? req.body.slice(0, 4096) : null),
-      status: reply.statusCode,
-      operationId: req.operationId ?? null,
-      durationMs: Math.round(reply.elapsedTime),
-    });
+  app.addHook('onResponse', (req, reply, done) => {
+    const tenant = req.tenantOrg ? services.store.peek(req.tenantOrg) : undefined;
+    if (tenant) {
+      tenant.journal.add({
+        atMs: tenant.clock.now(),
+        method: req.method,
+        url: req.url,
+        headers: req.headers,
+        body: req.parsedBody ?? (typeof req.body === 'string' ? req.body.slice(0, 4096) : null),
+        status: reply.statusCode,
+        operationId: req.operationId ?? null,
+        durationMs: Math.round(reply.elapsedTime),
+      });
+    }
+    done();
   });
 
   app.setNotFoundHandler((req, reply) => {

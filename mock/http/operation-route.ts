@@ -38,7 +38,7 @@ function sleep(ms: number): Promise<void> {
  * Registers one operation of the contract. The pipeline, in order: latency, authentication (401), rate limit
  * (429), `Prefer: code=` forcing, permission (403), path and body validation (400), then the handler.
  */
-export function registerOperation(app: FastifyInstance, op: OperationDef, handler: Handler, services: MockServices): void {
+export function registerOperation(app: FastifyInstance, op: OperationDef, handler: Handler, services: MockServices, response?: Record<string, unknown>): void {
   const { options, store, verifier, limiter, validator, clock } = services;
   const faults = options.faults;
   const url = op.path.replace(/\{(\w+)\}/g, ':$1');
@@ -47,6 +47,7 @@ export function registerOperation(app: FastifyInstance, op: OperationDef, handle
   app.route({
     method: op.method.toUpperCase() as 'GET' | 'POST' | 'PUT' | 'DELETE',
     url,
+    ...(response ? { schema: { response } } : {}),
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
       req.operationId = op.operationId;
       if (options.latency) {
