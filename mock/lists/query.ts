@@ -9,11 +9,5 @@ export interface ListQuery {
   sortBy?: string;
 }
 
-/** `{ results, pageNumber, pageSize, totalPages, totalCount }` with `totalPages = ceil(totalCount / pageSize)`. */
-export interface Page<T> {
-  results: T[];
-  pageNumber: number;
-  pageSize: number;
-  totalPages: number;
-  totalCount: number;
-}
+/** The page envelope of the contract: `totalPages = ceil(totalCount / pageSize)`. */
+export type { Page } from '../../spec/schemas/common.js';
