@@ -65,6 +65,11 @@ export class RateLimiter {
     this.buckets.delete(key);
   }
 
+  /** Forgets every key (reset of all tenants). */
+  clear(): void {
+    this.buckets.clear();
+  }
+
   private sweep(nowMs: number): void {
     for (const [key, bucket] of this.buckets) {
       if (bucket.tokens + (nowMs - bucket.updatedAt) * this.perMs >= this.rate.limit) this.buckets.delete(key);

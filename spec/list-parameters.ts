@@ -11,7 +11,7 @@ export const FILTER_GRAMMAR = [
   ...FILTER_OPERATORS.map((op) => `- \`${op}\`: ${OPERATOR_SEMANTICS[op]}`),
   '',
   'Inferred details (not shown by the reference): `&&` binds tighter than `||`; field and operator names are case-insensitive',
-  '(`CreatedAt` and `createdAt` name the same field); a value runs to the next `&&`, `||` or closing parenthesis and is trimmed,',
+  '(`CreatedAt` and `createdAt` name the same field); a value runs to the next `&&`, `||` or a `)` that closes an open group, and is trimmed,',
   'or is double-quoted (`Name[Contains]"a && b"`, with `\\"` and `\\\\` escapes); `IsNull`/`IsNotNull` take no value; dates are',
   'ISO 8601 (`2024-05-01` compares whole UTC days, `2024-05-01T10:00:00Z` an instant). Each list operation lists its fields and',
   'their operators in `x-filterable`. An unparsable filter or an unknown column gives 400 `COMMON.QUERY.FILTER_PARSING_FAILED`.',

@@ -23,6 +23,21 @@ function parseJson(req: FastifyRequest): { ok: true; value: Record<string, unkno
   }
 }
 
+/** Deepest nesting accepted in event `data`: a stored payload must stay serialisable (lists, journal, state file). */
+const MAX_DATA_DEPTH = 64;
+
+/** Whether a JSON value nests deeper than `max` levels (iterative: the value may be arbitrarily deep). */
+function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > max) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 function stringList(value: unknown): string[] | null {
   if (value === undefined) return [];
   return Array.isArray(value) && value.every((v) => typeof v === 'string' && v.length <= 200) && value.length <= 200 ? (value as string[]) : null;
@@ -68,6 +83,8 @@ export function registerAdmin(app: FastifyInstance, services: MockServices): voi
     const body = parseJson(req);
     if (!body.ok) return invalid(req, reply, body.detail, '');
     if (body.value.all === true) {
+      // Like a tenant reset, a reset of all tenants gives every tenant a full rate-limit bucket again.
+      services.limiter?.clear();
       store.resetAll();
       return send(reply, ok(200, { reset: 'all' }), faults);
     }
@@ -103,6 +120,21 @@ export function registerAdmin(app: FastifyInstance, services: MockServices): voi
     return send(reply, ok(204), faults);
   }));
 
+  /**
+   * Revokes an API key of the caller's tenant (the contract has no revoke operation): the key record stays, with
+   * `isActive: false`, so requests carrying the key get the plain 401. Idempotent; another tenant's key id is 404.
+   */
+  app.delete(
+    '/__mock/api-keys/:id',
+    scoped((tenant, req, reply) => {
+      const id = (req.params as { id: string }).id;
+      const record = tenant.apiKeys.get(id);
+      if (!record) return send(reply, codedProblem(baseUrlOf(req), 'COMMON.ENTITY.NOT_FOUND', `API key '${id}' does not exist.`, refOf(req), { entity: 'ApiKey', id }), faults);
+      if (record.apiKey.isActive) tenant.commit('apiKey', id, { ...record, apiKey: { ...record.apiKey, isActive: false } });
+      return send(reply, ok(204), faults);
+    }),
+  );
+
   app.get('/__mock/webhook-secret', scoped((tenant, _req, reply) => send(reply, ok(200, { secret: tenant.webhookSecret }), faults)));
 
   app.post(
@@ -114,6 +146,7 @@ export function registerAdmin(app: FastifyInstance, services: MockServices): voi
       if (typeof eventName !== 'string') return invalid(req, reply, 'eventName is required.', 'eventName');
       if (eventVersion !== undefined && !(Number.isInteger(eventVersion) && (eventVersion as number) >= 1)) return invalid(req, reply, 'eventVersion must be a positive integer.', 'eventVersion');
       if (data !== undefined && (typeof data !== 'object' || data === null || Array.isArray(data))) return invalid(req, reply, 'data must be a JSON object.', 'data');
+      if (data !== undefined && nestsDeeperThan(data, MAX_DATA_DEPTH)) return invalid(req, reply, `data must not nest deeper than ${MAX_DATA_DEPTH} levels.`, 'data');
       const emission = engine.emit(tenant, {
         eventName,
         ...(eventVersion !== undefined ? { eventVersion: eventVersion as number } : {}),

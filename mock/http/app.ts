@@ -12,8 +12,14 @@ import type { MockServices } from './services.js';
 import { registerAdmin } from '../admin/routes.js';
 import { registerDocs } from './docs.js';
 
-/** JSON media types whose bodies the mock reads (as text; parsed after authentication). */
-const JSON_TYPES = /^application\/(?:[\w.+-]+\+)?json$/;
+/** Characters of a request body the journal keeps at most. */
+const JOURNAL_BODY_CHARS = 4096;
+
+/**
+ * JSON media types whose bodies the mock reads (as text; parsed after authentication). Fastify tests the pattern
+ * against the normalised header with its parameters (`application/json; charset="utf-8"`), so they are allowed.
+ */
+const JSON_TYPES = /^application\/(?:[\w.+-]+\+)?json(?:;.*)?$/;
 
 /**
  * The HTTP shell: Fastify with the contract's operations, the admin API, the docs, CORS, and problem bodies for
@@ -28,6 +34,17 @@ export async function buildApp(services: MockServices, handlers: Record<string, 
     routerOptions: { maxParamLength: 1000, caseSensitive: true, ignoreTrailingSlash: false },
     forceCloseConnections: true,
     return503OnClosing: true,
+    // Node would answer a Host-less HTTP/1.1 request itself with an empty 400; the onRequest hook below answers it with a problem.
+    http: { requireHostHeader: false },
+    // Errors of the router itself (an undecodable or over-long path segment) get a problem body too, not Fastify's own JSON.
+    // Such a segment addresses nothing: a plain 404 (a status every operation may answer).
+    frameworkErrors: (error, req, reply) => {
+      const ref = refOf(req);
+      if (error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+        return send(reply, plainProblem(404, `No resource answers ${ref.method} ${ref.path}: a path segment is not valid percent-encoding or is too long.`, ref), faults);
+      }
+      return send(reply, plainProblem(400, error.message, ref), faults);
+    },
     clientErrorHandler: (error, socket) => {
       // Malformed HTTP never reaches a route; it still gets a problem body (400, or 431 for oversized headers).
       if (!socket.writable) return;
@@ -55,6 +72,12 @@ export async function buildApp(services: MockServices, handlers: Record<string, 
     maxAge: 600,
     // OPTIONS is advertised in every Allow header: answer it with 204, not a text/plain 400, when it is no full preflight.
     strictPreflight: false,
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.raw.httpVersion === '1.1' && req.headers.host === undefined) {
+      return send(reply, plainProblem(400, 'An HTTP/1.1 request needs a Host header.', refOf(req)), faults);
+    }
   });
 
   // Set before any route: Fastify binds a route to the error handler current when the route is loaded.
@@ -100,7 +123,8 @@ export async function buildApp(services: MockServices, handlers: Record<string, 
         method: req.method,
         url: req.url,
         headers: req.headers,
-        body: req.parsedBody ?? (typeof req.body === 'string' ? req.body.slice(0, 4096) : null),
+        // Bounded: a large (even schema-valid) body is kept as a text excerpt, so 500 entries per tenant stay small.
+      body: typeof req.body === 'string' && req.body.length > JOURNAL_BODY_CHARS ? req.body.slice(0, JOURNAL_BODY_CHARS) : (req.parsedBody ?? (typeof req.body === 'string' ? req.body : null)),
         status: reply.statusCode,
         operationId: req.operationId ?? null,
         durationMs: Math.round(reply.elapsedTime),

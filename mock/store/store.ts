@@ -66,7 +66,7 @@ export class Store {
     } else {
       state = this.create(org);
       this.tenants.set(org, state);
-      this.evict();
+      this.evict(org);
     }
     state.lastUsed = this.options.clock.now();
     return state;
@@ -113,11 +113,12 @@ export class Store {
     });
   }
 
-  private evict(): void {
+  /** Evicts least recently used tenants beyond the limit, never `keep` (the tenant being served), pinned or retained ones. */
+  private evict(keep: string): void {
     if (this.tenants.size <= this.options.maxTenants) return;
     for (const org of this.tenants.keys()) {
       if (this.tenants.size <= this.options.maxTenants) return;
-      if (this.pinned.has(org) || this.retained?.(org)) continue;
+      if (org === keep || this.pinned.has(org) || this.retained?.(org)) continue;
       this.reset(org, 'evict');
     }
   }
