@@ -9,3 +9,4 @@ export { EVENT_CATALOG } from './fixtures/events.js';
 export { startMock, buildMock, type RunningMock, type Mock } from './mock/server.js';
 export { defaultOptions, type MockOptions } from './mock/options.js';
 export { sign, verifySignature, SIGNATURE_HEADER, EVENT_ID_HEADER } from './mock/webhooks/signature.js';
+export { runConformance } from './conformance/runner.js';

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-import { Command } from 'commander';
+import { Command, type CommanderError } from 'commander';
 import { mockCommand } from './commands/mock.js';
 import { tokenCommand } from './commands/token.js';
 import { triggerCommand } from './commands/trigger.js';
+import { listenCommand } from './commands/listen.js';
 import { specCommand } from './commands/spec.js';
+import { conformCommand } from './commands/conform.js';
 import { VERSION } from './version.js';
 
 /** `opsapi`: one binary for the kit (DESIGN / CLI). Every flag also reads `OPSAPI_*` from the environment. */
@@ -15,11 +17,14 @@ const program = new Command()
   .addCommand(mockCommand())
   .addCommand(tokenCommand())
   .addCommand(triggerCommand())
-  .addCommand(specCommand());
+  .addCommand(listenCommand())
+  .addCommand(specCommand())
+  .addCommand(conformCommand());
 
-program.exitOverride((error) => {
-  // Usage errors exit 2 (DESIGN: exit codes); --help and --version exit 0.
-  process.exit(error.exitCode === 0 ? 0 : 2);
-});
+// Usage errors exit 2 (DESIGN: exit codes); --help and --version exit 0. Subcommands added with
+// addCommand() do not inherit the override, so each gets it.
+const onExit = (error: CommanderError) => process.exit(error.exitCode === 0 ? 0 : 2);
+program.exitOverride(onExit);
+for (const command of program.commands) command.exitOverride(onExit);
 
 await program.parseAsync(process.argv);

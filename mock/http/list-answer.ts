@@ -19,7 +19,7 @@ export function listAnswer<T extends { id: string }>(ctx: HandlerContext, source
   const original = query;
   query = adjustListQuery(ctx.faults, query);
   let result = runList(source, list.fields, query);
-  if (!result.ok && ctx.faults.has('filter-unknown-column-accepted') && result.error.code === 'COMMON.QUERY.FILTER_PARSING_FAILED') {
+  if (!result.ok && ctx.faults.has('filter-unknown-column-accepted') && result.error.code === 'COMMON.QUERY.FILTER_PARSING_FAILED' && result.error.detail.startsWith('Unknown filter field')) {
     result = runList(source, list.fields, { ...query, filterBy: undefined });
   }
   if (!result.ok) return ctx.problem(result.error.code, result.error.detail, result.error.parameters);

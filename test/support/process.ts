@@ -40,9 +40,11 @@ export function startProcess(command: string, args: string[], ready: RegExp, opt
       void stop();
       reject(new Error(`${command} did not become ready in ${options.timeoutMs ?? 30000} ms:\n${out}`));
     }, options.timeoutMs ?? 30000);
+    let isReady = false;
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
-      if (ready.test(out)) {
+      if (!isReady && ready.test(out)) {
+        isReady = true;
         clearTimeout(timer);
         resolve({ child, output: () => out, stop });
       }
@@ -51,7 +53,7 @@ export function startProcess(command: string, args: string[], ready: RegExp, opt
     child.stderr?.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`${command} exited with ${code} before it was ready:\n${out}`));
+      if (!isReady) reject(new Error(`${command} exited with ${code} before it was ready:\n${out}`));
     });
   });
 }

@@ -1,0 +1,203 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, extname } from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import type { FixtureManifest } from '../../fixtures/seed/model.js';
+import type { ConformOptions, ProgressEvent } from '../../conformance/context.js';
+import { allChecks } from '../../conformance/registry.js';
+import { htmlReport } from '../../conformance/report/html.js';
+import { junitReport } from '../../conformance/report/junit.js';
+import { textSummary } from '../../conformance/report/text.js';
+import { TargetUnreachableError, UsageError, runConformance } from '../../conformance/runner.js';
+import type { Report } from '../../conformance/types.js';
+import { flag, integer } from '../options.js';
+
+const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)];
+const collectRaw = (value: string, previous: string[] = []) => [...previous, value];
+
+function header(value: string, previous: Record<string, string> = {}): Record<string, string> {
+  const at = value.indexOf(':');
+  if (at <= 0) throw new InvalidArgumentError('expected "Name: value"');
+  return { ...previous, [value.slice(0, at).trim()]: value.slice(at + 1).trim() };
+}
+
+function readJson(file: string, what: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`${what}: cannot read ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new UsageError(`${what}: ${file} is not JSON: ${(error as Error).message}`);
+  }
+}
+
+/** Check ids accepted as failing: a JSON array of ids, `{ "accepted": [...] }`, or a previous JSON report (its failures). */
+export function readBaseline(file: string): string[] {
+  const value = readJson(file, '--baseline');
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value;
+  const o = value as { accepted?: unknown; checks?: unknown };
+  if (o && Array.isArray(o.accepted) && o.accepted.every((v) => typeof v === 'string')) return o.accepted as string[];
+  if (o && Array.isArray(o.checks)) return (o.checks as { id?: unknown; outcome?: unknown }[]).filter((c) => c.outcome === 'fail' || c.outcome === 'error').map((c) => String(c.id));
+  throw new UsageError('--baseline: expected an array of check ids, {"accepted": [...]}, or a JSON report');
+}
+
+const FORMATS = ['.json', '.xml', '.html'] as const;
+
+/** Writes a report in the format its extension names. */
+export function writeReport(file: string, report: Report): void {
+  const ext = extname(file).toLowerCase();
+  const text = ext === '.json' ? `${JSON.stringify(report, null, 2)}\n` : ext === '.xml' ? junitReport(report) : htmlReport(report);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
+}
+
+function progress(tty: boolean): (event: ProgressEvent) => void {
+  return (event) => {
+    if (tty) {
+      if (event.kind === 'check-end' || event.kind === 'check-start') process.stderr.write(`\r\u001b[K[${event.done}/${event.total}] ${event.kind === 'check-start' ? 'running' : event.outcome} ${event.id}`);
+      return;
+    }
+    if (event.kind === 'phase') process.stderr.write(`opsapi conform: ${event.phase} phase, ${event.checks} check(s)\n`);
+  };
+}
+
+interface Flags {
+  baseUrl?: string;
+  token?: string;
+  limitedToken?: string;
+  apiKey?: string;
+  tokenCommand?: string;
+  otherTenantToken?: string;
+  webhookSecret?: string;
+  header?: Record<string, string>;
+  data?: string;
+  allowWrites?: boolean;
+  webhooks?: boolean;
+  rateLimitProbe?: boolean;
+  webhookHost?: string;
+  webhookPort?: number;
+  webhookPublicUrl?: string;
+  concurrency: number;
+  timeout: number;
+  only?: string[];
+  skip?: string[];
+  baseline?: string;
+  certify?: boolean;
+  strict?: boolean;
+  report?: string[];
+  listChecks?: boolean;
+  maxPages: number;
+  rateLimitMaxRequests: number;
+  rateLimitMaxSeconds: number;
+  mockAdmin?: boolean;
+}
+
+function listChecks(): void {
+  for (const c of allChecks()) {
+    const needs = [...(c.requires ?? [])].join(',');
+    process.stdout.write(`${c.id.padEnd(48)} ${c.level.padEnd(6)} ${c.family.padEnd(11)} ${needs.padEnd(22)} ${c.title}\n`);
+  }
+}
+
+/** `opsapi conform`: checks a base URL against the contract. Exit 0: no MUST check failed; 1: one did; 2: usage or unreachable. */
+export function conformCommand(): Command {
+  return new Command('conform')
+    .description('Check a deployment (or the mock) against the contract: MUST checks for documented behaviour, SHOULD for inferred.')
+    .addOption(flag('--base-url <url>', 'base URL of the target (its paths start with /v1); for https with a private CA set NODE_EXTRA_CA_CERTS', 'BASE_URL'))
+    .addOption(flag('--token <token>', 'access token with every permission (minted automatically on a mock)', 'TOKEN'))
+    .addOption(flag('--limited-token <token>', 'access token lacking permissions, for the 403 checks', 'LIMITED_TOKEN'))
+    .addOption(flag('--api-key <key>', 'API key of the main tenant (X-Api-Key), used when no token is given', 'API_KEY'))
+    .addOption(flag('--token-command <cmd>', 'shell command printing a fresh access token (run at start and when the token is refused)', 'TOKEN_COMMAND'))
+    .addOption(flag('--other-tenant-token <token>', 'access token of another tenant, for the isolation checks', 'OTHER_TENANT_TOKEN'))
+    .addOption(flag('--webhook-secret <secret>', 'webhook signing secret (read from the mock when it has the admin API)', 'WEBHOOK_SECRET'))
+    .addOption(flag('--header <name:value>', 'extra header for every request (repeatable)', 'HEADER').argParser(header))
+    .addOption(flag('--data <file>', 'sample records to address: JSON in the GET /__mock/fixtures format', 'DATA'))
+    .addOption(flag('--allow-writes', 'run the checks that change data (stock, inspections, keys, subscriptions, families, lines)', 'ALLOW_WRITES'))
+    .addOption(flag('--webhooks', 'host a receiver, subscribe it and check deliveries, signatures, history and retries', 'WEBHOOKS'))
+    .addOption(flag('--rate-limit-probe', 'exceed the rate limit on purpose (bounded; runs alone and last)', 'RATE_LIMIT_PROBE'))
+    .addOption(flag('--webhook-host <host>', 'address the receiver binds', 'WEBHOOK_HOST').default('127.0.0.1'))
+    .addOption(flag('--webhook-port <port>', 'port the receiver binds (0: any)', 'WEBHOOK_PORT').default(0).argParser(integer(0, 65535)))
+    .addOption(flag('--webhook-public-url <url>', 'URL the target delivers to, when the receiver is behind a tunnel or proxy', 'WEBHOOK_PUBLIC_URL'))
+    .addOption(flag('--concurrency <n>', 'requests in flight at once', 'CONCURRENCY').default(8).argParser(integer(1, 256)))
+    .addOption(flag('--timeout <ms>', 'timeout of each request, ms', 'TIMEOUT').default(10_000).argParser(integer(100, 600_000)))
+    .addOption(flag('--only <ids>', 'run only these check ids or prefixes (repeatable, comma-separated)', 'ONLY').argParser(collect))
+    .addOption(flag('--skip <ids>', 'leave out these check ids or prefixes (repeatable, comma-separated)', 'SKIP').argParser(collect))
+    .addOption(flag('--baseline <file>', 'accepted failures (ids, {"accepted": [...]}, or a JSON report); a baselined check that passes fails the run as stale', 'BASELINE'))
+    .addOption(flag('--certify', 'also fail when a MUST check was skipped', 'CERTIFY'))
+    .addOption(flag('--strict', 'also fail on SHOULD checks', 'STRICT'))
+    .addOption(flag('--report <file>', 'write a report: .json, .xml (JUnit) or .html (repeatable)', 'REPORT').argParser(collectRaw))
+    .addOption(flag('--list-checks', 'list the checks and exit', 'LIST_CHECKS'))
+    .addOption(flag('--max-pages <n>', 'most pages a page walk reads', 'MAX_PAGES').default(50).argParser(integer(1, 10_000)))
+    .addOption(flag('--rate-limit-max-requests <n>', 'most requests the rate-limit probe sends', 'RATE_LIMIT_MAX_REQUESTS').default(3000).argParser(integer(1, 1_000_000)))
+    .addOption(flag('--rate-limit-max-seconds <s>', 'longest the rate-limit probe runs', 'RATE_LIMIT_MAX_SECONDS').default(20).argParser(integer(1, 3600)))
+    .addOption(flag('--no-mock-admin', 'do not use the mock admin API (/__mock/*) even when the target has it', 'NO_MOCK_ADMIN'))
+    // Usage errors exit 2 (--help exits 0); the program's own override does not reach added subcommands.
+    .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
+    .action(async (o: Flags) => {
+      if (o.listChecks) {
+        listChecks();
+        return;
+      }
+      const fail = (code: 2, message: string): never => {
+        process.stderr.write(`opsapi conform: ${message}\n`);
+        process.exit(code);
+      };
+      try {
+        if (!o.baseUrl) throw new UsageError('--base-url is required (or OPSAPI_BASE_URL)');
+        for (const file of o.report ?? []) {
+          if (!FORMATS.includes(extname(file).toLowerCase() as (typeof FORMATS)[number])) throw new UsageError(`--report ${file}: use a .json, .xml or .html file name`);
+        }
+        let data: Partial<FixtureManifest> | undefined;
+        if (o.data) {
+          const value = readJson(o.data, '--data');
+          if (!value || typeof value !== 'object' || Array.isArray(value)) throw new UsageError('--data: expected a JSON object in the GET /__mock/fixtures format');
+          data = value as Partial<FixtureManifest>;
+        }
+        const tty = process.stderr.isTTY === true;
+        const options: ConformOptions = {
+          baseUrl: o.baseUrl,
+          ...(o.token ? { token: o.token } : {}),
+          ...(o.limitedToken ? { limitedToken: o.limitedToken } : {}),
+          ...(o.apiKey ? { apiKey: o.apiKey } : {}),
+          ...(o.tokenCommand ? { tokenCommand: o.tokenCommand } : {}),
+          ...(o.otherTenantToken ? { otherTenantToken: o.otherTenantToken } : {}),
+          ...(o.webhookSecret ? { webhookSecret: o.webhookSecret } : {}),
+          ...(o.header ? { headers: o.header } : {}),
+          ...(data ? { data } : {}),
+          allowWrites: o.allowWrites === true,
+          webhooks: o.webhooks === true,
+          rateLimitProbe: o.rateLimitProbe === true,
+          ...(o.webhookHost ? { webhookHost: o.webhookHost } : {}),
+          ...(o.webhookPort !== undefined ? { webhookPort: o.webhookPort } : {}),
+          ...(o.webhookPublicUrl ? { webhookPublicUrl: o.webhookPublicUrl } : {}),
+          concurrency: o.concurrency,
+          timeoutMs: o.timeout,
+          ...(o.only ? { only: o.only } : {}),
+          ...(o.skip ? { skip: o.skip } : {}),
+          ...(o.baseline ? { baseline: readBaseline(o.baseline) } : {}),
+          certify: o.certify === true,
+          strict: o.strict === true,
+          maxPages: o.maxPages,
+          rateLimitMaxRequests: o.rateLimitMaxRequests,
+          rateLimitMaxSeconds: o.rateLimitMaxSeconds,
+          useMockAdmin: o.mockAdmin !== false,
+          onProgress: progress(tty),
+        };
+        const report = await runConformance(options);
+        if (tty) process.stderr.write('\r\u001b[K');
+        process.stdout.write(textSummary(report, process.stdout.isTTY === true));
+        for (const file of o.report ?? []) {
+          writeReport(file, report);
+          process.stderr.write(`opsapi conform: wrote ${file}\n`);
+        }
+        process.exit(report.exitCode);
+      } catch (error) {
+        if (error instanceof UsageError) fail(2, error.message);
+        if (error instanceof TargetUnreachableError) fail(2, `target unreachable: ${error.message}`);
+        throw error;
+      }
+    });
+}

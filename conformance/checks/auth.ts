@@ -1,0 +1,122 @@
+import { RFC9110_401_TYPE } from '../../spec/schemas/problem.js';
+import type { OperationDef } from '../../spec/operations/index.js';
+import type { Credential, Exchange } from '../client.js';
+import { label, operations, probePath } from '../contract.js';
+import type { CheckContext, CheckDef } from '../context.js';
+import { problemOf } from '../helpers.js';
+
+/** A JWT-shaped token with a signature nobody issued. */
+const FORGED_JWT = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJvcmciOiJjb25mb3JtLWZvcmdlZCIsImV4cCI6NDEwMjQ0NDgwMH0.Zm9yZ2VkLXNpZ25hdHVyZS1mb3ItY29uZm9ybWFuY2U';
+
+const VARIANTS: { name: string; auth: Credential }[] = [
+  { name: 'no credentials', auth: 'none' },
+  { name: 'a malformed bearer token', auth: { headers: { authorization: 'Bearer not-a-jwt' } } },
+  { name: 'a forged bearer token', auth: { headers: { authorization: `Bearer ${FORGED_JWT}` } } },
+  { name: 'an unknown API key', auth: { headers: { 'x-api-key': 'conform-unknown-api-key-0000' } } },
+];
+
+interface AnonymousAnswer {
+  op: OperationDef;
+  variant: string;
+  ex: Exchange;
+}
+
+/** Every operation with each kind of missing or bad credentials (memoised: the 401 checks share it). */
+function anonymousAnswers(c: CheckContext): Promise<AnonymousAnswer[]> {
+  return c.run.memo('auth:anonymous', async () =>
+    Promise.all(
+      operations().flatMap((op) =>
+        VARIANTS.map(async (v) => ({
+          op,
+          variant: v.name,
+          // Bodies are `{}`: were authentication skipped, validation would still refuse them.
+          ex: await c.run.client.send('shared', { method: op.method.toUpperCase() as 'GET', path: probePath(op), auth: v.auth, ...(op.requestBody ? { json: {} } : {}) }),
+        })),
+      ),
+    ),
+  );
+}
+
+function each401(c: CheckContext, answers: AnonymousAnswer[], test: (a: AnonymousAnswer) => void): void {
+  for (const a of answers) {
+    if (a.ex.status !== 401) {
+      c.cannot(`${label(a.op)} with ${a.variant} answered ${a.ex.status}, not 401`);
+      continue;
+    }
+    c.exercised(label(a.op));
+    test(a);
+  }
+}
+
+export function authChecks(): CheckDef[] {
+  return [
+    {
+      id: 'auth.401-no-credentials',
+      title: 'Every operation refuses a request without credentials with 401',
+      family: 'auth',
+      clause: 'Authentication, point 3',
+      level: 'MUST',
+      async run(c) {
+        for (const a of await anonymousAnswers(c)) {
+          if (a.variant !== 'no credentials') continue;
+          c.exercised(label(a.op));
+          c.expect(a.ex.status === 401, `${label(a.op)} without credentials`, a.ex, '401', String(a.ex.status));
+        }
+      },
+    },
+    {
+      id: 'auth.401-invalid-credentials',
+      title: 'Every operation refuses malformed, forged and unknown credentials with 401',
+      family: 'auth',
+      clause: 'Authentication, points 1-3',
+      level: 'MUST',
+      async run(c) {
+        for (const a of await anonymousAnswers(c)) {
+          if (a.variant === 'no credentials') continue;
+          c.exercised(label(a.op));
+          c.expect(a.ex.status === 401, `${label(a.op)} with ${a.variant}`, a.ex, '401', String(a.ex.status));
+        }
+      },
+    },
+    {
+      id: 'auth.401-no-code',
+      title: 'The 401 problem carries no `code`',
+      family: 'auth',
+      clause: 'Authentication, point 3; Errors / Status and code pairs (401: no code)',
+      level: 'MUST',
+      async run(c) {
+        each401(c, await anonymousAnswers(c), (a) => {
+          const body = problemOf(a.ex);
+          c.expect(body !== undefined && !('code' in body), `${label(a.op)} with ${a.variant}: the 401 body has a code`, a.ex, 'no `code` property', body ? `code ${JSON.stringify(body.code)}` : 'no JSON body');
+        });
+      },
+    },
+    {
+      id: 'auth.401-type',
+      title: 'The 401 problem `type` is the RFC 9110 section on 401',
+      family: 'auth',
+      clause: 'Errors / Problem body (type of the plain 401)',
+      level: 'MUST',
+      async run(c) {
+        each401(c, await anonymousAnswers(c), (a) => {
+          const body = problemOf(a.ex);
+          c.expect(body?.type === RFC9110_401_TYPE, `${label(a.op)} with ${a.variant}: wrong type`, a.ex, RFC9110_401_TYPE, body ? String(body.type) : 'no JSON body');
+        });
+      },
+    },
+    {
+      id: 'auth.401-problem',
+      title: 'The 401 answer is a problem body with status 401',
+      family: 'auth',
+      clause: 'Authentication, point 3; Errors / Problem body',
+      level: 'MUST',
+      async run(c) {
+        each401(c, await anonymousAnswers(c), (a) => {
+          const body = problemOf(a.ex);
+          const ok = !!body && body.status === 401 && typeof body.title === 'string' && typeof body.detail === 'string' && typeof body.instance === 'string';
+          c.expect(ok, `${label(a.op)} with ${a.variant}: not a 401 problem body`, a.ex, '{type, title, status: 401, detail, instance}', a.ex.text.slice(0, 200));
+        });
+      },
+    },
+  ];
+}

@@ -1,0 +1,112 @@
+import type { Exchange } from '../client.js';
+import { contract } from '../contract.js';
+import type { CheckContext, CheckDef } from '../context.js';
+import { problemOf } from '../helpers.js';
+
+/** An entry of the document's `x-error-catalog`. */
+interface CatalogEntry {
+  code: string;
+  title: string;
+  description: string;
+  parameters: { key: string; description: string }[];
+  status: number;
+  'x-text-provenance': 'documented' | 'inferred';
+  'x-status-provenance': 'documented' | 'inferred';
+}
+
+function entries(): CatalogEntry[] {
+  return (contract().document['x-error-catalog'] as CatalogEntry[] | undefined) ?? [];
+}
+
+/** Every code of the catalog read from the target (memoised; the client bounds the concurrency). */
+function answers(c: CheckContext): Promise<{ entry: CatalogEntry; ex: Exchange }[]> {
+  return c.run.memo('catalog:all', () =>
+    Promise.all(entries().map(async (entry) => ({ entry, ex: await c.run.client.send('shared', { method: 'GET', path: `/v1/errors/${encodeURIComponent(entry.code)}` }) }))),
+  );
+}
+
+type Body = { code?: unknown; title?: unknown; description?: unknown; parameters?: unknown; status?: unknown };
+
+function sameParameters(a: unknown, b: CatalogEntry['parameters']): boolean {
+  if (!Array.isArray(a) || a.length !== b.length) return false;
+  return b.every((p, i) => {
+    const q = a[i] as { key?: unknown; description?: unknown } | undefined;
+    return q?.key === p.key && q.description === p.description;
+  });
+}
+
+const CLAUSE = 'Endpoints / Get an error from the catalog; Errors / Error code catalog';
+
+export function catalogChecks(): CheckDef[] {
+  return [
+    {
+      id: 'catalog.entries',
+      title: `Every one of the ${entries().length} codes answers 200 with its entry (texts where the reference states them)`,
+      family: 'catalog',
+      clause: CLAUSE,
+      level: 'MUST',
+      async run(c) {
+        for (const { entry, ex } of await answers(c)) {
+          c.exercised(entry.code);
+          const b = ex.json as Body | undefined;
+          if (!c.expect(ex.status === 200 && !!b, `GET /v1/errors/${entry.code}`, ex, '200 with the entry', String(ex.status)) || !b) continue;
+          c.expect(b.code === entry.code, `${entry.code}: code`, ex, entry.code, String(b.code));
+          c.expect(typeof b.title === 'string' && typeof b.description === 'string' && Array.isArray(b.parameters), `${entry.code}: title, description and parameters`, ex, 'title and description strings, parameters an array');
+          if (entry['x-text-provenance'] === 'documented') {
+            c.expect(b.description === entry.description, `${entry.code}: description`, ex, entry.description, String(b.description));
+            c.expect(sameParameters(b.parameters, entry.parameters), `${entry.code}: parameters`, ex, JSON.stringify(entry.parameters), JSON.stringify(b.parameters));
+          }
+        }
+      },
+    },
+    {
+      id: 'catalog.entries-text',
+      title: 'Catalog titles, descriptions and parameters match the contract for codes whose texts it infers',
+      family: 'catalog',
+      clause: `${CLAUSE} (conditions behind each code are not shown)`,
+      level: 'SHOULD',
+      async run(c) {
+        for (const { entry, ex } of await answers(c)) {
+          const b = ex.json as Body | undefined;
+          if (ex.status !== 200 || !b) continue;
+          c.exercised(entry.code);
+          c.expect(b.title === entry.title, `${entry.code}: title`, ex, entry.title, String(b.title));
+          if (entry['x-text-provenance'] === 'inferred') {
+            c.expect(b.description === entry.description, `${entry.code}: description`, ex, entry.description, String(b.description));
+            c.expect(sameParameters(b.parameters, entry.parameters), `${entry.code}: parameters`, ex, JSON.stringify(entry.parameters), JSON.stringify(b.parameters));
+          }
+        }
+      },
+    },
+    {
+      id: 'catalog.entry-status',
+      title: 'Each catalog entry carries the HTTP status of its code',
+      family: 'catalog',
+      clause: `${CLAUSE} (the status of most codes is not shown)`,
+      level: 'SHOULD',
+      async run(c) {
+        for (const { entry, ex } of await answers(c)) {
+          const b = ex.json as Body | undefined;
+          if (ex.status !== 200 || !b) continue;
+          c.exercised(entry.code);
+          c.expect(b.status === entry.status, `${entry.code}: status`, ex, String(entry.status), String(b.status));
+        }
+      },
+    },
+    {
+      id: 'catalog.unknown-code-404',
+      title: 'An unknown code answers 404 COMMON.ENTITY.NOT_FOUND',
+      family: 'catalog',
+      clause: 'Endpoints / Get an error from the catalog (404); Errors / Status and code pairs',
+      level: 'MUST',
+      async run(c) {
+        for (const code of ['CONFORM.NO_SUCH.CODE', 'COMMON.NOT_A_REAL_CODE_X']) {
+          const ex = await c.send({ method: 'GET', path: `/v1/errors/${code}` });
+          c.exercised(code);
+          const got = problemOf(ex)?.code;
+          c.expect(ex.status === 404 && got === 'COMMON.ENTITY.NOT_FOUND', `GET /v1/errors/${code}`, ex, '404 COMMON.ENTITY.NOT_FOUND', `${ex.status} ${String(got)}`);
+        }
+      },
+    },
+  ];
+}

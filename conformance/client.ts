@@ -1,0 +1,265 @@
+import { Agent, request, type Dispatcher } from 'undici';
+import type { Redactor } from './redact.js';
+import type { Evidence, RecordedRequest, RecordedResponse } from './types.js';
+
+/** Who a request claims to be. */
+export type Credential =
+  | 'main'
+  | 'limited'
+  | 'other'
+  | 'none'
+  | { bearer: string }
+  | { apiKey: string }
+  | { headers: Record<string, string> };
+
+/** One request of a check. */
+export interface RequestSpec {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD' | 'OPTIONS' | 'PATCH';
+  /** Path below the base URL, starting with `/` (may carry a query string). */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  /** JSON body (serialised) ... */
+  json?: unknown;
+  /** ... or a raw body, sent as is. */
+  raw?: string;
+  headers?: Record<string, string>;
+  auth?: Credential;
+  /** Wait and retry on 429 (default true); the rate-limit probe turns it off. */
+  honour429?: boolean;
+}
+
+/** A recorded exchange: the request, the response and what the runner knows about it. */
+export interface Exchange {
+  seq: number;
+  check: string;
+  method: string;
+  /** Path below the base URL, without the query string. */
+  path: string;
+  /** The full path as sent, query string included. */
+  target: string;
+  url: string;
+  requestHeaders: Record<string, string>;
+  requestBody?: string;
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  /** The parsed JSON body, or undefined when there is no body or it is not JSON. */
+  json: unknown;
+  durationMs: number;
+  /** The contract operation the request addressed, when it matches one. */
+  operationId?: string;
+}
+
+/** The target kept answering 429 for a check that is not the rate-limit probe. */
+export class RateLimitedError extends Error {
+  constructor(readonly exchange: Exchange) {
+    super('rate limited');
+  }
+}
+
+/** The request failed below HTTP (connection, TLS, timeout). */
+export class TransportError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/** A bounded semaphore. */
+export class Semaphore {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly size: number) {}
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.active++;
+    try {
+      return await fn();
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  timeoutMs: number;
+  concurrency: number;
+  /** Headers sent on every request (`--header`). */
+  headers: Record<string, string>;
+  redactor: Redactor;
+  /** Headers of a credential, or null when the run has no such credential. */
+  credentialHeaders: (credential: Credential) => Record<string, string> | null;
+  /** Refreshes the main token (`--token-command`); resolves true when a new token was obtained. */
+  refreshMainToken?: () => Promise<boolean>;
+  /** The operation a method and path address. */
+  matchOperation: (method: string, path: string) => string | undefined;
+  /** Longest wait honoured for a 429's Retry-After, ms. */
+  maxRetryAfterMs?: number;
+}
+
+/** Characters of a body kept in evidence. */
+const EVIDENCE_BODY_CHARS = 2000;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Seconds of a Retry-After header (delta-seconds or an HTTP date), or undefined. */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const date = Date.parse(v);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Builds `path?query` from a path and query values (undefined values are left out). */
+export function withQuery(path: string, query: Record<string, string | number | undefined> | undefined): string {
+  if (!query) return path;
+  const parts = Object.entries(query)
+    .filter((e): e is [string, string | number] => e[1] !== undefined)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
+  if (parts.length === 0) return path;
+  return `${path}${path.includes('?') ? '&' : '?'}${parts.join('&')}`;
+}
+
+/**
+ * The runner's HTTP client (undici): bounded concurrency, a timeout per request, credentials by name, 429s honoured
+ * (waits `Retry-After`, then gives up with `RateLimitedError`), and every exchange recorded with credentials redacted.
+ */
+export class HttpClient {
+  readonly exchanges: Exchange[] = [];
+  private seq = 0;
+  private readonly semaphore: Semaphore;
+  private readonly dispatcher: Dispatcher;
+  private readonly base: string;
+
+  constructor(readonly options: ClientOptions) {
+    this.base = options.baseUrl.replace(/\/+$/, '');
+    this.semaphore = new Semaphore(Math.max(1, options.concurrency));
+    this.dispatcher = new Agent({ connections: Math.max(8, options.concurrency * 2), keepAliveTimeout: 4000, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
+  }
+
+  /** Sends a request on behalf of a check (through the concurrency bound). */
+  async send(check: string, spec: RequestSpec, bound = true): Promise<Exchange> {
+    const go = async () => {
+      let refreshed = false;
+      for (let attempt = 0; ; attempt++) {
+        const exchange = await this.once(check, spec);
+        if (exchange.status === 401 && (spec.auth ?? 'main') === 'main' && !refreshed && this.options.refreshMainToken) {
+          refreshed = true;
+          if (await this.options.refreshMainToken()) continue;
+        }
+        if (exchange.status === 429 && spec.honour429 !== false) {
+          if (attempt >= 2) throw new RateLimitedError(exchange);
+          const wait = Math.min(retryAfterMs(exchange.headers['retry-after']) ?? 1000, this.options.maxRetryAfterMs ?? 30_000);
+          await sleep(Math.max(wait, 200));
+          continue;
+        }
+        return exchange;
+      }
+    };
+    return bound ? this.semaphore.run(go) : go();
+  }
+
+  private async once(check: string, spec: RequestSpec): Promise<Exchange> {
+    const target = withQuery(spec.path, spec.query);
+    const url = `${this.base}${target}`;
+    const headers: Record<string, string> = { accept: 'application/json, application/problem+json', ...this.options.headers };
+    const credential = spec.auth ?? 'main';
+    const credentialHeaders = this.options.credentialHeaders(credential);
+    if (credentialHeaders === null) throw new TransportError(`no credential "${typeof credential === 'string' ? credential : 'custom'}" for this run`, 'NO_CREDENTIAL');
+    Object.assign(headers, credentialHeaders);
+    let body: string | undefined;
+    if (spec.raw !== undefined) body = spec.raw;
+    else if (spec.json !== undefined) body = JSON.stringify(spec.json);
+    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+    Object.assign(headers, spec.headers ?? {});
+    const started = performance.now();
+    let status: number;
+    let responseHeaders: Record<string, string>;
+    let text: string;
+    try {
+      const res = await request(url, {
+        method: spec.method,
+        headers,
+        body,
+        dispatcher: this.dispatcher,
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      });
+      status = res.statusCode;
+      responseHeaders = {};
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) responseHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+      text = await res.body.text();
+    } catch (error) {
+      const e = error as { message?: string; code?: string; name?: string; cause?: { code?: string; message?: string } };
+      const code = e.code ?? e.cause?.code ?? e.name;
+      const timedOut = e.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
+      throw new TransportError(
+        timedOut ? `${spec.method} ${target}: no answer within ${this.options.timeoutMs} ms` : `${spec.method} ${target}: ${e.cause?.message ?? e.message ?? String(error)}`,
+        timedOut ? 'TIMEOUT' : code,
+      );
+    }
+    let json: unknown;
+    if (text.length > 0) {
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+    }
+    const q = target.indexOf('?');
+    const path = q === -1 ? target : target.slice(0, q);
+    const exchange: Exchange = {
+      seq: ++this.seq,
+      check,
+      method: spec.method,
+      path,
+      target,
+      url: this.options.redactor.text(url),
+      requestHeaders: this.options.redactor.headers(headers),
+      ...(body !== undefined ? { requestBody: this.options.redactor.text(body) } : {}),
+      status,
+      headers: this.options.redactor.headers(responseHeaders),
+      text,
+      json,
+      durationMs: Math.round(performance.now() - started),
+    };
+    const operationId = this.options.matchOperation(spec.method, path);
+    if (operationId) exchange.operationId = operationId;
+    this.exchanges.push(exchange);
+    return exchange;
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close().catch(() => undefined);
+  }
+}
+
+function clip(text: string): string {
+  return text.length > EVIDENCE_BODY_CHARS ? `${text.slice(0, EVIDENCE_BODY_CHARS)}... (${text.length} characters)` : text;
+}
+
+/** The request of an exchange as evidence. */
+export function recordedRequest(exchange: Exchange): RecordedRequest {
+  return { method: exchange.method, url: exchange.url, headers: exchange.requestHeaders, ...(exchange.requestBody !== undefined ? { body: clip(exchange.requestBody) } : {}) };
+}
+
+/** The response of an exchange as evidence (redacted, clipped). */
+export function recordedResponse(exchange: Exchange, redactor: Redactor): RecordedResponse {
+  return { status: exchange.status, headers: exchange.headers, ...(exchange.text ? { body: clip(redactor.text(exchange.text)) } : {}) };
+}
+
+/** Evidence of a failure seen on an exchange. */
+export function evidenceOf(exchange: Exchange | undefined, redactor: Redactor, message: string, expected?: string, actual?: string): Evidence {
+  return {
+    message: redactor.text(message),
+    ...(expected !== undefined ? { expected: redactor.text(expected) } : {}),
+    ...(actual !== undefined ? { actual: redactor.text(actual) } : {}),
+    ...(exchange ? { request: recordedRequest(exchange), response: recordedResponse(exchange, redactor) } : {}),
+  };
+}

@@ -1,0 +1,177 @@
+import type { FixtureManifest } from '../fixtures/seed/model.js';
+import { evidenceOf, type Exchange, type HttpClient, type RequestSpec } from './client.js';
+import type { Redactor } from './redact.js';
+import type { Receiver } from './receiver.js';
+import type { Evidence, Family, Level, Phase, Precondition } from './types.js';
+
+/** Options of a run (`opsapi conform` flags; `runConformance` takes the same). */
+export interface ConformOptions {
+  baseUrl: string;
+  /** Access token with every permission of the contract (minted on a mock). */
+  token?: string;
+  /** A token lacking permissions (403 checks; minted on a mock). */
+  limitedToken?: string;
+  /** An API key of the main tenant (`X-Api-Key`); the writes checks also create one. */
+  apiKey?: string;
+  /** Shell command printing a fresh main token; run at start and when the main token is refused. */
+  tokenCommand?: string;
+  /** A token of another tenant (isolation checks; minted on a mock). */
+  otherTenantToken?: string;
+  /** Signing secret of webhook deliveries (read from `/__mock/webhook-secret` on a mock). */
+  webhookSecret?: string;
+  /** Sample records to address, in the `GET /__mock/fixtures` format (read from the mock when it has the admin API). */
+  data?: Partial<FixtureManifest>;
+  /** Extra headers sent with every request. */
+  headers?: Record<string, string>;
+  allowWrites?: boolean;
+  webhooks?: boolean;
+  rateLimitProbe?: boolean;
+  /** Address the webhook receiver binds (default 127.0.0.1) and its port (default 0: any). */
+  webhookHost?: string;
+  webhookPort?: number;
+  /** URL the target delivers to, when the receiver is reached through a tunnel or proxy. */
+  webhookPublicUrl?: string;
+  /** Requests in flight at once (default 8). */
+  concurrency?: number;
+  /** Timeout per request, ms (default 10000). */
+  timeoutMs?: number;
+  /** Check ids or prefixes to run (default: all) and to leave out. */
+  only?: string[];
+  skip?: string[];
+  /** Check ids whose failures are accepted. */
+  baseline?: string[];
+  certify?: boolean;
+  strict?: boolean;
+  /** Bounds of the rate-limit probe: requests and seconds (default 3000 and 20). */
+  rateLimitMaxRequests?: number;
+  rateLimitMaxSeconds?: number;
+  /** Most pages a page walk reads (default 50). */
+  maxPages?: number;
+  /** Use the mock's admin API when the target has one (default true). */
+  useMockAdmin?: boolean;
+  /** Progress events (the CLI prints them). */
+  onProgress?: (event: ProgressEvent) => void;
+}
+
+/** A progress event of a run. */
+export type ProgressEvent =
+  | { kind: 'phase'; phase: string; checks: number }
+  | { kind: 'check-start'; id: string; done: number; total: number }
+  | { kind: 'check-end'; id: string; outcome: string; done: number; total: number };
+
+/** Credentials of the run. */
+export interface Credentials {
+  main?: string;
+  limited?: string;
+  other?: string;
+  apiKey?: string;
+  /** Token of the tenant the rate-limit probe exhausts (its own tenant on a mock). */
+  rateLimit?: string;
+  /** A token holding every permission but one (mock only), or undefined. */
+  without?: (permission: string) => Promise<string | undefined>;
+}
+
+/** Everything the checks of one run share. */
+export interface RunContext {
+  readonly options: Required<Pick<ConformOptions, 'baseUrl' | 'concurrency' | 'timeoutMs' | 'maxPages' | 'rateLimitMaxRequests' | 'rateLimitMaxSeconds'>> & ConformOptions;
+  readonly client: HttpClient;
+  readonly redactor: Redactor;
+  /** The target exposes the mock's admin API. */
+  readonly mockAdmin: boolean;
+  readonly credentials: Credentials;
+  /** Sample records (from `--data` or the mock). */
+  readonly data: Partial<FixtureManifest>;
+  webhookSecret?: string;
+  receiver?: Receiver;
+  /** Preconditions met, and why the others are not. */
+  readonly unavailable: Map<Precondition, string>;
+  /** Shared, memoised work (reads several checks use). */
+  memo<T>(key: string, fn: () => Promise<T>): Promise<T>;
+  /** Undo steps for what the run created, run at the end. */
+  readonly cleanup: { label: string; run: () => Promise<void> }[];
+  readonly notes: string[];
+}
+
+/** One check of the registry. */
+export interface CheckDef {
+  /** Stable id, `family.rule` (an inferred twin ends in `.inferred`). */
+  id: string;
+  title: string;
+  family: Family;
+  /** The section of the reference the check proves. */
+  clause: string;
+  level: Level;
+  requires?: Precondition[];
+  /** Default `main`. */
+  phase?: Phase;
+  run(c: CheckContext): Promise<void>;
+}
+
+/** Thrown by `CheckContext.skip`. */
+export class SkipSignal extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
+/** Most failures kept as evidence per check. */
+const MAX_EVIDENCE = 8;
+
+/** The view one check has of the run: requests under its name and a collector of failures, coverage and skips. */
+export class CheckContext {
+  readonly failures: Evidence[] = [];
+  failureCount = 0;
+  covered = 0;
+  readonly uncovered: string[] = [];
+  readonly coverage: string[] = [];
+
+  constructor(
+    readonly run: RunContext,
+    readonly def: CheckDef,
+  ) {}
+
+  get redactor(): Redactor {
+    return this.run.redactor;
+  }
+
+  /** Sends a request under this check's name. */
+  send(spec: RequestSpec): Promise<Exchange> {
+    return this.run.client.send(this.def.id, spec);
+  }
+
+  /** Records a failure. */
+  fail(message: string, exchange?: Exchange, expected?: string, actual?: string): void {
+    this.failureCount++;
+    if (this.failures.length < MAX_EVIDENCE) this.failures.push(evidenceOf(exchange, this.run.redactor, message, expected, actual));
+  }
+
+  /** Records a failure unless `condition` holds; returns the condition. */
+  expect(condition: boolean, message: string, exchange?: Exchange, expected?: string, actual?: string): boolean {
+    if (!condition) this.fail(message, exchange, expected, actual);
+    return condition;
+  }
+
+  /** Marks a case as exercised (a check that exercised nothing is skipped, never passed). */
+  exercised(what?: string): void {
+    this.covered++;
+    if (what && this.coverage.length < 40) this.coverage.push(what);
+  }
+
+  /** Notes a case the data could not exercise. */
+  cannot(reason: string): void {
+    if (!this.uncovered.includes(reason)) this.uncovered.push(reason);
+  }
+
+  /** Skips the whole check. */
+  skip(reason: string): never {
+    throw new SkipSignal(reason);
+  }
+}
+
+/** Whether a check id is selected by an id or prefix (`lists` selects `lists.defaults` and `lists.defaults.inferred`). */
+export function selects(pattern: string, id: string): boolean {
+  const p = pattern.trim();
+  if (!p) return false;
+  if (p.endsWith('*')) return id.startsWith(p.slice(0, -1));
+  return id === p || id.startsWith(`${p}.`);
+}

@@ -1,0 +1,100 @@
+import type { OpenAPIObject } from 'openapi3-ts/oas31';
+import { buildDocument } from '../spec/build.js';
+import { OPERATIONS, type OperationDef } from '../spec/operations/index.js';
+import type { ListField } from '../spec/lists/fields.js';
+import { ContractValidator } from '../spec/validate.js';
+import type { Level } from './types.js';
+
+/** The contract document and its validator, built once per process. */
+let cached: { document: OpenAPIObject; validator: ContractValidator } | undefined;
+export function contract(): { document: OpenAPIObject; validator: ContractValidator } {
+  if (!cached) {
+    const document = buildDocument();
+    cached = { document, validator: new ContractValidator(document) };
+  }
+  return cached;
+}
+
+/** MUST for a documented fact, SHOULD for an inferred one. */
+export function levelOf(fact: { provenance: 'documented' | 'inferred' }): Level {
+  return fact.provenance === 'documented' ? 'MUST' : 'SHOULD';
+}
+
+/** The operations of the contract (every check iterates these, so a new operation is covered without editing conformance/). */
+export function operations(): readonly OperationDef[] {
+  return OPERATIONS;
+}
+
+/** List and search operations. */
+export function listOperations(): OperationDef[] {
+  return OPERATIONS.filter((op) => op.list !== undefined);
+}
+
+/** `METHOD /path` of an operation. */
+export function label(op: OperationDef): string {
+  return `${op.method.toUpperCase()} ${op.path}`;
+}
+
+interface Matcher {
+  op: OperationDef;
+  method: string;
+  regex: RegExp;
+  params: number;
+}
+
+const matchers: Matcher[] = OPERATIONS.map((op) => ({
+  op,
+  method: op.method.toUpperCase(),
+  regex: new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{\w+\\?\}/g, '[^/]+').replace(/\{\w+\}/g, '[^/]+')}$`),
+  params: op.pathParams.length,
+})).sort((a, b) => a.params - b.params);
+
+/** The operation a request addresses (literal paths win over templated ones), or undefined. */
+export function matchOperation(method: string, path: string): string | undefined {
+  const m = method.toUpperCase();
+  for (const matcher of matchers) if (matcher.method === m && matcher.regex.test(path)) return matcher.op.operationId;
+  return undefined;
+}
+
+/** Fills a path template. Values are percent-encoded. */
+export function fillPath(op: OperationDef, values: Record<string, string>): string {
+  return op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? 'conform-probe'));
+}
+
+/** A path for requests whose path values do not matter (auth and permission checks). */
+export function probePath(op: OperationDef): string {
+  return fillPath(op, {});
+}
+
+/** The declared error response of an operation for a status, if any. */
+export function declaredError(op: OperationDef, status: number) {
+  return op.errors.find((e) => e.status === status);
+}
+
+/** Filterable fields of a list operation (none when the list takes no filter). */
+export function filterableFields(op: OperationDef): ListField[] {
+  if (!op.list?.filterAndSort) return [];
+  return op.list.fields.filter((f) => f.filterable);
+}
+
+/** Sortable fields of a list operation. */
+export function sortableFields(op: OperationDef): ListField[] {
+  if (!op.list?.filterAndSort) return [];
+  return op.list.fields.filter((f) => f.sortable);
+}
+
+/** The permissions the contract's operations require. */
+export function contractPermissions(): string[] {
+  return [...new Set(OPERATIONS.map((op) => op.permission.name).filter((p): p is string => p !== null))].sort();
+}
+
+/**
+ * Splits operations by the provenance of the fact a check is about: documented ones give the MUST check,
+ * inferred ones its SHOULD twin (`<id>.inferred`).
+ */
+export function byProvenance(ops: readonly OperationDef[], fact: (op: OperationDef) => { provenance: 'documented' | 'inferred' } = (op) => op): {
+  documented: OperationDef[];
+  inferred: OperationDef[];
+} {
+  return { documented: ops.filter((op) => fact(op).provenance === 'documented'), inferred: ops.filter((op) => fact(op).provenance === 'inferred') };
+}

@@ -1,0 +1,177 @@
+import type { OperationDef } from '../spec/operations/index.js';
+import { OPERATIONS } from '../spec/operations/index.js';
+import type { Credential, Exchange, RequestSpec } from './client.js';
+import { contract, fillPath } from './contract.js';
+import type { CheckContext, RunContext } from './context.js';
+
+/** The list parameters of a request. */
+export interface ListParams {
+  pageNumber?: number | string;
+  pageSize?: number | string;
+  filterBy?: string;
+  sortBy?: string;
+}
+
+/** A list request: query string for GET lists, JSON body for POST search (Endpoints / List and search endpoints). */
+export function listSpec(op: OperationDef, path: string, params: ListParams, auth: Credential = 'main'): RequestSpec {
+  const method = op.method.toUpperCase() as RequestSpec['method'];
+  if (op.list?.parametersIn === 'body') {
+    const body: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(params)) if (v !== undefined) body[k] = typeof v === 'string' && /^\d+$/.test(v) && k.startsWith('page') ? Number(v) : v;
+    return { method, path, json: body, auth };
+  }
+  const query: Record<string, string | number | undefined> = {};
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) query[k] = v;
+  return { method, path, query, auth };
+}
+
+/** A page envelope as received. */
+export interface PageBody {
+  results: Record<string, unknown>[];
+  pageNumber: number;
+  pageSize: number;
+  totalPages: number;
+  totalCount: number;
+}
+
+/** The page envelope of an exchange, or undefined when the body is not one. */
+export function pageOf(exchange: Exchange): PageBody | undefined {
+  const b = exchange.json as Record<string, unknown> | undefined;
+  if (!b || typeof b !== 'object' || !Array.isArray(b.results)) return undefined;
+  if (![b.pageNumber, b.pageSize, b.totalPages, b.totalCount].every((n) => typeof n === 'number')) return undefined;
+  return b as unknown as PageBody;
+}
+
+/** The identity of a list item: its `id`, or its whole content when it has none (event descriptors). */
+export function identity(item: Record<string, unknown>): string {
+  if (typeof item.id === 'string' || typeof item.id === 'number') return String(item.id);
+  return JSON.stringify(Object.keys(item).sort().map((k) => [k, item[k]]));
+}
+
+/** Everything read of a list: its items (all of them when `complete`) and its total. */
+export interface ListData {
+  op: OperationDef;
+  path: string;
+  items: Record<string, unknown>[];
+  totalCount: number;
+  complete: boolean;
+}
+
+/** Pages read at most (1000 items each) to hold a list in memory. */
+const MAX_READ_PAGES = 5;
+
+/**
+ * Reads a list with the main credentials, 1000 items a page, up to 5 pages (memoised per run). Returns a reason
+ * instead when the list cannot be read (no path values, an error status).
+ */
+export function readList(c: CheckContext, op: OperationDef): Promise<ListData | string> {
+  return c.run.memo(`list:${op.operationId}`, async () => {
+    const values = await pathValues(c, op);
+    if (typeof values === 'string') return values;
+    const path = fillPath(op, values);
+    const items: Record<string, unknown>[] = [];
+    let totalCount = 0;
+    for (let page = 1; page <= MAX_READ_PAGES; page++) {
+      const ex = await c.run.client.send('shared', listSpec(op, path, { pageNumber: page, pageSize: 1000 }));
+      const body = pageOf(ex);
+      if (ex.status !== 200 || !body) return `${op.method.toUpperCase()} ${path} answered ${ex.status} to an unfiltered read`;
+      items.push(...body.results);
+      totalCount = body.totalCount;
+      if (items.length >= totalCount || body.results.length === 0) break;
+    }
+    return { op, path, items, totalCount, complete: items.length >= totalCount };
+  });
+}
+
+/** The list operation whose items a path parameter names: the collection path, or its `/search`. */
+function parentList(op: OperationDef, param: string): OperationDef | undefined {
+  if (param !== 'id') return undefined;
+  const at = op.path.indexOf(`/{${param}}`);
+  if (at === -1) return undefined;
+  const parent = op.path.slice(0, at);
+  if (parent.includes('{')) return undefined;
+  return OPERATIONS.find((o) => o.list && !o.pathParams.length && (o.path === parent || o.path === `${parent}/search`));
+}
+
+/** A value of a path parameter from the sample records (`--data` or the mock's fixtures). */
+function fromData(run: RunContext, op: OperationDef, param: string): string | undefined {
+  const d = run.data;
+  if (param === 'skuReference') return d.sku?.reference;
+  if (param === 'inspectionId') return d.sku?.inspectionIds?.[0];
+  if (param === 'errorCode') return (contract().document['x-error-catalog'] as { code: string }[] | undefined)?.[0]?.code;
+  if (op.path.includes('/purchaseOrders/')) return param === 'lineId' ? d.purchaseOrderLine?.lineId : d.purchaseOrderLine?.purchaseOrderId;
+  if (op.path.includes('/families/') && param === 'id') return d.deletableFamilyId;
+  return undefined;
+}
+
+/**
+ * Values of an operation's path parameters that address real records of the main tenant: the first item of the
+ * parent list, or the sample records. Returns a reason when one cannot be found.
+ */
+export async function pathValues(c: CheckContext, op: OperationDef): Promise<Record<string, string> | string> {
+  const values: Record<string, string> = {};
+  for (const p of op.pathParams) {
+    const parent = parentList(op, p.name);
+    let value: string | undefined;
+    if (parent) {
+      const data = await readList(c, parent);
+      if (typeof data === 'string') return data;
+      const first = data.items.find((i) => typeof i.id === 'string');
+      value = first?.id as string | undefined;
+      if (value === undefined) return `no ${p.name} to address: ${parent.method.toUpperCase()} ${parent.path} is empty`;
+    } else {
+      value = fromData(c.run, op, p.name);
+      if (value === undefined) return `no value for {${p.name}} of ${op.method.toUpperCase()} ${op.path}: pass --data (the GET /__mock/fixtures format)`;
+    }
+    values[p.name] = value;
+  }
+  return values;
+}
+
+/** A problem body, loosely typed. */
+export type ProblemBody = { type?: unknown; title?: unknown; status?: unknown; detail?: unknown; instance?: unknown; code?: unknown; parameters?: unknown };
+
+export function problemOf(exchange: Exchange): ProblemBody | undefined {
+  const b = exchange.json;
+  return b && typeof b === 'object' && !Array.isArray(b) ? (b as ProblemBody) : undefined;
+}
+
+/**
+ * Expects a problem with a status and a code (null: no code). Records failures; returns whether it matched.
+ * `statusLenient`: any 4xx is accepted for the status (the exact status is checked elsewhere at SHOULD level).
+ */
+export function expectProblem(c: CheckContext, ex: Exchange, status: number, code: string | null, what: string, statusLenient = false): boolean {
+  const body = problemOf(ex);
+  const statusOk = statusLenient ? ex.status >= 400 && ex.status < 500 : ex.status === status;
+  if (!statusOk) {
+    c.fail(`${what}: unexpected status`, ex, statusLenient ? `a 4xx status with code ${code}` : `${status}${code ? ` ${code}` : ''}`, `${ex.status}`);
+    return false;
+  }
+  if (code === null) return true;
+  if (!body || body.code !== code) {
+    c.fail(`${what}: wrong or missing code`, ex, code, body ? String(body.code) : 'no JSON body');
+    return false;
+  }
+  return true;
+}
+
+/** Sleeps. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Polls until `fn` returns a value (not undefined) or the time is up. */
+export async function poll<T>(fn: () => Promise<T | undefined>, timeoutMs: number, everyMs = 100): Promise<T | undefined> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn();
+    if (value !== undefined) return value;
+    if (Date.now() >= end) return undefined;
+    await sleep(everyMs);
+  }
+}
+
+/** A short random suffix. */
+export function nonce(): string {
+  return Math.random().toString(36).slice(2, 10);
+}

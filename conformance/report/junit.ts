@@ -1,0 +1,45 @@
+import type { Report } from '../types.js';
+import { FAMILIES } from '../types.js';
+import { evidenceLines } from './text.js';
+
+/** Escapes text for XML attributes and content, dropping characters XML 1.0 cannot carry. */
+export function xmlEscape(text: string): string {
+  return text
+    .replace(/[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}
+
+/** JUnit XML: one testsuite per check family, one testcase per check. */
+export function junitReport(report: Report): string {
+  const e = xmlEscape;
+  const seconds = (ms: number) => (ms / 1000).toFixed(3);
+  const suites: string[] = [];
+  for (const family of FAMILIES) {
+    const checks = report.checks.filter((r) => r.family === family.id);
+    if (checks.length === 0) continue;
+    const n = (o: string) => checks.filter((r) => r.outcome === o).length;
+    const cases = checks.map((r) => {
+      const name = `${r.id} [${r.level}] ${r.title}`;
+      const open = `    <testcase classname="opsapi.conform.${e(family.id)}" name="${e(name)}" time="${seconds(r.durationMs)}">`;
+      const props = `      <properties><property name="level" value="${r.level}"/><property name="clause" value="${e(r.clause)}"/></properties>`;
+      let body = '';
+      if (r.outcome === 'skip') body = `      <skipped message="${e(r.reason ?? 'skipped')}"/>`;
+      else if (r.outcome === 'error') body = `      <error message="${e(r.reason ?? 'error')}" type="${r.level}">${e(r.reason ?? '')}</error>`;
+      else if (r.outcome === 'fail') {
+        const text = [`${r.failureCount} failure(s)${r.baselined ? ' (accepted by the baseline)' : ''}; clause: ${r.clause}`, ...r.evidence.flatMap(evidenceLines)].join('\n');
+        body = `      <failure message="${e(r.evidence[0]?.message ?? 'failed')}" type="${r.level}">${e(text)}</failure>`;
+      } else if (r.reason) body = `      <system-out>${e(r.reason)}</system-out>`;
+      return [open, props, ...(body ? [body] : []), '    </testcase>'].join('\n');
+    });
+    const time = checks.reduce((s, r) => Math.max(s, r.durationMs), 0);
+    suites.push(
+      `  <testsuite name="${e(`${family.id}: ${family.title}`)}" tests="${checks.length}" failures="${n('fail')}" errors="${n('error')}" skipped="${n('skip')}" time="${seconds(time)}" timestamp="${e(report.date.replace(/Z$/, ''))}">\n${cases.join('\n')}\n  </testsuite>`,
+    );
+  }
+  const c = report.counts;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${e(`opsapi conform ${report.target}`)}" tests="${report.checks.length}" failures="${c.fail.total}" errors="${c.error.total}" skipped="${c.skip.total}" time="${seconds(report.durationMs)}">\n${suites.join('\n')}\n</testsuites>\n`;
+}

@@ -1,0 +1,379 @@
+import { execFile } from 'node:child_process';
+import { CONTRACT_VERSION } from '../spec/build.js';
+import { VERSION } from '../cli/version.js';
+import type { FixtureManifest } from '../fixtures/seed/model.js';
+import { HttpClient, RateLimitedError, TransportError, type Credential } from './client.js';
+import { contractPermissions, matchOperation } from './contract.js';
+import { CheckContext, SkipSignal, selects, type CheckDef, type ConformOptions, type Credentials, type RunContext } from './context.js';
+import { nonce, pageOf, poll } from './helpers.js';
+import { Receiver } from './receiver.js';
+import { Redactor } from './redact.js';
+import { allChecks } from './registry.js';
+import { seedData } from './checks/writes.js';
+import { FAMILIES, type CheckResult, type Counts, type Outcome, type Phase, type Precondition, type Report } from './types.js';
+
+/** A usage error (exit 2). */
+export class UsageError extends Error {}
+
+/** The target does not answer at all (exit 2). */
+export class TargetUnreachableError extends Error {}
+
+const PHASES: Phase[] = ['state', 'main', 'alone', 'aggregate'];
+
+/** Runs a shell command that prints a token. */
+function tokenFromCommand(command: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('sh', ['-c', command], { timeout: 30_000, maxBuffer: 1024 * 1024 }, (error, stdout) => {
+      if (error) return reject(new UsageError(`--token-command failed: ${error.message.split('\n')[0] ?? ''}`));
+      const token = stdout.trim().split('\n').pop()?.trim() ?? '';
+      if (!token) return reject(new UsageError('--token-command printed no token'));
+      resolve(token);
+    });
+  });
+}
+
+/** The `org` claim of a JWT, read without verification (to mint more tokens of the same tenant on a mock). */
+function orgOf(token: string): string | undefined {
+  try {
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { org?: unknown };
+    return typeof payload.org === 'string' ? payload.org : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function emptyCounts(): Counts {
+  const z = () => ({ MUST: 0, SHOULD: 0, total: 0 });
+  return { pass: z(), fail: z(), skip: z(), error: z() };
+}
+
+function count(results: CheckResult[]): Counts {
+  const counts = emptyCounts();
+  for (const r of results) {
+    counts[r.outcome][r.level]++;
+    counts[r.outcome].total++;
+  }
+  return counts;
+}
+
+/** The options as the report shows them: credentials and header values redacted, callbacks left out. */
+function shownOptions(options: ConformOptions): Record<string, unknown> {
+  const secret = new Set(['token', 'limitedToken', 'apiKey', 'otherTenantToken', 'webhookSecret', 'tokenCommand']);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(options)) {
+    if (v === undefined || typeof v === 'function') continue;
+    if (secret.has(k)) out[k] = '<redacted>';
+    else if (k === 'headers') out[k] = Object.fromEntries(Object.keys(v as object).map((h) => [h, '<redacted>']));
+    else out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * Runs the conformance checks against a base URL and returns the report (never throws for a non-conforming target;
+ * throws `UsageError` for bad options and `TargetUnreachableError` when the target does not answer).
+ */
+export async function runConformance(input: ConformOptions): Promise<Report> {
+  let baseUrl: URL;
+  try {
+    baseUrl = new URL(input.baseUrl);
+  } catch {
+    throw new UsageError(`--base-url "${input.baseUrl}" is not a URL`);
+  }
+  if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:') throw new UsageError('--base-url must be an http or https URL');
+  const options: RunContext['options'] = {
+    ...input,
+    baseUrl: input.baseUrl.replace(/\/+$/, ''),
+    concurrency: Math.max(1, input.concurrency ?? 8),
+    timeoutMs: Math.max(100, input.timeoutMs ?? 10_000),
+    maxPages: Math.max(1, input.maxPages ?? 50),
+    rateLimitMaxRequests: Math.max(1, input.rateLimitMaxRequests ?? 3000),
+    rateLimitMaxSeconds: Math.max(1, input.rateLimitMaxSeconds ?? 20),
+  };
+  const started = Date.now();
+  const selected = allChecks().filter((c) => (!options.only?.length || options.only.some((p) => selects(p, c.id))) && !(options.skip ?? []).some((p) => selects(p, c.id)));
+  if (selected.length === 0) throw new UsageError('--only/--skip leave no check to run (see --list-checks)');
+
+  const redactor = new Redactor();
+  for (const s of [options.token, options.limitedToken, options.apiKey, options.otherTenantToken, options.webhookSecret]) redactor.add(s);
+  for (const [name, v] of Object.entries(options.headers ?? {})) {
+    redactor.addHeader(name);
+    redactor.add(v);
+  }
+
+  const credentials: Credentials = { main: options.token, limited: options.limitedToken, other: options.otherTenantToken, apiKey: options.apiKey };
+  if (options.tokenCommand) {
+    credentials.main = await tokenFromCommand(options.tokenCommand);
+    redactor.add(credentials.main);
+  }
+  const bearer = (token: string | undefined) => (token ? { authorization: `Bearer ${token}` } : null);
+  const credentialHeaders = (cred: Credential): Record<string, string> | null => {
+    if (cred === 'none') return {};
+    if (cred === 'main') return credentials.main ? bearer(credentials.main) : credentials.apiKey ? { 'x-api-key': credentials.apiKey } : null;
+    if (cred === 'limited') return bearer(credentials.limited);
+    if (cred === 'other') return bearer(credentials.other);
+    if ('bearer' in cred) return bearer(cred.bearer);
+    if ('apiKey' in cred) return { 'x-api-key': cred.apiKey };
+    return cred.headers;
+  };
+  let lastRefresh = 0;
+  let refreshing: Promise<boolean> | undefined;
+  const refreshMainToken = options.tokenCommand
+    ? () => {
+        if (Date.now() - lastRefresh < 10_000) return Promise.resolve(false);
+        refreshing ??= tokenFromCommand(options.tokenCommand as string)
+          .then((token) => {
+            const changed = token !== credentials.main;
+            credentials.main = token;
+            redactor.add(token);
+            return changed;
+          })
+          .catch(() => false)
+          .finally(() => {
+            lastRefresh = Date.now();
+            refreshing = undefined;
+          });
+        return refreshing;
+      }
+    : undefined;
+  const client = new HttpClient({ baseUrl: options.baseUrl, timeoutMs: options.timeoutMs, concurrency: options.concurrency, headers: options.headers ?? {}, redactor, credentialHeaders, matchOperation, ...(refreshMainToken ? { refreshMainToken } : {}) });
+
+  const memos = new Map<string, Promise<unknown>>();
+  const run: RunContext = {
+    options,
+    client,
+    redactor,
+    mockAdmin: false,
+    credentials,
+    data: { ...(options.data ?? {}) },
+    ...(options.webhookSecret ? { webhookSecret: options.webhookSecret } : {}),
+    unavailable: new Map(),
+    memo: <T>(key: string, fn: () => Promise<T>) => {
+      let p = memos.get(key) as Promise<T> | undefined;
+      if (!p) {
+        p = fn();
+        memos.set(key, p);
+      }
+      return p;
+    },
+    cleanup: [],
+    notes: [],
+  };
+
+  try {
+    // Reachability, and whether the target is a mock with its admin API.
+    let health;
+    try {
+      health = await client.send('setup', { method: 'GET', path: '/__mock/health', auth: 'none', honour429: false });
+    } catch (error) {
+      throw new TargetUnreachableError(`cannot reach ${options.baseUrl}: ${(error as Error).message}`);
+    }
+    const mockAdmin = options.useMockAdmin !== false && health.status === 200 && (health.json as { status?: unknown } | undefined)?.status === 'ok';
+    (run as { mockAdmin: boolean }).mockAdmin = mockAdmin;
+    if (mockAdmin) await prepareMock(run);
+
+    setAvailability(run);
+    const wantsReceiver = selected.some((c) => c.requires?.includes('webhooks')) && options.webhooks === true;
+    if (wantsReceiver) {
+      const receiver = new Receiver();
+      try {
+        await receiver.start(options.webhookHost ?? '127.0.0.1', options.webhookPort ?? 0, options.webhookPublicUrl);
+        run.receiver = receiver;
+      } catch (error) {
+        run.unavailable.set('webhooks', `the webhook receiver could not listen: ${(error as Error).message}`);
+      }
+    }
+
+    const results = new Map<string, CheckResult>();
+    let done = 0;
+    const total = selected.length;
+    const runOne = async (def: CheckDef) => {
+      options.onProgress?.({ kind: 'check-start', id: def.id, done, total });
+      const result = await runCheck(run, def);
+      results.set(def.id, result);
+      done++;
+      options.onProgress?.({ kind: 'check-end', id: def.id, outcome: result.outcome, done, total });
+    };
+
+    for (const phase of PHASES) {
+      const checks = selected.filter((c) => (c.phase ?? 'main') === phase);
+      if (phase === 'state' && options.allowWrites && credentials.main && selected.some((c) => ['lists', 'filters', 'isolation'].includes(c.family))) {
+        await seedData(run).catch((error: Error) => run.notes.push(`Seeding subscriptions failed: ${error.message}`));
+      }
+      if (checks.length === 0) continue;
+      options.onProgress?.({ kind: 'phase', phase, checks: checks.length });
+      if (phase === 'alone') for (const def of checks) await runOne(def);
+      else await Promise.all(checks.map(runOne));
+      if (phase === 'state') await quiesce(run);
+    }
+
+    for (const step of [...run.cleanup].reverse()) {
+      try {
+        await step.run();
+      } catch (error) {
+        run.notes.push(`Clean-up "${step.label}" failed: ${redactor.text((error as Error).message)}`);
+      }
+    }
+
+    const checks = selected.map((c) => results.get(c.id) as CheckResult);
+    return finish(run, checks, started);
+  } finally {
+    await run.receiver?.close();
+    await client.close();
+  }
+}
+
+/** On a mock with the admin API: tokens of a fresh tenant, its sample records and its webhook secret. */
+async function prepareMock(run: RunContext): Promise<void> {
+  const { client, credentials, redactor, options } = run;
+  const org = (credentials.main && orgOf(credentials.main)) ?? `conform-${nonce()}${nonce().slice(0, 4)}`;
+  const all = contractPermissions();
+  const mint = async (claims: { org: string; permissions: string[]; roles: string[] }): Promise<string | undefined> => {
+    const ex = await client.send('setup', { method: 'POST', path: '/__mock/tokens', auth: 'none', json: { ...claims, expiresIn: 3600 } });
+    const token = (ex.json as { token?: unknown } | undefined)?.token;
+    if (typeof token !== 'string') return undefined;
+    redactor.add(token);
+    return token;
+  };
+  const admin = (o: string) => ({ org: o, permissions: all, roles: ['App.Admin'] });
+  credentials.main ??= await mint(admin(org));
+  credentials.limited ??= await mint({ org, permissions: all.filter((p) => p.endsWith('.Read')), roles: [] });
+  credentials.other ??= await mint(admin(`${org}-other`));
+  credentials.rateLimit = await mint(admin(`${org}-rl`));
+  const without = new Map<string, Promise<string | undefined>>();
+  credentials.without = (permission) => {
+    let p = without.get(permission);
+    if (!p) {
+      p = mint({ org, permissions: all.filter((x) => x !== permission), roles: [] });
+      without.set(permission, p);
+    }
+    return p;
+  };
+  if (credentials.main) {
+    const fixtures = await client.send('setup', { method: 'GET', path: '/__mock/fixtures' });
+    if (fixtures.status === 200 && fixtures.json && typeof fixtures.json === 'object') {
+      Object.assign(run.data, { ...(fixtures.json as Partial<FixtureManifest>), ...(options.data ?? {}) });
+    }
+    if (!run.webhookSecret) {
+      const secret = await client.send('setup', { method: 'GET', path: '/__mock/webhook-secret' });
+      const value = (secret.json as { secret?: unknown } | undefined)?.secret;
+      if (typeof value === 'string') {
+        run.webhookSecret = value;
+        redactor.add(value);
+      }
+    }
+  }
+}
+
+function setAvailability(run: RunContext): void {
+  const { options, credentials, unavailable } = run;
+  if (!credentials.main && !credentials.apiKey) unavailable.set('token', 'no credentials: pass --token (a mock with its admin API needs none)');
+  if (!options.allowWrites) unavailable.set('writes', 'writes are off: pass --allow-writes');
+  if (!options.webhooks) unavailable.set('webhooks', 'webhooks are off: pass --webhooks');
+  if (!credentials.limited && !credentials.without) unavailable.set('limitedToken', 'no token lacking permissions: pass --limited-token');
+  if (!options.rateLimitProbe) unavailable.set('rateLimitProbe', 'the rate-limit probe is off: pass --rate-limit-probe');
+  if (!credentials.other) unavailable.set('otherTenant', 'no second tenant: pass --other-tenant-token');
+}
+
+/** Waits (bounded) until no notification of the main tenant is Pending, so reads see settled data. */
+async function quiesce(run: RunContext): Promise<void> {
+  if (!run.credentials.main || (!run.options.webhooks && !run.options.allowWrites)) return;
+  await poll(
+    async () => {
+      const ex = await run.client.send('shared', { method: 'GET', path: '/v1/notifications/webhook', query: { filterBy: 'status[Equals]Pending', pageSize: 1 } }).catch(() => undefined);
+      const page = ex ? pageOf(ex) : undefined;
+      return !page || page.totalCount === 0 ? true : undefined;
+    },
+    5000,
+    100,
+  );
+}
+
+async function runCheck(run: RunContext, def: CheckDef): Promise<CheckResult> {
+  const started = performance.now();
+  const requires: Precondition[] = [...(def.family === 'auth' ? [] : (['token'] as Precondition[])), ...(def.requires ?? [])];
+  const unmet = requires.filter((p) => run.unavailable.has(p)).map((p) => run.unavailable.get(p) as string);
+  const c = new CheckContext(run, def);
+  let outcome: Outcome;
+  let reason: string | undefined;
+  if (unmet.length) {
+    outcome = 'skip';
+    reason = unmet.join('; ');
+  } else {
+    try {
+      await def.run(c);
+      if (c.failureCount > 0) outcome = 'fail';
+      else if (c.covered > 0) outcome = 'pass';
+      else {
+        outcome = 'skip';
+        reason = c.uncovered.length ? `the data cannot exercise it: ${c.uncovered.slice(0, 6).join('; ')}` : 'nothing to check';
+      }
+    } catch (error) {
+      if (c.failureCount > 0) outcome = 'fail';
+      else if (error instanceof SkipSignal) {
+        outcome = 'skip';
+        reason = error.reason;
+      } else if (error instanceof RateLimitedError) {
+        outcome = 'skip';
+        reason = 'rate limited';
+      } else {
+        outcome = 'error';
+        reason = error instanceof TransportError ? error.message : `${(error as Error).name}: ${(error as Error).message}`;
+      }
+    }
+    if (outcome === 'pass') reason = `${c.covered} case${c.covered === 1 ? '' : 's'} checked${c.uncovered.length ? `; not exercised: ${c.uncovered.slice(0, 4).join('; ')}` : ''}`;
+  }
+  return {
+    id: def.id,
+    title: def.title,
+    family: def.family,
+    clause: def.clause,
+    level: def.level,
+    outcome,
+    ...(reason !== undefined ? { reason: run.redactor.text(reason) } : {}),
+    evidence: c.failures,
+    failureCount: c.failureCount,
+    durationMs: Math.round(performance.now() - started),
+  };
+}
+
+function finish(run: RunContext, checks: CheckResult[], started: number): Report {
+  const baseline = new Set(run.options.baseline ?? []);
+  const stale: string[] = [];
+  for (const r of checks) {
+    if (!baseline.has(r.id)) continue;
+    if (r.outcome === 'fail' || r.outcome === 'error') r.baselined = true;
+    else if (r.outcome === 'pass') stale.push(r.id);
+  }
+  const counted = checks.filter((r) => !r.baselined);
+  const mustBroken = counted.filter((r) => r.level === 'MUST' && (r.outcome === 'fail' || r.outcome === 'error'));
+  const shouldBroken = counted.filter((r) => r.level === 'SHOULD' && (r.outcome === 'fail' || r.outcome === 'error'));
+  const mustSkipped = checks.filter((r) => r.level === 'MUST' && r.outcome === 'skip');
+  const reasons: string[] = [];
+  if (mustBroken.length) reasons.push(`${mustBroken.length} MUST check(s) failed or errored: ${mustBroken.map((r) => r.id).join(', ')}`);
+  if (run.options.strict && shouldBroken.length) reasons.push(`--strict: ${shouldBroken.length} SHOULD check(s) failed or errored: ${shouldBroken.map((r) => r.id).join(', ')}`);
+  if (run.options.certify && mustSkipped.length) reasons.push(`--certify: ${mustSkipped.length} MUST check(s) skipped: ${mustSkipped.map((r) => r.id).join(', ')}`);
+  if (stale.length) reasons.push(`stale baseline entries (these checks now pass): ${stale.join(', ')}`);
+  const notCertified = (rs: CheckResult[]) => rs.some((r) => r.level === 'MUST' && r.outcome !== 'pass');
+  const families = FAMILIES.filter((f) => checks.some((r) => r.family === f.id)).map((f) => {
+    const rs = checks.filter((r) => r.family === f.id);
+    return { family: f.id, title: f.title, certified: !notCertified(rs), counts: count(rs) };
+  });
+  return {
+    tool: { name: 'opsapi conform', version: VERSION },
+    contractVersion: CONTRACT_VERSION,
+    target: run.redactor.text(run.options.baseUrl),
+    date: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    options: shownOptions(run.options),
+    mockAdmin: run.mockAdmin,
+    counts: count(checks),
+    families,
+    checks,
+    staleBaseline: stale,
+    certified: !notCertified(checks) && stale.length === 0,
+    exitCode: reasons.length ? 1 : 0,
+    exitReasons: reasons,
+    notes: run.notes.map((n) => run.redactor.text(n)),
+  };
+}

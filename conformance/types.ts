@@ -1,0 +1,115 @@
+/**
+ * Types of the conformance runner: checks, their outcomes, the evidence they keep, and the report.
+ */
+
+/** MUST: documented behaviour of the reference. SHOULD: behaviour the contract infers (or the reference never states). */
+export type Level = 'MUST' | 'SHOULD';
+
+/** What a check can need beyond a base URL and a token. */
+export type Precondition = 'token' | 'writes' | 'webhooks' | 'limitedToken' | 'rateLimitProbe' | 'otherTenant';
+
+/** The check families (one file each under `conformance/checks/`); also the conformance classes of the report. */
+export type Family = 'auth' | 'permissions' | 'errors' | 'lists' | 'filters' | 'catalog' | 'writes' | 'webhooks' | 'rate-limit' | 'isolation' | 'schema';
+
+/** Titles of the families, in report order. */
+export const FAMILIES: ReadonlyArray<{ id: Family; title: string }> = [
+  { id: 'auth', title: 'Authentication' },
+  { id: 'permissions', title: 'Permissions' },
+  { id: 'errors', title: 'Problem bodies' },
+  { id: 'lists', title: 'Lists: paging and sorting' },
+  { id: 'filters', title: 'Lists: the filter language' },
+  { id: 'catalog', title: 'Error catalog' },
+  { id: 'writes', title: 'Writes' },
+  { id: 'webhooks', title: 'Webhooks' },
+  { id: 'rate-limit', title: 'Rate limits' },
+  { id: 'isolation', title: 'Tenant isolation' },
+  { id: 'schema', title: 'Responses against the contract' },
+];
+
+/**
+ * When a check runs. `state`: checks that change the target (writes, webhooks), first, so later reads see their data;
+ * `main`: reads; `alone`: the rate-limit probe, by itself and last among the checks that send traffic; `aggregate`:
+ * checks that judge every exchange the run recorded (problem bodies, schema).
+ */
+export type Phase = 'state' | 'main' | 'alone' | 'aggregate';
+
+export type Outcome = 'pass' | 'fail' | 'skip' | 'error';
+
+/** A request as recorded (credentials redacted). */
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** A response as recorded (body text truncated for the report). */
+export interface RecordedResponse {
+  status: number;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** One piece of evidence of a failure: what was asked, what came back, and what was expected. */
+export interface Evidence {
+  message: string;
+  expected?: string;
+  actual?: string;
+  request?: RecordedRequest;
+  response?: RecordedResponse;
+}
+
+/** The result of one check. */
+export interface CheckResult {
+  id: string;
+  title: string;
+  family: Family;
+  clause: string;
+  level: Level;
+  outcome: Outcome;
+  /** Why a check was skipped, or what made it error; for a pass, what it covered. */
+  reason?: string;
+  /** Failures, at most a few per check (the count of all failures is in `failureCount`). */
+  evidence: Evidence[];
+  failureCount: number;
+  durationMs: number;
+  /** A failure accepted by `--baseline`. */
+  baselined?: boolean;
+}
+
+/** Counts of outcomes per level. */
+export type Counts = Record<Outcome, { MUST: number; SHOULD: number; total: number }>;
+
+/** Verdict of one conformance class (family), under `--certify` semantics. */
+export interface FamilyVerdict {
+  family: Family;
+  title: string;
+  certified: boolean;
+  counts: Counts;
+}
+
+/** The machine-readable report (`--report x.json`). */
+export interface Report {
+  tool: { name: string; version: string };
+  contractVersion: string;
+  target: string;
+  date: string;
+  durationMs: number;
+  /** The options of the run, credentials redacted. */
+  options: Record<string, unknown>;
+  /** Whether the target exposes the mock's admin API (`/__mock/*`). */
+  mockAdmin: boolean;
+  counts: Counts;
+  families: FamilyVerdict[];
+  checks: CheckResult[];
+  /** Baselined checks that now pass (stale entries). */
+  staleBaseline: string[];
+  /** CERTIFIED under `--certify` semantics: no MUST check failed, errored or was skipped (and no stale baseline entry). */
+  certified: boolean;
+  /** 0: no MUST check failed or errored; 1 otherwise (or SHOULD under --strict, skipped MUST under --certify, stale baseline). */
+  exitCode: 0 | 1;
+  /** Why the exit code is 1. */
+  exitReasons: string[];
+  /** What the run created and could not remove, and similar remarks. */
+  notes: string[];
+}
