@@ -16,7 +16,9 @@ function decimalsOf(value: number): number {
 /** Rounds to a number of decimals, removing binary noise from factor products. */
 function roundTo(value: number, decimals: number): number {
   const f = 10 ** decimals;
-  return Math.round(value * f) / f;
+  const scaled = value * f;
+  // A huge value has no fractional part left to round; scaling it must not overflow to Infinity.
+  return Number.isFinite(scaled) ? Math.round(scaled) / f : value;
 }
 
 /** `GET /v1/items/skus`. */
@@ -57,6 +59,7 @@ export const updateSkuStock: Handler = (ctx) => {
     });
   }
   const baseQuantity = roundTo(body.stock * conversion.factor, 9);
+  if (!Number.isFinite(baseQuantity)) return ctx.problem('COMMON.VALIDATION.ERROR', `Stock ${body.stock} is too large.`, { field: 'stock' });
   if (decimalsOf(baseQuantity) > baseDecimals) {
     return ctx.problem('COMMON.QUANTITY.BASE_UNIT_PRECISION_EXCEEDED', `Stock converts to ${baseQuantity} in the base unit, which allows ${baseDecimals} decimals.`, {
       unitOfMeasureId: record.item.baseUnitOfMeasureId,
@@ -68,6 +71,8 @@ export const updateSkuStock: Handler = (ctx) => {
   const stock: StockEntry[] = record.stock.filter((e) => e !== previous);
   stock.push({ locationReference: body.locationReference, lotId, quantity: baseQuantity });
   const totalStock = roundTo(stock.reduce((sum, e) => sum + e.quantity, 0), baseDecimals);
+  // The total must stay a JSON number: Infinity would be serialised as null.
+  if (!Number.isFinite(totalStock)) return ctx.problem('COMMON.VALIDATION.ERROR', `Stock ${body.stock} makes the total stock of SKU '${reference}' too large.`, { field: 'stock' });
   const updated: SkuRecord = { ...record, stock, item: { ...record.item, totalStock, lastModifiedAt: tenant.nowIso() } };
   tenant.commit('sku', reference, updated, {
     eventName: 'Warehouse.Stock.Updated',

@@ -25,9 +25,11 @@ export function baseUrlOf(req: FastifyRequest): string {
 
 /** The request as `instance` names it: method and path without the query string. */
 export function refOf(req: FastifyRequest): RequestRef {
-  const url = req.url;
+  // An absolute-form target (`GET http://host/path`) names its path after the authority; `*` and other forms get a leading `/`.
+  const url = req.url.replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/, '');
   const q = url.indexOf('?');
-  return { method: req.method, path: q === -1 ? url : url.slice(0, q) };
+  const path = q === -1 ? url : url.slice(0, q);
+  return { method: req.method, path: path.startsWith('/') ? path : `/${path}` };
 }
 
 function sleep(ms: number): Promise<void> {
@@ -43,6 +45,7 @@ export function registerOperation(app: FastifyInstance, op: OperationDef, handle
   const faults = options.faults;
   const url = op.path.replace(/\{(\w+)\}/g, ':$1');
   const bodySchema = op.requestBody?.schema;
+  const declares400 = op.errors.some((e) => e.status === 400);
 
   app.route({
     method: op.method.toUpperCase() as 'GET' | 'POST' | 'PUT' | 'DELETE',
@@ -95,7 +98,11 @@ export function registerOperation(app: FastifyInstance, op: OperationDef, handle
       const params = req.params as Record<string, string>;
       for (const p of op.pathParams) {
         const value = params[p.name] ?? '';
-        if (!Value.Check(p.schema, value)) return send(reply, problem('COMMON.VALIDATION.ERROR', `Path parameter '${p.name}' is invalid (1 to 200 characters).`, { field: p.name }), faults);
+        if (!Value.Check(p.schema, value)) {
+          // Operations that declare no 400 answer such a parameter with the 404 they declare: it addresses nothing.
+          if (!declares400) return send(reply, problem('COMMON.ENTITY.NOT_FOUND', `Nothing is addressed by path parameter '${p.name}' (1 to 200 characters).`, { entity: p.name, id: String(value).slice(0, 200) }), faults);
+          return send(reply, problem('COMMON.VALIDATION.ERROR', `Path parameter '${p.name}' is invalid (1 to 200 characters).`, { field: p.name }), faults);
+        }
       }
 
       let body: unknown;
@@ -114,6 +121,9 @@ export function registerOperation(app: FastifyInstance, op: OperationDef, handle
           const where = invalid.field ? `Field '${invalid.field}'` : 'The body';
           return send(reply, problem('COMMON.VALIDATION.ERROR', `${where} ${invalid.message}.`, { field: invalid.field }), faults);
         }
+        // JSON numbers beyond the double range (1e999) parse to Infinity, which the schema's `number` accepts but JSON cannot carry back.
+        const nonFinite = Object.entries(body as Record<string, unknown>).find(([, v]) => typeof v === 'number' && !Number.isFinite(v));
+        if (nonFinite) return send(reply, problem('COMMON.VALIDATION.ERROR', `Field '${nonFinite[0]}' must be a finite number.`, { field: nonFinite[0] }), faults);
         req.parsedBody = body;
       }
 

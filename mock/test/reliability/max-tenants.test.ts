@@ -1,0 +1,149 @@
+/**
+ * The memory bound: with `maxTenants`, only that many tenants stay in memory (least recently used evicted), except
+ * tenants that must not lose anything: those with webhook deliveries still scheduled, and, with a state file, those
+ * holding persisted state.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { FixtureManifest } from '../../../fixtures/seed/index.js';
+import { adminClaims } from '../../auth/presets.js';
+import { freshOrg, startHarness, type Harness } from '../harness.js';
+import { settleWebhooks, startReceiver, type Receiver } from './support.js';
+
+const MAX = 5;
+const THROWAWAY = 50;
+
+/** 50 throwaway orgs, each making one request; the store never holds more than MAX tenants that could be evicted. */
+async function churn(h: Harness, count = THROWAWAY, keep: string[] = []): Promise<string[]> {
+  const orgs: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const org = freshOrg('throwaway');
+    orgs.push(org);
+    const reply = await h.call('GET', '/v1/admin/tenants/self', { token: await h.token(adminClaims(org)), op: 'getTenantSelf' });
+    expect(reply.status).toBe(200);
+    expect(reply.body.orgCode).toBe(org);
+    const inMemory = h.mock.services.store.orgs();
+    expect(inMemory.filter((o) => !keep.includes(o)).length).toBeLessThanOrEqual(MAX - keep.length);
+    expect(inMemory).toContain(org);
+  }
+  return orgs;
+}
+
+describe(`maxTenants: ${MAX}`, () => {
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it(`keeps at most ${MAX} tenants in memory while ${THROWAWAY} orgs each make a request`, async () => {
+    h = await startHarness({ maxTenants: MAX });
+    const early = freshOrg('early');
+    const token = await h.token(adminClaims(early));
+    const key = await h.call('POST', '/v1/access/apiKeys', { token, body: { name: 'short-lived' }, op: 'createApiKey' });
+    expect(key.status).toBe(201);
+    const manifest = (await h.call('GET', '/__mock/fixtures', { token })).body as FixtureManifest;
+
+    const orgs = await churn(h);
+    const inMemory = h.mock.services.store.orgs();
+    expect(inMemory.length).toBe(MAX);
+    expect(inMemory).toEqual(orgs.slice(-MAX));
+
+    // The evicted tenant comes back as a fresh copy of its seeded world: its API key is gone, its fixtures are the same.
+    expect(h.mock.services.store.peek(early)).toBeUndefined();
+    expect((await h.call('GET', '/v1/items/skus', { token: null, apiKey: key.body.key as string, op: 'listSkus' })).status).toBe(401);
+    expect((await h.call('GET', '/__mock/fixtures', { token })).body).toEqual(manifest);
+    expect(h.mock.services.store.orgs().length).toBe(MAX);
+  });
+
+  describe('a tenant with webhook deliveries still scheduled', () => {
+    let receiver: Receiver;
+    beforeAll(async () => {
+      receiver = await startReceiver(503);
+    });
+    afterAll(async () => {
+      await receiver?.close();
+    });
+
+    it('is never evicted, and becomes evictable once nothing is scheduled', async () => {
+      h = await startHarness({ maxTenants: MAX, retrySchedule: [0, 3600] });
+      const busy = freshOrg('busy');
+      const token = await h.token(adminClaims(busy));
+      receiver.secrets.add((await h.call('GET', '/__mock/webhook-secret', { token })).body.secret as string);
+      const sub = await h.call('POST', '/v1/notifications/webhook/subscriptions', { token, body: { endpoint: receiver.url, eventName: 'Warehouse.Stock.Updated', eventVersion: 2 }, op: 'createWebhookSubscription' });
+      expect(sub.status).toBe(201);
+      const emitted = await h.call('POST', '/__mock/events', { token, body: { eventName: 'Warehouse.Stock.Updated' } });
+      const id = emitted.body.notifications[0] as string;
+      // The first attempt fails (503); the next one is an hour away.
+      for (let i = 0; i < 100 && receiver.received === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      await h.mock.services.engine.idle();
+      const before = await h.call('GET', `/v1/notifications/webhook/${id}`, { token, op: 'getWebhookNotification' });
+      expect(before.body).toMatchObject({ status: 'Pending', attemptCount: 1 });
+      const state = h.mock.services.store.peek(busy);
+      expect(state).toBeDefined();
+
+      await churn(h, THROWAWAY, [busy]);
+      expect(h.mock.services.store.peek(busy)).toBe(state);
+      expect(h.mock.services.store.orgs().length).toBeLessThanOrEqual(MAX);
+      const after = await h.call('GET', `/v1/notifications/webhook/${id}`, { token, op: 'getWebhookNotification' });
+      expect(after.body).toEqual(before.body);
+      expect(h.mock.services.engine.pendingCount()).toBe(1);
+
+      // Running the last retry (it fails: the schedule is exhausted) leaves nothing scheduled: the tenant may go.
+      const advanced = await h.call('POST', '/__mock/clock', { token, body: { advanceSeconds: 3600 } });
+      expect(advanced.status).toBe(200);
+      await settleWebhooks(h);
+      const done = await h.call('GET', `/v1/notifications/webhook/${id}`, { token, op: 'getWebhookNotification' });
+      expect(done.body).toMatchObject({ status: 'Failure', attemptCount: 2 });
+      await churn(h, MAX + 1);
+      expect(h.mock.services.store.peek(busy)).toBeUndefined();
+      expect(receiver.badSignatures).toBe(0);
+    });
+  });
+
+  describe('with a state file', () => {
+    const dir = mkdtempSync(join(fileURLToPath(new URL('.', import.meta.url)), '.state-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('retains the tenants holding persisted state, with their data, and evicts the others', async () => {
+      const stateFile = join(dir, 'state.jsonl');
+      h = await startHarness({ maxTenants: MAX, stateFile });
+      const kept: { org: string; token: string; key: string; reference: string; stock: number }[] = [];
+      for (let i = 0; i < 3; i++) {
+        const org = freshOrg('persisted');
+        const token = await h.token(adminClaims(org));
+        const m = (await h.call('GET', '/__mock/fixtures', { token })).body as FixtureManifest;
+        const key = await h.call('POST', '/v1/access/apiKeys', { token, body: { name: `kept ${i}` }, op: 'createApiKey' });
+        expect(key.status).toBe(201);
+        const stock = 1000 + i;
+        const put = await h.call('PUT', `/v1/items/skus/${m.sku.reference}/stock`, { token, body: { locationReference: m.sku.locationReference, lotId: m.sku.lotId, stock }, op: 'updateSkuStock' });
+        expect(put.status).toBe(204);
+        kept.push({ org, token, key: key.body.key as string, reference: m.sku.reference, stock });
+      }
+      const keptOrgs = kept.map((k) => k.org);
+      const throwaways = await churn(h, THROWAWAY, keptOrgs);
+      const inMemory = h.mock.services.store.orgs();
+      expect(inMemory.length).toBeLessThanOrEqual(MAX);
+      for (const org of keptOrgs) expect(inMemory).toContain(org);
+      expect(throwaways.filter((o) => inMemory.includes(o)).length).toBe(MAX - keptOrgs.length);
+
+      const check = async (mock: Harness) => {
+        for (const k of kept) {
+          const self = await mock.call('GET', '/v1/admin/tenants/self', { token: null, apiKey: k.key, op: 'getTenantSelf' });
+          expect(self.status).toBe(200);
+          expect(self.body.orgCode).toBe(k.org);
+          const record = mock.mock.services.store.peek(k.org)?.skuRecords.get(k.reference);
+          expect(record?.stock.some((e) => e.quantity === k.stock)).toBe(true);
+        }
+      };
+      await check(h);
+
+      // And after a restart from the file.
+      await h.close();
+      h = await startHarness({ maxTenants: MAX, stateFile });
+      await check(h);
+    });
+  });
+});
