@@ -1,0 +1,133 @@
+import { resolve } from 'node:path';
+import { ROOT } from './targets/index.js';
+
+/** Every scenario, in the order they run. */
+export const SCENARIOS = ['list', 'list-10k', 'list-100k', 'stock', 'unauthorized', 'webhooks', 'conform', 'startup-and-memory'] as const;
+export type ScenarioName = (typeof SCENARIOS)[number];
+
+/** How hard and how long the bench runs. */
+export interface Settings {
+  mode: 'full' | 'quick';
+  connections: number;
+  /** Warm-up load per target before the measured rounds (0: none). */
+  warmupS: number;
+  /** Load per target per round. */
+  durationS: number;
+  rounds: number;
+  /** Upper bound on requests of one load run. */
+  maxRequests: number;
+  /** Catalog sizes of list-10k / list-100k (null: skipped). */
+  bigCatalogs: { 'list-10k': number | null; 'list-100k': number | null };
+  webhooks: { subscriptions: number; events: number; triggerConcurrency: number; warmupEvents: number; pacedEvents: number; rounds: number; deliveryTimeoutS: number };
+  /** SKUs of the startup-and-memory mock, and its list load (seconds). */
+  startup: { skus: number; listLoadS: number };
+  conformTimeoutS: number;
+}
+
+export interface Args {
+  settings: Settings;
+  scenarios: ScenarioName[];
+  /** Whether `--scenarios` named them (a quick run then also runs the slow ones it would skip). */
+  scenariosNamed: boolean;
+  outDir: string;
+  profileDir: string | null;
+}
+
+const FULL: Settings = {
+  mode: 'full',
+  connections: 10,
+  warmupS: 2,
+  durationS: 5,
+  rounds: 3,
+  maxRequests: 5_000_000,
+  bigCatalogs: { 'list-10k': 10_000, 'list-100k': 100_000 },
+  webhooks: { subscriptions: 10, events: 300, triggerConcurrency: 8, warmupEvents: 30, pacedEvents: 50, rounds: 3, deliveryTimeoutS: 60 },
+  startup: { skus: 100_000, listLoadS: 10 },
+  conformTimeoutS: 180,
+};
+
+const QUICK: Settings = {
+  mode: 'quick',
+  connections: 10,
+  warmupS: 0,
+  durationS: 1,
+  rounds: 1,
+  maxRequests: 1_000_000,
+  bigCatalogs: { 'list-10k': 10_000, 'list-100k': null },
+  webhooks: { subscriptions: 3, events: 30, triggerConcurrency: 4, warmupEvents: 0, pacedEvents: 5, rounds: 1, deliveryTimeoutS: 20 },
+  startup: { skus: 10_000, listLoadS: 1 },
+  conformTimeoutS: 30,
+};
+
+export const USAGE = `Usage: npm run bench -- [options]
+
+  --quick              one short round per scenario (smoke run); list-100k and conform skipped unless named
+                       with --scenarios, startup with 10,000 SKUs
+  --scenarios a,b      run only these (${SCENARIOS.join(', ')})
+  --out DIR            write results.json and results.md into DIR (default: bench/)
+  --rounds N           measured rounds per scenario
+  --duration S         seconds of load per target per round
+  --profile-dir DIR    run our mock with node --cpu-prof, profiles written into DIR
+  --help               this text
+`;
+
+/** Parses the command line; throws with a message on a bad argument. */
+export function parseArgs(argv: readonly string[]): Args | 'help' {
+  let quick = false;
+  let scenarios: ScenarioName[] = [...SCENARIOS];
+  let scenariosNamed = false;
+  let outDir = resolve(ROOT, 'bench');
+  let profileDir: string | null = null;
+  let rounds: number | null = null;
+  let duration: number | null = null;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = () => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === '') throw new Error(`${flag} needs a value`);
+      return v;
+    };
+    const positive = (v: string) => {
+      const n = Number(v);
+      if (!Number.isFinite(n) || n <= 0) throw new Error(`${flag} needs a positive number, got "${v}"`);
+      return n;
+    };
+    switch (flag) {
+      case '--quick':
+        quick = true;
+        break;
+      case '--scenarios': {
+        const names = value().split(',').map((s) => s.trim()).filter(Boolean);
+        for (const n of names) if (!(SCENARIOS as readonly string[]).includes(n)) throw new Error(`unknown scenario "${n}"; known: ${SCENARIOS.join(', ')}`);
+        scenarios = SCENARIOS.filter((s) => names.includes(s));
+        scenariosNamed = true;
+        break;
+      }
+      case '--out':
+        outDir = resolve(value());
+        break;
+      case '--profile-dir':
+        profileDir = resolve(value());
+        break;
+      case '--rounds':
+        rounds = Math.round(positive(value()));
+        break;
+      case '--duration':
+        duration = positive(value());
+        break;
+      case '--help':
+      case '-h':
+        return 'help';
+      default:
+        throw new Error(`unknown argument "${arg}"`);
+    }
+  }
+  const base = quick ? QUICK : FULL;
+  const settings: Settings = {
+    ...base,
+    ...(rounds !== null ? { rounds, webhooks: { ...base.webhooks, rounds } } : {}),
+    ...(duration !== null ? { durationS: duration } : {}),
+  };
+  return { settings, scenarios, scenariosNamed, outDir, profileDir };
+}

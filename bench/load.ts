@@ -1,0 +1,101 @@
+import autocannon from 'autocannon';
+import { summarise } from './stats.js';
+
+/** One kind of request, varied per request. */
+export interface RequestPlan {
+  readonly method: 'GET' | 'PUT' | 'POST';
+  readonly headers: Readonly<Record<string, string>>;
+  /** The path (with query) of the i-th request. */
+  path(i: number): string;
+  /** The body of the i-th request, if any. */
+  body?(i: number): string;
+  /** Statuses that count as a correct answer. */
+  readonly expected: readonly number[];
+}
+
+/** What one load run measured. Latencies are client-side, from autocannon's per-response times (float ms). */
+export interface LoadRun {
+  reqPerSec: number;
+  p50Ms: number | null;
+  p90Ms: number | null;
+  p99Ms: number | null;
+  meanMs: number | null;
+  maxMs: number | null;
+  responses: number;
+  /** Connection errors and timeouts. */
+  errors: number;
+  /** Answers whose status is not among the expected ones. */
+  unexpected: number;
+  statusCounts: Record<string, number>;
+  durationS: number;
+}
+
+export interface LoadOptions {
+  connections: number;
+  durationS: number;
+  /** Upper bound on requests (the run also stops at `durationS`). */
+  maxRequests: number;
+}
+
+/**
+ * Loads `baseUrl` with autocannon (as a library, in this process) for `durationS` seconds over `connections`
+ * keep-alive connections, each request built by `plan`. Bounded by time and count; a watchdog stops the run
+ * if autocannon overruns by more than 15 s.
+ */
+export function runLoad(baseUrl: string, plan: RequestPlan, options: LoadOptions): Promise<LoadRun> {
+  let i = 0;
+  const latencies: number[] = [];
+  const statusCounts: Record<string, number> = {};
+  let unexpected = 0;
+  const expected = new Set(plan.expected);
+  const bodyOf = plan.body;
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const instance = autocannon(
+      {
+        url: baseUrl,
+        connections: options.connections,
+        duration: options.durationS,
+        maxOverallRequests: options.maxRequests,
+        timeout: 10,
+        requests: [
+          {
+            method: plan.method,
+            headers: { ...plan.headers },
+            setupRequest: (request) => {
+              const n = i++;
+              request.path = plan.path(n);
+              if (bodyOf) request.body = bodyOf(n);
+              return request;
+            },
+          },
+        ],
+      },
+      (error, result) => {
+        clearTimeout(watchdog);
+        if (error) return reject(error);
+        const elapsed = (performance.now() - t0) / 1000;
+        const s = summarise(latencies);
+        resolve({
+          reqPerSec: latencies.length / elapsed,
+          p50Ms: s.p50,
+          p90Ms: s.p90,
+          p99Ms: s.p99,
+          meanMs: s.mean,
+          maxMs: s.max,
+          responses: latencies.length,
+          errors: result.errors + result.timeouts,
+          unexpected,
+          statusCounts,
+          durationS: elapsed,
+        });
+      },
+    );
+    instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+      latencies.push(responseTime);
+      statusCounts[statusCode] = (statusCounts[statusCode] ?? 0) + 1;
+      if (!expected.has(statusCode)) unexpected++;
+    });
+    const watchdog = setTimeout(() => instance.stop(), (options.durationS + 15) * 1000);
+  });
+}

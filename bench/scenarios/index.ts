@@ -1,0 +1,17 @@
+import type { ScenarioName } from '../config.js';
+import { conformScenario } from './conform.js';
+import { list100kScenario, list10kScenario, listScenario, stockScenario, unauthorizedScenario } from './load-scenarios.js';
+import { startupScenario } from './startup.js';
+import type { ScenarioDef } from './types.js';
+import { webhooksScenario } from './webhooks.js';
+
+export const SCENARIO_DEFS: Record<ScenarioName, ScenarioDef> = {
+  list: listScenario,
+  'list-10k': list10kScenario,
+  'list-100k': list100kScenario,
+  stock: stockScenario,
+  unauthorized: unauthorizedScenario,
+  webhooks: webhooksScenario,
+  conform: conformScenario,
+  'startup-and-memory': startupScenario,
+};

@@ -1,0 +1,75 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort, spawnChild, type Child } from '../children.js';
+
+/** The project root (bench/targets/ -> ../..). */
+export const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+
+export type TargetName = 'bare' | 'prism' | 'ours';
+export const TARGET_NAMES: readonly TargetName[] = ['bare', 'prism', 'ours'];
+
+/** A target listening on loopback, in its own process. */
+export interface Target {
+  readonly name: TargetName;
+  readonly url: string;
+  readonly child: Child;
+  /** `performance.now()` when it was spawned. */
+  readonly spawnedAt: number;
+  /** Milliseconds from spawn to its ready line. */
+  readonly readyMs: number;
+  stop(): Promise<void>;
+}
+
+/** Options of our mock's child. */
+export interface OursOptions {
+  skus?: number;
+  /** Extra CLI flags (default: `--rate-limit off`). */
+  flags?: readonly string[];
+  /** Write a V8 CPU profile of the mock into this directory (`node --cpu-prof`). */
+  profileDir?: string | null;
+  readyTimeoutMs?: number;
+}
+
+const URL_LINE = /^(http:\/\/127\.0\.0\.1:\d+)\s*$/m;
+
+async function started(name: TargetName, child: Child, pattern: RegExp, timeoutMs: number, t0: number): Promise<Target> {
+  try {
+    const m = await child.waitFor(pattern, timeoutMs);
+    const url = m[1];
+    if (!url) throw new Error(`${name}: no URL in its ready line`);
+    return { name, url, child, spawnedAt: t0, readyMs: performance.now() - t0, stop: () => child.stop(10_000) };
+  } catch (error) {
+    await child.stop();
+    throw error;
+  }
+}
+
+/** (a) The ceiling: a bare node:http server with a fixed body. */
+export async function startBare(): Promise<Target> {
+  const port = await freePort();
+  const t0 = performance.now();
+  const child = spawnChild('bare', process.execPath, ['--import', 'tsx', 'bench/targets/bare-server.ts', String(port)], { cwd: ROOT });
+  return started('bare', child, URL_LINE, 30_000, t0);
+}
+
+/** (b) The peer: `prism mock spec/openapi.json` with its defaults (static examples, request logging on). */
+export async function startPrism(): Promise<Target> {
+  const port = await freePort();
+  const t0 = performance.now();
+  const child = spawnChild('prism', resolve(ROOT, 'node_modules/.bin/prism'), ['mock', '-h', '127.0.0.1', '-p', String(port), 'spec/openapi.json'], { cwd: ROOT });
+  return started('prism', child, /Prism is listening on (http:\/\/127\.0\.0\.1:\d+)/, 60_000, t0);
+}
+
+/**
+ * (c) Our mock: `opsapi mock --port P --rate-limit off --quiet [--skus N]`, run as `node --import tsx cli/opsapi.ts`
+ * (what `npx tsx` runs, minus tsx's wrapper process) so that the child's pid is the server's own (for RSS).
+ */
+export async function startOurs(options: OursOptions = {}): Promise<Target> {
+  const port = await freePort();
+  const nodeFlags = options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', options.profileDir] : [];
+  const flags = options.flags ?? ['--rate-limit', 'off'];
+  const args = [...nodeFlags, '--import', 'tsx', 'cli/opsapi.ts', 'mock', '--port', String(port), ...flags, '--quiet', ...(options.skus !== undefined ? ['--skus', String(options.skus)] : [])];
+  const t0 = performance.now();
+  const child = spawnChild('ours', process.execPath, args, { cwd: ROOT });
+  return started('ours', child, URL_LINE, options.readyTimeoutMs ?? 60_000, t0);
+}
