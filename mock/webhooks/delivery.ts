@@ -1,12 +1,19 @@
-import { lookup } from 'node:dns/promises';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
 import { isPrivateAddress } from './address.js';
 
 /** Characters of a response body kept in an attempt record. */
 export const EXCERPT_CHARS = 1024;
-/** Bytes read from a response body at most; the rest is discarded unread (a huge body costs nothing). */
-const MAX_READ_BYTES = 64 * 1024;
+
+/**
+ * Bytes read from a response body at most: enough for `EXCERPT_CHARS` characters of UTF-8 (4 bytes each at
+ * worst). The rest is never read: the connection is closed instead, so a huge or endless body costs nothing.
+ */
+export const MAX_READ_BYTES = 8 * 1024;
+
+/** Error code of a connection refused by the SSRF guard at connect time. */
+const BLOCKED_CODE = 'OPSAPI_BLOCKED_ENDPOINT';
 
 /** What one HTTP delivery attempt produced. */
 export interface AttemptOutcome {
@@ -14,6 +21,7 @@ export interface AttemptOutcome {
   readonly responseStatus: number | null;
   readonly responseBodyExcerpt: string | null;
   readonly errorKind: 'HttpStatus' | 'Timeout' | 'ConnectionError' | 'BlockedEndpoint' | null;
+  /** Real time the request was sent (after any wait for a delivery slot). */
   readonly startedAtMs: number;
   readonly endedAtMs: number;
 }
@@ -28,78 +36,143 @@ export interface DeliveryRequest {
 }
 
 /**
- * Sends webhook requests with undici: connection reuse (one keep-alive agent), a per-attempt timeout covering
- * connect, headers and body, redirects never followed (a 3xx is a failed attempt), and a bounded body read.
+ * Sends webhook requests with undici.
+ *
+ * - Connections are reused (keep-alive agents).
+ * - One per-attempt timeout covers everything: DNS, connect, request, response headers and the body read; when
+ *   it expires the attempt is a `Timeout` and the connection is dropped, so a hanging receiver costs exactly one
+ *   timeout per attempt.
+ * - Redirects are never followed: a 3xx is an `HttpStatus` failure like any other non-2xx status.
+ * - At most `MAX_READ_BYTES` of the response body are read and only `EXCERPT_CHARS` characters kept.
+ * - Refused, reset or unresolvable connections are `ConnectionError`s.
+ * - With `blockPrivate` (the SSRF guard), an IP literal is checked before sending and a host name is checked on
+ *   every address it resolves to at connect time, the very addresses the socket then uses (no window for DNS
+ *   rebinding between a check and the connection); a private or loopback address gives `BlockedEndpoint`.
  */
 export class Deliverer {
   private readonly agent = new Agent({ keepAliveTimeout: 10_000, connections: 128, pipelining: 1 });
+  private guardedAgent: Agent | null = null;
 
   async send(req: DeliveryRequest, now: () => number): Promise<AttemptOutcome> {
     const startedAtMs = now();
-    const failed = (errorKind: AttemptOutcome['errorKind'], responseStatus: number | null = null, excerpt: string | null = null): AttemptOutcome => ({
-      success: false,
-      responseStatus,
-      responseBodyExcerpt: excerpt,
-      errorKind,
-      startedAtMs,
-      endedAtMs: now(),
-    });
+    const outcome = (
+      errorKind: AttemptOutcome['errorKind'],
+      responseStatus: number | null = null,
+      excerpt: string | null = null,
+    ): AttemptOutcome => ({ success: errorKind === null, responseStatus, responseBodyExcerpt: excerpt, errorKind, startedAtMs, endedAtMs: now() });
+
     let url: URL;
     try {
       url = new URL(req.endpoint);
     } catch {
-      return failed('ConnectionError');
+      return outcome('ConnectionError');
     }
-    if (req.blockPrivate && (await resolvesToPrivate(url.hostname))) return failed('BlockedEndpoint');
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return outcome('ConnectionError');
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (req.blockPrivate && isIP(host) && isPrivateAddress(host)) return outcome('BlockedEndpoint');
+
     const signal = AbortSignal.timeout(req.timeoutMs);
+    let status: number;
+    let body: ResponseBody;
     try {
       const res = await request(url, {
         method: 'POST',
         body: req.body,
         headers: req.headers,
-        dispatcher: this.agent,
+        dispatcher: req.blockPrivate ? this.guarded() : this.agent,
         signal,
         headersTimeout: req.timeoutMs,
         bodyTimeout: req.timeoutMs,
       });
-      const excerpt = await readExcerpt(res.body);
-      const success = res.statusCode >= 200 && res.statusCode < 300;
-      return { success, responseStatus: res.statusCode, responseBodyExcerpt: excerpt, errorKind: success ? null : 'HttpStatus', startedAtMs, endedAtMs: now() };
+      status = res.statusCode;
+      body = res.body;
     } catch (error) {
-      const name = (error as { name?: string; code?: string }).name ?? '';
-      const code = (error as { code?: string }).code ?? '';
-      const timedOut = signal.aborted || name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
-      return failed(timedOut ? 'Timeout' : 'ConnectionError');
+      return outcome(classify(error, signal));
+    }
+    const success = status >= 200 && status < 300;
+    try {
+      const excerpt = await readExcerpt(body);
+      return outcome(success ? null : 'HttpStatus', status, excerpt);
+    } catch (error) {
+      // The status line came but the body did not finish within the timeout (or the connection broke while it was
+      // read): the response is incomplete, so the attempt failed; the status is kept for the record.
+      body.destroy();
+      return outcome(classify(error, signal), status, null);
     }
   }
 
   async close(): Promise<void> {
-    await this.agent.close().catch(() => undefined);
+    await Promise.all([this.agent.close().catch(() => undefined), this.guardedAgent?.close().catch(() => undefined)]);
+  }
+
+  /** The agent whose sockets only connect to public addresses. */
+  private guarded(): Agent {
+    this.guardedAgent ??= new Agent({ keepAliveTimeout: 10_000, connections: 128, pipelining: 1, connect: { lookup: publicOnlyLookup } });
+    return this.guardedAgent;
   }
 }
 
-async function readExcerpt(body: AsyncIterable<Buffer> & { destroy?: () => void; dump?: () => Promise<void> }): Promise<string> {
+type ResponseBody = AsyncIterable<Buffer> & { destroy(error?: Error): unknown };
+
+/** Why a request failed: the per-attempt timeout, the SSRF guard, or any other connection problem. */
+function classify(error: unknown, signal: AbortSignal): AttemptOutcome['errorKind'] {
+  const codes: string[] = [];
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, name } = e as { code?: unknown; name?: unknown };
+    if (typeof code === 'string') codes.push(code);
+    if (typeof name === 'string') codes.push(name);
+  }
+  if (codes.includes(BLOCKED_CODE)) return 'BlockedEndpoint';
+  if (signal.aborted || codes.some((c) => c === 'TimeoutError' || c === 'UND_ERR_HEADERS_TIMEOUT' || c === 'UND_ERR_BODY_TIMEOUT' || c === 'UND_ERR_CONNECT_TIMEOUT' || c === 'ETIMEDOUT')) {
+    return 'Timeout';
+  }
+  return 'ConnectionError';
+}
+
+/** Reads at most `MAX_READ_BYTES` of a body and returns its first `EXCERPT_CHARS` characters; drops the rest unread. */
+async function readExcerpt(body: ResponseBody): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
+  let complete = true;
   for await (const chunk of body) {
     chunks.push(chunk);
     size += chunk.length;
     if (size >= MAX_READ_BYTES) {
-      body.destroy?.();
+      complete = false;
       break;
     }
   }
-  return Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_CHARS);
+  // Leaving the loop early destroys the stream (and its connection); say so explicitly for older runtimes.
+  if (!complete) body.destroy();
+  return excerptOf(Buffer.concat(chunks).subarray(0, MAX_READ_BYTES));
 }
 
-/** SSRF guard (`--block-private-endpoints`): the endpoint's host resolves, at delivery time, to a private address. */
-async function resolvesToPrivate(hostname: string): Promise<boolean> {
-  const host = hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host)) return isPrivateAddress(host);
-  try {
-    const addresses = await lookup(host, { all: true });
-    return addresses.some((a) => isPrivateAddress(a.address));
-  } catch {
-    return false;
-  }
+/** The first `EXCERPT_CHARS` characters of UTF-8 bytes, never ending in half a surrogate pair. */
+export function excerptOf(bytes: Uint8Array): string {
+  const text = new TextDecoder('utf-8').decode(bytes);
+  if (text.length <= EXCERPT_CHARS) return text;
+  const last = text.charCodeAt(EXCERPT_CHARS - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? EXCERPT_CHARS - 1 : EXCERPT_CHARS);
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * A `lookup` for sockets that refuses private and loopback addresses: it resolves every address of the host and
+ * fails with `OPSAPI_BLOCKED_ENDPOINT` when any is private, so the socket can only use checked addresses.
+ */
+function publicOnlyLookup(hostname: string, options: { family?: number | string; all?: boolean; hints?: number }, callback: LookupCallback): void {
+  const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : typeof options.family === 'number' ? options.family : 0;
+  dnsLookup(hostname, { family, all: true, ...(options.hints !== undefined ? { hints: options.hints } : {}) }, (error, addresses) => {
+    if (error) return callback(error, []);
+    const list = addresses as LookupAddress[];
+    if (list.length === 0 || list.some((a) => isPrivateAddress(a.address))) {
+      const blocked: NodeJS.ErrnoException = new Error(`${hostname} resolves to a private or loopback address; refused by --block-private-endpoints`);
+      blocked.code = BLOCKED_CODE;
+      return callback(blocked, []);
+    }
+    if (options.all) return callback(null, list);
+    const first = list[0] as LookupAddress;
+    return callback(null, first.address, first.family);
+  });
 }

@@ -8,15 +8,22 @@ import type { TenantState } from '../store/tenant-state.js';
 import { Deliverer, type AttemptOutcome } from './delivery.js';
 import { buildPayload, projectData, serialisePayload } from './payload.js';
 import { sampleData } from './sample-data.js';
-import { Semaphore } from './semaphore.js';
+import { KeyedSemaphore, Semaphore } from './semaphore.js';
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, sign } from './signature.js';
 
 /** Settings of the delivery engine. */
 export interface WebhookEngineOptions {
   /** Delay before each automatic attempt, seconds, each relative to the previous attempt's due time (first: to creation). */
   readonly retrySchedule: readonly number[];
+  /** Per-attempt timeout, ms. */
   readonly timeoutMs: number;
+  /** Most attempts in flight at once, over all tenants and receivers. */
   readonly concurrency: number;
+  /**
+   * Most attempts in flight at once to one receiver (one origin: scheme, host and port); default a quarter of
+   * `concurrency` (at least 1), so a hanging receiver never holds every slot.
+   */
+  readonly perEndpointConcurrency?: number;
   readonly blockPrivateEndpoints: boolean;
   readonly faults: ReadonlySet<FaultName>;
 }
@@ -36,10 +43,38 @@ export interface Emission {
   readonly notifications: string[];
 }
 
-interface Scheduled {
-  dueAt: number;
-  /** Automatic attempts made so far. */
-  auto: number;
+/** One attempt to make: queued in a tenant's schedule (automatic) or started at once (manual). */
+interface Job {
+  readonly trigger: 'Scheduled' | 'Manual';
+  /** Tenant (virtual) time the attempt is due. */
+  readonly dueAt: number;
+  /** Automatic attempts made before this one. */
+  readonly auto: number;
+  /** Tenant time at which the job was queued, on the timeline of the attempts (see `attempt`). */
+  readonly queuedAt: number;
+  /** Real time at which the job was queued. */
+  readonly queuedAtReal: number;
+  /** The notification's generation when the job was made; a manual retry starts a new one. */
+  readonly generation: number;
+}
+
+/** Delivery bookkeeping of one tenant. */
+class TenantRuntime {
+  /** Automatic attempts waiting for their due time, by notification id (at most one each). */
+  readonly schedule = new Map<string, Job>();
+  /** Attempts under way. */
+  readonly inflight = new Set<Promise<void>>();
+  /** Attempts under way per notification id. */
+  readonly busy = new Map<string, number>();
+  /** Notifications retried manually, by id: their current generation (absent: 0). */
+  readonly generations = new Map<string, number>();
+  timer: NodeJS.Timeout | null = null;
+  /** Tenant time the timer is set for (Infinity: no timer). */
+  timerAt = Infinity;
+  /** A dispatch is queued on `setImmediate`. */
+  kicked = false;
+
+  constructor(readonly tenant: TenantState) {}
 }
 
 /**
@@ -47,12 +82,25 @@ interface Scheduled {
  * every matching subscription of its tenant as its own notification, delivered over HTTP with the body's HMAC-SHA256
  * in `X-HMAC-Signature`, stored with every attempt, retried on the schedule until Success or, when exhausted,
  * Failure. Retries follow each tenant's virtual clock: advancing it runs every retry that falls due.
+ *
+ * Delivery runs concurrently: every due attempt starts at once, bounded by `concurrency` over all receivers and by
+ * `perEndpointConcurrency` per receiver; an attempt waits only for a free slot, never for another receiver's
+ * answer, so a slow or hanging receiver costs its own attempts one timeout each and delays no one else.
+ *
+ * Ordering: there is NO ordering guarantee, not even per endpoint or per subscription. Notifications of one
+ * endpoint are sent concurrently, a retry of an older event can arrive after a newer event, and a manual retry
+ * re-sends an event at any time. Receivers order by `occurredAt`, drop duplicates by the event id, and read the
+ * current state with the API (Events, point 5) instead of relying on arrival order.
+ *
+ * Timeline of the attempt records: an attempt that runs when it falls due is recorded at the time it ran. When the
+ * virtual clock jumps (`advance`), the attempts that fall due in the jump run straight away, one after the other,
+ * but each is recorded at the tenant time it fell due, so the history shows the schedule as it would have unfolded:
+ * attempt n+1 starts at attempt n's due time plus the next delay.
  */
 export class WebhookEngine {
   private readonly deliverer = new Deliverer();
-  private readonly semaphore: Semaphore;
-  private readonly schedules = new Map<string, Map<string, Scheduled>>();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly slots: KeyedSemaphore;
+  private readonly runtimes = new Map<string, TenantRuntime>();
   private readonly running = new Set<Promise<unknown>>();
   private eventCounter = 0;
   private closed = false;
@@ -62,7 +110,9 @@ export class WebhookEngine {
     private readonly options: WebhookEngineOptions,
     private readonly realClock: Clock,
   ) {
-    this.semaphore = new Semaphore(options.concurrency);
+    const concurrency = Math.max(1, Math.floor(options.concurrency));
+    const perEndpoint = Math.max(1, Math.min(concurrency, Math.floor(options.perEndpointConcurrency ?? Math.ceil(concurrency / 4))));
+    this.slots = new KeyedSemaphore(new Semaphore(concurrency), perEndpoint);
     store.onChange((change) => this.onChange(change));
     store.onDrop.push((org) => this.drop(org));
   }
@@ -72,9 +122,12 @@ export class WebhookEngine {
     const event = findEvent(request.eventName);
     if (!event || (request.eventVersion !== undefined && !findEventVersion(request.eventName, request.eventVersion))) return { error: 'EVENT_NOT_FOUND' };
     const eventId = tenant.ids.next('evt');
-    const occurredAt = tenant.nowIso();
+    const now = tenant.clock.now();
+    const realNow = this.realClock.now();
+    const occurredAt = new Date(now).toISOString();
     const sampled = request.eventVersion !== undefined ? findEventVersion(event.eventName, request.eventVersion) : latestVersion(event);
     const base = request.data ?? sampleData((sampled ?? latestVersion(event)).data, tenant, ++this.eventCounter);
+    const dueAt = now + (this.options.retrySchedule[0] ?? 0) * 1000;
     const notifications: string[] = [];
     for (const subscription of tenant.subscriptions) {
       if (subscription.eventName !== event.eventName) continue;
@@ -82,8 +135,6 @@ export class WebhookEngine {
       const version = findEventVersion(event.eventName, subscription.eventVersion);
       if (!version) continue;
       const id = tenant.ids.next('ntf');
-      const now = tenant.clock.now();
-      const dueAt = now + (this.options.retrySchedule[0] ?? 0) * 1000;
       const notification: Notification = {
         id,
         status: 'Pending',
@@ -101,23 +152,29 @@ export class WebhookEngine {
       };
       tenant.commit('notification', id, notification);
       notifications.push(id);
-      this.schedule(tenant, id, { dueAt, auto: 0 });
+      this.enqueue(tenant, id, { trigger: 'Scheduled', dueAt, auto: 0, queuedAt: now, queuedAtReal: realNow, generation: 0 });
     }
     return { eventId, notifications };
   }
 
   /**
    * Manual retry (DESIGN): allowed in any state; a re-delivery now, recorded as a `Manual` attempt. Automatic
-   * attempts still scheduled are cancelled; the notification is Pending while it runs and ends Success or Failure
-   * by that attempt. Returns the notification as it stands (Pending), or undefined for an unknown id.
+   * attempts still scheduled are cancelled, and an attempt still under way no longer decides the state; the
+   * notification is Pending while the manual attempt runs and ends Success or Failure by that attempt.
+   * Returns the notification as it stands (Pending), or undefined for an unknown id.
    */
   retry(tenant: TenantState, notificationId: string): Notification | undefined {
     const notification = tenant.notifications.get(notificationId);
     if (!notification) return undefined;
-    this.schedules.get(tenant.org)?.delete(notificationId);
-    const pending: Notification = { ...notification, status: 'Pending', nextAttemptAt: null, lastModifiedAt: tenant.nowIso() };
+    const rt = this.runtime(tenant);
+    rt.schedule.delete(notificationId);
+    const generation = (rt.generations.get(notificationId) ?? 0) + 1;
+    rt.generations.set(notificationId, generation);
+    const now = tenant.clock.now();
+    const pending: Notification = { ...notification, status: 'Pending', nextAttemptAt: null, lastModifiedAt: laterIso(notification.lastModifiedAt, now) };
     tenant.commit('notification', notificationId, pending);
-    this.track(this.attempt(tenant, notificationId, 'Manual', null));
+    this.start(rt, notificationId, { trigger: 'Manual', dueAt: now, auto: 0, queuedAt: now, queuedAtReal: this.realClock.now(), generation });
+    this.rearm(rt);
     return pending;
   }
 
@@ -128,39 +185,45 @@ export class WebhookEngine {
    */
   resume(tenant: TenantState): number {
     let resumed = 0;
+    const now = tenant.clock.now();
+    const realNow = this.realClock.now();
     for (const notification of tenant.notifications) {
       if (notification.status !== 'Pending') continue;
       let auto = 0;
       for (const attempt of tenant.attemptsOf(notification.id)) if (attempt.trigger === 'Scheduled') auto++;
-      const dueAt = notification.nextAttemptAt ? Date.parse(notification.nextAttemptAt) : tenant.clock.now();
-      this.schedule(tenant, notification.id, { dueAt, auto });
+      const dueAt = notification.nextAttemptAt ? Date.parse(notification.nextAttemptAt) : now;
+      this.enqueue(tenant, notification.id, { trigger: 'Scheduled', dueAt, auto, queuedAt: now, queuedAtReal: realNow, generation: 0 });
       resumed++;
     }
     return resumed;
   }
 
-  /** Advances a tenant's virtual clock and runs every attempt that falls due, until none is due. */
+  /** Advances a tenant's virtual clock and runs every attempt that falls due (see `runDue`). */
   async advance(tenant: TenantState, seconds: number): Promise<void> {
     // Through the write seam, so a persisted tenant keeps its time travel across restarts.
     tenant.commit('clock', 'offset', tenant.clock.offset + seconds * 1000);
     await this.runDue(tenant);
   }
 
-  /** Runs every due attempt of a tenant, repeatedly, until nothing is due at the tenant's current time. */
+  /**
+   * Runs every due attempt of a tenant and waits for them and for the tenant's other attempts under way, again
+   * and again, until nothing is due at the tenant's current time and no attempt is under way: a failed attempt
+   * whose next retry is already due (after a clock jump) is retried within the same walk.
+   */
   async runDue(tenant: TenantState): Promise<void> {
-    const schedule = this.schedules.get(tenant.org);
+    const rt = this.runtimes.get(tenant.org);
+    if (!rt || rt.tenant !== tenant) return;
+    // The clock may have jumped: the timer's real-time delay is stale; dispatch sets it again.
+    this.clearTimer(rt);
     for (;;) {
-      if (!schedule || this.closed) return;
-      const now = tenant.clock.now();
-      const due = [...schedule].filter(([, s]) => s.dueAt <= now);
-      if (due.length === 0) break;
-      for (const [id] of due) schedule.delete(id);
-      await Promise.all(due.map(([id, s]) => this.attempt(tenant, id, 'Scheduled', s)));
+      if (this.closed || this.runtimes.get(tenant.org) !== rt) return;
+      this.dispatch(rt);
+      if (rt.inflight.size === 0) return;
+      await Promise.race(rt.inflight);
     }
-    this.arm(tenant);
   }
 
-  /** Waits for every attempt under way (tests, shutdown). */
+  /** Waits for every attempt under way and every queued dispatch (tests, shutdown). */
   async idle(): Promise<void> {
     while (this.running.size > 0) await Promise.allSettled([...this.running]);
   }
@@ -168,14 +231,13 @@ export class WebhookEngine {
   /** Notifications still scheduled, over all tenants. */
   pendingCount(): number {
     let n = 0;
-    for (const s of this.schedules.values()) n += s.size;
+    for (const rt of this.runtimes.values()) n += rt.schedule.size;
     return n;
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const timer of this.timers.values()) clearTimeout(timer);
-    this.timers.clear();
+    for (const rt of this.runtimes.values()) this.clearTimer(rt);
     await this.idle();
     await this.deliverer.close();
   }
@@ -188,36 +250,117 @@ export class WebhookEngine {
     this.emit(tenant, { eventName, data, project: true, ...(eventVersion !== undefined ? { eventVersion } : {}) });
   }
 
-  private schedule(tenant: TenantState, id: string, entry: Scheduled): void {
-    let schedule = this.schedules.get(tenant.org);
-    if (!schedule) {
-      schedule = new Map();
-      this.schedules.set(tenant.org, schedule);
+  /** The runtime of a tenant (a fresh one when the tenant was reset or evicted and seeded again). */
+  private runtime(tenant: TenantState): TenantRuntime {
+    let rt = this.runtimes.get(tenant.org);
+    if (!rt || rt.tenant !== tenant) {
+      if (rt) this.clearTimer(rt);
+      rt = new TenantRuntime(tenant);
+      this.runtimes.set(tenant.org, rt);
     }
-    schedule.set(id, entry);
-    this.store.pin(tenant.org, true);
-    if (entry.dueAt <= tenant.clock.now()) {
-      // Due now (the first attempt): run on the next turn of the event loop, after the response is sent.
-      setImmediate(() => this.track(this.runDue(tenant)));
-    } else this.arm(tenant);
+    return rt;
   }
 
-  /** Sets the tenant's timer to its earliest due attempt (in real time: the virtual clock runs at real speed). */
-  private arm(tenant: TenantState): void {
-    const old = this.timers.get(tenant.org);
-    if (old) clearTimeout(old);
-    this.timers.delete(tenant.org);
-    const schedule = this.schedules.get(tenant.org);
-    if (!schedule || schedule.size === 0 || this.closed) {
-      this.store.pin(tenant.org, false);
-      return;
+  /** Whether a runtime still belongs to a live tenant. */
+  private live(rt: TenantRuntime): boolean {
+    return !this.closed && this.runtimes.get(rt.tenant.org) === rt && this.store.peek(rt.tenant.org) === rt.tenant;
+  }
+
+  /** Queues an automatic attempt: started on the next turn of the event loop when due, else by the timer. */
+  private enqueue(tenant: TenantState, id: string, job: Job): void {
+    const rt = this.runtime(tenant);
+    rt.schedule.set(id, job);
+    this.pin(rt);
+    if (job.dueAt <= tenant.clock.now()) this.kick(rt);
+    else if (job.dueAt < rt.timerAt) this.setTimer(rt, job.dueAt);
+  }
+
+  /**
+   * Dispatches the tenant's due attempts on the next turn of the event loop: after the emitting request has been
+   * answered, and once for every notification emitted in the same turn.
+   */
+  private kick(rt: TenantRuntime): void {
+    if (rt.kicked || this.closed) return;
+    rt.kicked = true;
+    this.track(
+      new Promise<void>((resolve) =>
+        setImmediate(() => {
+          rt.kicked = false;
+          if (this.live(rt)) this.dispatch(rt);
+          resolve();
+        }),
+      ),
+    );
+  }
+
+  /** Starts every due attempt of a tenant without waiting for any, then sets the timer to the next due one. */
+  private dispatch(rt: TenantRuntime): void {
+    if (!this.live(rt)) return;
+    const now = rt.tenant.clock.now();
+    for (const [id, job] of rt.schedule) {
+      if (job.dueAt > now) continue;
+      rt.schedule.delete(id);
+      this.start(rt, id, job);
     }
+    this.rearm(rt);
+  }
+
+  /** Starts one attempt and tracks it until it is recorded. */
+  private start(rt: TenantRuntime, id: string, job: Job): void {
+    rt.busy.set(id, (rt.busy.get(id) ?? 0) + 1);
+    const done = this.attempt(rt, id, job)
+      .catch(() => undefined)
+      .finally(() => {
+        rt.inflight.delete(done);
+        const left = (rt.busy.get(id) ?? 1) - 1;
+        if (left > 0) rt.busy.set(id, left);
+        else {
+          rt.busy.delete(id);
+          // Nothing of this notification is under way: no job of an older generation can come back.
+          rt.generations.delete(id);
+        }
+        this.pin(rt);
+      });
+    rt.inflight.add(done);
+    this.pin(rt);
+    this.track(done);
+  }
+
+  /** Sets the timer to the earliest scheduled attempt (none when nothing is scheduled). */
+  private rearm(rt: TenantRuntime): void {
     let earliest = Infinity;
-    for (const s of schedule.values()) earliest = Math.min(earliest, s.dueAt);
-    const delay = Math.max(0, Math.min(earliest - tenant.clock.now(), 2 ** 31 - 1));
-    const timer = setTimeout(() => this.track(this.runDue(tenant)), delay);
+    for (const job of rt.schedule.values()) if (job.dueAt < earliest) earliest = job.dueAt;
+    if (earliest === Infinity) this.clearTimer(rt);
+    else if (earliest !== rt.timerAt || !rt.timer) this.setTimer(rt, earliest);
+    this.pin(rt);
+  }
+
+  /** The timer runs in real time: the virtual clock moves at real speed between jumps. */
+  private setTimer(rt: TenantRuntime, dueAt: number): void {
+    this.clearTimer(rt);
+    if (this.closed) return;
+    const delay = Math.max(0, Math.min(dueAt - rt.tenant.clock.now(), 2 ** 31 - 1));
+    const timer = setTimeout(() => {
+      if (rt.timer !== timer) return;
+      rt.timer = null;
+      rt.timerAt = Infinity;
+      this.dispatch(rt);
+    }, delay);
     timer.unref();
-    this.timers.set(tenant.org, timer);
+    rt.timer = timer;
+    rt.timerAt = dueAt;
+  }
+
+  private clearTimer(rt: TenantRuntime): void {
+    if (rt.timer) clearTimeout(rt.timer);
+    rt.timer = null;
+    rt.timerAt = Infinity;
+  }
+
+  /** A tenant with attempts scheduled or under way is never evicted. */
+  private pin(rt: TenantRuntime): void {
+    if (this.store.peek(rt.tenant.org) !== rt.tenant || this.runtimes.get(rt.tenant.org) !== rt) return;
+    this.store.pin(rt.tenant.org, rt.schedule.size > 0 || rt.inflight.size > 0);
   }
 
   private track<T>(promise: Promise<T>): void {
@@ -225,8 +368,14 @@ export class WebhookEngine {
     this.running.add(p);
   }
 
-  /** One delivery attempt: send, record the attempt, move the notification on. */
-  private async attempt(tenant: TenantState, id: string, trigger: 'Scheduled' | 'Manual', scheduled: Scheduled | null): Promise<void> {
+  /**
+   * One delivery attempt: send, record the attempt, move the notification on. Attempts are numbered and stored in
+   * the order they end (`number` = the notification's `attemptCount` after it), so when a manual retry overlaps
+   * an automatic attempt still under way, the one that ends first has the lower number; `startedAt` tells which
+   * was sent first.
+   */
+  private async attempt(rt: TenantRuntime, id: string, job: Job): Promise<void> {
+    const tenant = rt.tenant;
     const notification = tenant.notifications.get(id);
     if (!notification) return;
     const raw = serialisePayload(notification.payload);
@@ -235,7 +384,7 @@ export class WebhookEngine {
     let body = raw;
     if (faults.has('signature-uppercase-hex')) signature = signature.toUpperCase();
     if (faults.has('signature-reserialised')) body = JSON.stringify(notification.payload, null, 2);
-    const outcome: AttemptOutcome = await this.semaphore.run(() =>
+    const outcome: AttemptOutcome = await this.slots.run(originOf(notification.endpoint), () =>
       this.deliverer.send(
         {
           endpoint: notification.endpoint,
@@ -256,18 +405,29 @@ export class WebhookEngine {
       ),
     );
     const current = tenant.notifications.get(id);
-    if (!current || this.store.peek(tenant.org) !== tenant) return;
+    if (!current || this.store.peek(tenant.org) !== tenant || this.runtimes.get(tenant.org) !== rt) return;
+
+    // Placing the attempt on the tenant's timeline: it started when it was queued plus the real time that passed
+    // until it was sent (slot wait included), but never before it was due; a clock jump in between therefore
+    // records it at its due time. It never ends after the tenant's current time.
+    const durationMs = Math.max(0, Math.round(outcome.endedAtMs - outcome.startedAtMs));
+    const now = tenant.clock.now();
+    let startedAt = Math.max(job.dueAt, job.queuedAt + Math.max(0, outcome.startedAtMs - job.queuedAtReal));
+    let endedAt = startedAt + durationMs;
+    if (endedAt > now) {
+      endedAt = now;
+      startedAt = now - durationMs;
+    }
     const number = current.attemptCount + 1;
     const attemptId = tenant.ids.next('att');
-    const startedAt = tenant.clock.now() - (outcome.endedAtMs - outcome.startedAtMs);
     const attempt: DeliveryAttempt = {
       id: attemptId,
       notificationId: id,
       number,
-      trigger,
+      trigger: job.trigger,
       startedAt: new Date(startedAt).toISOString(),
-      endedAt: tenant.nowIso(),
-      durationMs: Math.max(0, Math.round(outcome.endedAtMs - outcome.startedAtMs)),
+      endedAt: new Date(endedAt).toISOString(),
+      durationMs,
       responseStatus: outcome.responseStatus,
       responseBodyExcerpt: outcome.responseBodyExcerpt,
       errorKind: outcome.errorKind,
@@ -275,35 +435,58 @@ export class WebhookEngine {
     };
     tenant.commit('attempt', `${id}/${attemptId}`, attempt);
 
-    let status: Notification['status'] = current.status;
-    let nextAttemptAt: string | null = null;
-    if (outcome.success) status = 'Success';
-    else if (trigger === 'Manual') status = 'Failure';
-    else if (scheduled) {
-      const auto = scheduled.auto + 1;
-      const delay = this.options.retrySchedule[auto];
-      if (delay === undefined) status = 'Failure';
+    // Only the attempt of the notification's current generation decides its state; an automatic attempt that was
+    // under way when a manual retry started is recorded but changes nothing else.
+    const decides = (rt.generations.get(id) ?? 0) === job.generation;
+    let status = current.status;
+    let nextAttemptAt = current.nextAttemptAt;
+    let next: Job | null = null;
+    if (decides) {
+      nextAttemptAt = null;
+      if (outcome.success) status = 'Success';
+      else if (job.trigger === 'Manual') status = 'Failure';
       else {
-        const dueAt = scheduled.dueAt + delay * 1000;
-        nextAttemptAt = new Date(dueAt).toISOString();
-        status = 'Pending';
-        this.schedule(tenant, id, { dueAt, auto });
+        const made = job.auto + 1;
+        const delay = this.options.retrySchedule[made];
+        if (delay === undefined) status = 'Failure';
+        else {
+          status = 'Pending';
+          const dueAt = job.dueAt + delay * 1000;
+          nextAttemptAt = new Date(dueAt).toISOString();
+          next = { trigger: 'Scheduled', dueAt, auto: made, queuedAt: endedAt, queuedAtReal: this.realClock.now(), generation: job.generation };
+        }
       }
     }
     tenant.commit('notification', id, {
       ...current,
       status,
       attemptCount: number,
-      lastAttemptAt: attempt.startedAt,
+      lastAttemptAt: current.lastAttemptAt && Date.parse(current.lastAttemptAt) > startedAt ? current.lastAttemptAt : attempt.startedAt,
       nextAttemptAt,
-      lastModifiedAt: tenant.nowIso(),
+      lastModifiedAt: laterIso(current.lastModifiedAt, endedAt),
     });
+    if (next) this.enqueue(tenant, id, next);
   }
 
   private drop(org: string): void {
-    this.schedules.delete(org);
-    const timer = this.timers.get(org);
-    if (timer) clearTimeout(timer);
-    this.timers.delete(org);
+    const rt = this.runtimes.get(org);
+    if (!rt) return;
+    this.clearTimer(rt);
+    rt.schedule.clear();
+    this.runtimes.delete(org);
   }
+}
+
+/** The key of a receiver for the per-endpoint bound: its origin. */
+function originOf(endpoint: string): string {
+  try {
+    return new URL(endpoint).origin;
+  } catch {
+    return endpoint;
+  }
+}
+
+/** The later of an ISO instant and an epoch-ms instant, as ISO. */
+function laterIso(isoText: string, ms: number): string {
+  return Date.parse(isoText) >= ms ? isoText : new Date(ms).toISOString();
 }
