@@ -25,10 +25,12 @@ export interface MockOptions {
   jwtSecret: string;
   maxTenants: number;
   faults: ReadonlySet<FaultName>;
-  /** Delay before each attempt, in seconds from the notification's creation step (first entry: first attempt). */
+  /** Delay before each automatic attempt, in seconds: the first from the notification's creation, each next one from the previous attempt's due time. */
   retrySchedule: readonly number[];
   /** Per-attempt timeout of a webhook delivery, ms. */
   deliveryTimeoutMs: number;
+  /** Most notifications kept per tenant (oldest finished ones forgotten beyond it). */
+  maxNotifications: number;
   /** Most deliveries in flight at once over all tenants. */
   deliveryConcurrency: number;
   /** Refuse webhook endpoints that resolve to private or loopback addresses (SSRF guard). */
@@ -57,6 +59,7 @@ export function defaultOptions(): MockOptions {
     retrySchedule: DEFAULT_RETRY_SCHEDULE,
     deliveryTimeoutMs: 10_000,
     deliveryConcurrency: 64,
+    maxNotifications: 10_000,
     blockPrivateEndpoints: false,
     bodyLimit: 1024 * 1024,
     stateFile: null,

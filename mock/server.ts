@@ -40,6 +40,7 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
       timeoutMs: options.deliveryTimeoutMs,
       concurrency: options.deliveryConcurrency,
       blockPrivateEndpoints: options.blockPrivateEndpoints,
+      maxNotificationsPerTenant: options.maxNotifications,
       faults: options.faults,
     },
     clock,

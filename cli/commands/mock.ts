@@ -29,6 +29,8 @@ export function mockCommand(): Command {
     .addOption(flag('--max-tenants <n>', 'tenants kept in memory (least recently used evicted)', 'MAX_TENANTS').default(d.maxTenants).argParser(integer(1, 1_000_000)))
     .addOption(flag('--retry-schedule <list>', 'webhook attempt delays, e.g. 0,5s,5m,30m,2h,5h,10h,10h', 'RETRY_SCHEDULE').argParser(parsed(parseRetrySchedule)))
     .addOption(flag('--delivery-timeout <ms>', 'per-attempt webhook timeout in ms', 'DELIVERY_TIMEOUT').default(d.deliveryTimeoutMs).argParser(integer(1, 600_000)))
+    .addOption(flag('--delivery-concurrency <n>', 'webhook deliveries in flight at most', 'DELIVERY_CONCURRENCY').default(d.deliveryConcurrency).argParser(integer(1, 10_000)))
+    .addOption(flag('--max-notifications <n>', 'notifications kept per tenant (oldest finished ones forgotten)', 'MAX_NOTIFICATIONS').default(d.maxNotifications).argParser(integer(10, 10_000_000)))
     .addOption(flag('--block-private-endpoints', 'refuse webhook endpoints resolving to private or loopback addresses', 'BLOCK_PRIVATE_ENDPOINTS'))
     .addOption(flag('--body-limit <bytes>', 'largest request body', 'BODY_LIMIT').default(d.bodyLimit).argParser(integer(1024, 100 * 1024 * 1024)))
     .addOption(flag('--fault <name>', `plant a fault (repeatable): ${Object.keys(FAULTS).join(', ')}`, 'FAULT').argParser(collectFault))
@@ -47,6 +49,8 @@ export function mockCommand(): Command {
         jwtSecret: o.jwtSecret as string,
         maxTenants: o.maxTenants as number,
         deliveryTimeoutMs: o.deliveryTimeout as number,
+        deliveryConcurrency: o.deliveryConcurrency as number,
+        maxNotifications: o.maxNotifications as number,
         blockPrivateEndpoints: o.blockPrivateEndpoints === true,
         bodyLimit: o.bodyLimit as number,
         faults: new Set((o.fault as FaultName[] | undefined) ?? []),
@@ -83,7 +87,7 @@ export function mockCommand(): Command {
             `  rate limit:     ${options.rateLimit ? `${options.rateLimit.limit}/${options.rateLimit.windowMs}ms per tenant` : 'off'}`,
             ...(options.faults && options.faults.size ? [`  FAULTS PLANTED: ${[...options.faults].join(', ')}`] : []),
             ...(running.restored ? [`  state:          ${options.stateFile} (restored ${running.restored.tenants} tenants, ${running.restored.entities} records, ${running.restored.pendingNotifications} pending deliveries${running.restored.tornTail ? '; dropped a torn last line' : ''})`] : []),
-            ...(options.admin ? ['  admin API:      /__mock/* (tokens, reset, clock, events, fixtures, requests, webhook-secret)'] : ['  admin API:      off']),
+            ...(options.admin ? ['  admin API:      /__mock/* (tokens, reset, clock, events, fixtures, requests, webhook-secret, api-keys)'] : ['  admin API:      off']),
             'Try: curl -H "Authorization: Bearer <admin token>" ' + `${running.url}/v1/items/skus?pageSize=5`,
           ];
       process.stdout.write(`${lines.join('\n')}\n`);

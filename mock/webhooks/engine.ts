@@ -26,6 +26,11 @@ export interface WebhookEngineOptions {
   readonly perEndpointConcurrency?: number;
   readonly blockPrivateEndpoints: boolean;
   readonly faults: ReadonlySet<FaultName>;
+  /**
+   * Most notifications a tenant keeps; beyond it the oldest finished ones (Success or Failure) are forgotten with
+   * their attempts, so a long-running mock under webhook traffic stays bounded. Pending ones are always kept.
+   */
+  readonly maxNotificationsPerTenant?: number;
 }
 
 /** An event to emit: a catalog name, optionally one version, optionally the data. */
@@ -154,7 +159,24 @@ export class WebhookEngine {
       notifications.push(id);
       this.enqueue(tenant, id, { trigger: 'Scheduled', dueAt, auto: 0, queuedAt: now, queuedAtReal: realNow, generation: 0 });
     }
+    this.trimHistory(tenant);
     return { eventId, notifications };
+  }
+
+  /** Forgets the oldest finished notifications beyond the per-tenant bound (down to 90% of it, amortised). */
+  private trimHistory(tenant: TenantState): void {
+    const max = this.options.maxNotificationsPerTenant;
+    if (max === undefined || tenant.notifications.size <= max) return;
+    const target = Math.floor(max * 0.9);
+    const drop: string[] = [];
+    let size = tenant.notifications.size;
+    for (const n of tenant.notifications.values()) {
+      if (size <= target) break;
+      if (n.status === 'Pending') continue;
+      drop.push(n.id);
+      size--;
+    }
+    for (const id of drop) tenant.commit('notification', id, null);
   }
 
   /**

@@ -26,14 +26,22 @@ export interface Started {
  * rejects with the output collected so far when it exits or times out first.
  */
 export function startProcess(command: string, args: string[], ready: RegExp, options: { timeoutMs?: number; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<Started> {
-  const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group, so stop() reaches the real process behind wrappers such as npx.
+  const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
   const stop = () =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+      const signalGroup = (signal: NodeJS.Signals) => {
+        try {
+          if (child.pid) process.kill(-child.pid, signal);
+        } catch {
+          child.kill(signal);
+        }
+      };
+      signalGroup('SIGTERM');
+      setTimeout(() => signalGroup('SIGKILL'), 3000).unref();
     });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
