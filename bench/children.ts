@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../test/support/free-port.js';
+export { freePort };
 
 /** Most output kept per child (the tail), for diagnostics. */
 const OUTPUT_LIMIT = 64 * 1024;
@@ -129,18 +130,6 @@ export function killAllSync(): void {
   live.clear();
 }
 
-/** A free loopback port, chosen by the OS. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Resident set size of a process in MB, from `/proc/<pid>/status` (null where unavailable). */
 export function rssMb(pid: number): number | null {

@@ -1,23 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../test/support/free-port.js';
+export { freePort };
 
 /** The project root (the soak runs the mock from the sources, like `npm start`). */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** A free loopback port, chosen by the OS. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The mock running as a child process. */
 export interface MockProcess {

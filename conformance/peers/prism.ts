@@ -9,9 +9,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
 import { request } from 'undici';
-import { createServer } from 'node:net';
 import { runConformance } from '../runner.js';
 import type { Report } from '../types.js';
+import { freePort } from '../../test/support/free-port.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 export const RESULT_FILE = `${root}conformance/peers/prism-result.md`;
@@ -38,18 +38,6 @@ function prismVersion(): string {
   }
 }
 
-/** A free loopback port. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts Prism (quiet: it logs every request otherwise) and resolves once it answers HTTP. */
 async function startPrism(port: number): Promise<{ stop: () => Promise<void> }> {

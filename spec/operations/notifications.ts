@@ -1,7 +1,7 @@
 import { listField } from '../lists/fields.js';
 import type { OperationDef } from './types.js';
 import { DOC, INF } from './types.js';
-import { RATE_LIMITED, UNAUTHORIZED, bodyBadRequest, forbidden, listBadRequest, notFound } from './standard-errors.js';
+import { RATE_LIMITED, UNAUTHORIZED, forbidden, listBadRequest, notFound } from './standard-errors.js';
 import { idParam } from './common-params.js';
 
 const LIST_RATIONALE = 'Response shape and query parameters are not shown; the list follows the general list rules (page envelope, pageNumber, pageSize, filterBy, sortBy).';

@@ -1,6 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { ListFieldTable } from '../lists/fields.js';
-import type { Provenance } from '../provenance.js';
 
 /** The tags (domains) operations are grouped by. */
 export type Tag = 'Access' | 'Notifications' | 'Events' | 'Items' | 'Maintenance' | 'Admin' | 'Planning' | 'Errors';

@@ -1,0 +1,14 @@
+import { createServer } from 'node:net';
+
+/** A free loopback port, chosen by the OS (tests, benchmarks and peer runs start servers on it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
