@@ -190,7 +190,11 @@ export const KINDS: Record<string, KindDef> = {
       const answer = await tr.send('emit-event', 'webhook', [202], { method: 'POST', path: '/__mock/events', token: t.token, body: { eventName: pick(['Warehouse.Stock.Updated', 'Items.Sku.InspectionUpdated', 'Planning.PurchaseOrder.LineUpdated']) } });
       const ids = (answer.body as { notifications?: string[] } | undefined)?.notifications ?? [];
       // Keep a bounded set of ids to read and retry.
-      for (const id of ids) if (t.notificationIds.length < 200) t.notificationIds.push(id);
+      // The most recent ids: old notifications may be forgotten by the history bound (--max-notifications).
+      for (const id of ids) {
+        t.notificationIds.push(id);
+        if (t.notificationIds.length > 200) t.notificationIds.shift();
+      }
     },
   },
   'retry-notification': { weight: 1, run: (tr, t) => tr.send('retry-notification', 'webhook', [202], { method: 'POST', path: `/v1/notifications/webhook/${pick(t.notificationIds)}/retry`, token: t.token }).then(() => undefined) },

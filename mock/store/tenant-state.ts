@@ -57,7 +57,12 @@ export class TenantState {
   readonly apiKeysByValue = new Map<string, string>();
   readonly subscriptions = new ListCollection<Subscription>();
   readonly notifications = new ListCollection<Notification>();
-  readonly attempts = new Map<string, ListCollection<DeliveryAttempt>>();
+  /**
+   * Attempts per notification, oldest first. Plain arrays, not indexed collections: a notification has a handful
+   * of attempts and a tenant may hold thousands of notifications, so an index per notification would cost more
+   * memory than it saves time (the list engine filters and sorts iterables directly).
+   */
+  readonly attempts = new Map<string, DeliveryAttempt[]>();
 
   /** Real-time instant of the last request, for least-recently-used eviction. */
   lastUsed = 0;
@@ -91,14 +96,9 @@ export class TenantState {
     return new Date(this.clock.now()).toISOString();
   }
 
-  /** The attempts collection of a notification (created empty on first use). */
-  attemptsOf(notificationId: string): ListCollection<DeliveryAttempt> {
-    let list = this.attempts.get(notificationId);
-    if (!list) {
-      list = new ListCollection<DeliveryAttempt>();
-      this.attempts.set(notificationId, list);
-    }
-    return list;
+  /** The attempts of a notification, oldest first (empty when it has none). */
+  attemptsOf(notificationId: string): readonly DeliveryAttempt[] {
+    return this.attempts.get(notificationId) ?? [];
   }
 
   /** Records a write: builds the change, applies it, and hands it to the listeners. The one write seam. */
@@ -128,7 +128,8 @@ export class TenantState {
         return this.notifications.get(id);
       case 'attempt': {
         const [notificationId] = id.split('/');
-        return notificationId ? this.attempts.get(notificationId)?.get(id.slice(notificationId.length + 1)) : undefined;
+        const attemptId = notificationId ? id.slice(notificationId.length + 1) : '';
+        return notificationId ? this.attempts.get(notificationId)?.find((a) => a.id === attemptId) : undefined;
       }
       case 'clock':
         return this.clock.offset;
@@ -198,8 +199,14 @@ export class TenantState {
         const attempt = after as DeliveryAttempt | null;
         const [notificationId] = id.split('/');
         if (!notificationId) return;
-        if (attempt) this.attemptsOf(notificationId).set(attempt);
-        else this.attempts.get(notificationId)?.delete(id.slice(notificationId.length + 1));
+        const attemptId = id.slice(notificationId.length + 1);
+        const list = this.attempts.get(notificationId) ?? [];
+        const index = list.findIndex((a) => a.id === attemptId);
+        if (attempt) {
+          if (index === -1) list.push(attempt);
+          else list[index] = attempt;
+        } else if (index !== -1) list.splice(index, 1);
+        this.attempts.set(notificationId, list);
         return;
       }
       case 'clock':
