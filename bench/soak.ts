@@ -82,6 +82,7 @@ try {
   log('warming up');
   const warmUpEnd = Date.now() + warmUpSeconds * 1000;
   await runWorkers(traffic, tenants, args.concurrency, () => Date.now() >= warmUpEnd);
+  const heapStart = await liveHeap(mock.url);
   const rssStart = mock.rss();
   let rssPeak = rssStart;
   const rssSampler = setInterval(() => {
@@ -105,6 +106,8 @@ try {
     await sleep(500);
   }
   clearInterval(rssSampler);
+  const heapEnd = await liveHeap(mock.url);
+  const stats = await mockStats(mock.url);
   const rssEnd = mock.rss();
   if (rssEnd !== null && (rssPeak === null || rssEnd > rssPeak)) rssPeak = rssEnd;
   const crashed = mock.exited() !== null;
@@ -119,6 +122,8 @@ try {
     requests,
     healthProbe: { probes: sorted.length + health.failures, failures: health.failures, p50Ms: round(percentile(sorted, 50)), p99Ms: round(percentile(sorted, 99)), maxMs: round(Math.max(0, ...sorted)) },
     rssBytes: { start: rssStart, end: rssEnd, peak: rssPeak },
+    liveHeapBytes: { start: heapStart, end: heapEnd },
+    stored: { tenants: stats?.tenants ?? null, notifications: stats?.notifications ?? null },
     webhooks: { received: receiver.received, signatureFailures: receiver.signatureFailures },
     passed: requests.unexpected === 0 && requests.serverErrors === 0 && receiver.signatureFailures === 0 && !crashed,
   };
@@ -138,3 +143,18 @@ try {
   await mock.stop();
 }
 process.exit(exitCode);
+
+/** The mock's figures from `GET /__mock/stats` (null when unavailable). */
+async function mockStats(url: string, gc = false): Promise<{ tenants: number; notifications: number; memory: { heapUsed: number } } | null> {
+  try {
+    const res = await fetch(`${url}/__mock/stats${gc ? '?gc=1' : ''}`);
+    return res.ok ? ((await res.json()) as { tenants: number; notifications: number; memory: { heapUsed: number } }) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The mock's live heap: heap used right after a full collection (the mock runs with --expose-gc). */
+async function liveHeap(url: string): Promise<number | null> {
+  return (await mockStats(url, true))?.memory.heapUsed ?? null;
+}

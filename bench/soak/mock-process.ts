@@ -30,7 +30,7 @@ const OUTPUT_LIMIT = 32 * 1024;
  */
 export async function startMockProcess(timeoutMs = 60_000): Promise<MockProcess> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'cli/opsapi.ts', 'mock', '--port', String(port), '--rate-limit', 'off', '--quiet'], {
+  const child: ChildProcess = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'cli/opsapi.ts', 'mock', '--port', String(port), '--rate-limit', 'off', '--quiet'], {
     cwd: PROJECT_ROOT,
     env: { ...process.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -17,6 +17,10 @@ export interface SoakResult {
   /** Latency of `GET /__mock/health` probed every 100 ms from outside: the mock's event-loop responsiveness under load. */
   readonly healthProbe: { probes: number; failures: number; p50Ms: number; p99Ms: number; maxMs: number };
   readonly rssBytes: { start: number | null; end: number | null; peak: number | null };
+  /** Heap used right after a full GC, at the start and at the end of the measured run: what the mock really holds. */
+  readonly liveHeapBytes: { start: number | null; end: number | null };
+  /** What the mock stores at the end: tenants in memory and notifications over all of them (bounded by --max-notifications). */
+  readonly stored: { tenants: number | null; notifications: number | null };
   readonly webhooks: { received: number; signatureFailures: number };
   readonly passed: boolean;
 }
@@ -74,6 +78,7 @@ export function textSummary(r: SoakResult): string {
   lines.push(`requests by group:      ${Object.entries(r.requests.byGroup).map(([g, n]) => `${g} ${n}`).join(', ')}`);
   lines.push(`health probe latency:   p50 ${r.healthProbe.p50Ms.toFixed(1)} ms, p99 ${r.healthProbe.p99Ms.toFixed(1)} ms, max ${r.healthProbe.maxMs.toFixed(1)} ms (${r.healthProbe.probes} probes, ${r.healthProbe.failures} failed)`);
   lines.push(`mock RSS:               start ${mb(r.rssBytes.start)} (after warm-up), end ${mb(r.rssBytes.end)}, peak ${mb(r.rssBytes.peak)}`);
+  lines.push(`mock live heap (GC'd):  start ${mb(r.liveHeapBytes.start)}, end ${mb(r.liveHeapBytes.end)} (stored at end: ${r.stored.tenants ?? '?'} tenants, ${r.stored.notifications ?? '?'} notifications)`);
   lines.push(`webhook deliveries:     ${r.webhooks.received} received`);
   lines.push(`unexpected errors: ${r.requests.unexpected}   5xx: ${r.requests.serverErrors}   signature failures: ${r.webhooks.signatureFailures}   no answer: ${r.requests.failures}${r.mock.crashed ? '   MOCK EXITED DURING THE RUN' : ''}`);
   const examples = Object.entries(r.requests.byKind).flatMap(([kind, k]) => k.examples.map((e) => `  ${kind}: ${e}`));

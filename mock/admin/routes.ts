@@ -63,6 +63,29 @@ export function registerAdmin(app: FastifyInstance, services: MockServices): voi
 
   app.get('/__mock/health', async (_req, reply) => send(reply, ok(200, { status: 'ok' }), faults));
 
+  // Process figures for soak tests and operators: tenants in memory, stored notifications, memory. With `?gc=1`
+  // and a process started with --expose-gc, a full collection runs first, so `heapUsed` is the live heap.
+  app.get('/__mock/stats', async (req, reply) => {
+    const wantGc = (req.query as Record<string, unknown>).gc === '1';
+    const gc = (globalThis as { gc?: () => void }).gc;
+    if (wantGc && gc) gc();
+    let notifications = 0;
+    for (const org of store.orgs()) notifications += store.peek(org)?.notifications.size ?? 0;
+    const memory = process.memoryUsage();
+    return send(
+      reply,
+      ok(200, {
+        uptimeSeconds: Math.round(process.uptime()),
+        tenants: store.orgs().length,
+        notifications,
+        pendingDeliveries: engine.pendingCount(),
+        memory: { rss: memory.rss, heapUsed: memory.heapUsed, heapTotal: memory.heapTotal, external: memory.external },
+        gcForced: Boolean(wantGc && gc),
+      }),
+      faults,
+    );
+  });
+
   app.post('/__mock/tokens', async (req, reply) => {
     const body = parseJson(req);
     if (!body.ok) return invalid(req, reply, body.detail, '');

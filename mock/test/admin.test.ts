@@ -29,6 +29,19 @@ describe('the admin API', () => {
     });
   });
 
+  describe('GET /__mock/stats', () => {
+    it('reports tenants in memory, stored notifications and memory figures', async () => {
+      await h.call('GET', '/v1/items/skus?pageSize=1', { op: 'listSkus' });
+      const reply = await h.call('GET', '/__mock/stats?gc=1', { token: null });
+      expect(reply.status).toBe(200);
+      expect(reply.body.tenants).toBeGreaterThanOrEqual(1);
+      expect(reply.body.notifications).toBeGreaterThanOrEqual(0);
+      expect(reply.body.memory.heapUsed).toBeGreaterThan(0);
+      expect(reply.body.memory.rss).toBeGreaterThan(reply.body.memory.heapUsed);
+      expect(typeof reply.body.gcForced).toBe('boolean');
+    });
+  });
+
   describe('POST /__mock/tokens', () => {
     it('mints a token (201) that works for the org, with the permissions asked', async () => {
       const org = freshOrg('minted');
