@@ -1,9 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-/** A short, URL-safe tag derived from the organisation, embedded in ids so two tenants never share one. */
-export function tenantTag(org: string): string {
-  return createHash('sha256').update(org).digest('base64url').slice(0, 6).replace(/[-_]/g, 'x');
-}
+/** The tenant tag of the seeded world, so ids the mock creates at run time carry the same tag as seeded ids. */
+export { tenantTag } from '../../fixtures/seed/index.js';
 
 /** Sequential ids per tenant and kind: `sub_<tag>_000001`. */
 export class IdSequence {
