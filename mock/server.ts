@@ -10,6 +10,9 @@ import { defaultOptions, type MockOptions } from './options.js';
 import { RateLimiter } from './rate-limit.js';
 import { Store } from './store/store.js';
 import { WebhookEngine } from './webhooks/engine.js';
+import { UndiciTransport } from './webhooks/delivery.js';
+import { hmacSigner } from './webhooks/signer.js';
+import { withWebhookFaults } from './faults/webhook-signer.js';
 import { Persistence, type RestoreReport } from './persistence/persistence.js';
 
 /** A built mock: the Fastify app and its parts. */
@@ -33,17 +36,12 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
   const options: MockOptions = { ...defaultOptions(), ...overrides };
   const document = buildDocument();
   const store = new Store({ seed: options.seed, skus: options.skus, maxTenants: options.maxTenants, jwtSecret: options.jwtSecret, clock });
+  const transport = new UndiciTransport({ timeoutMs: options.deliveryTimeoutMs, blockPrivate: options.blockPrivateEndpoints, clock });
   const engine = new WebhookEngine(
     store,
-    {
-      retrySchedule: options.retrySchedule,
-      timeoutMs: options.deliveryTimeoutMs,
-      concurrency: options.deliveryConcurrency,
-      blockPrivateEndpoints: options.blockPrivateEndpoints,
-      maxNotificationsPerTenant: options.maxNotifications,
-      faults: options.faults,
-    },
-    clock,
+    { retrySchedule: options.retrySchedule, concurrency: options.deliveryConcurrency, maxNotificationsPerTenant: options.maxNotifications },
+    // Planted signature faults wrap the signer or the transport; without them these are the faithful parts.
+    { clock, ...withWebhookFaults({ signer: hmacSigner, transport }, options.faults) },
   );
   const persistence = options.stateFile ? new Persistence(options.stateFile, store, engine) : null;
   const restored = persistence ? persistence.restore() : null;

@@ -1,7 +1,9 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
+import type { Clock } from '../clock.js';
 import { isPrivateAddress } from './address.js';
+import type { AttemptOutcome, DeliveryRequest, Transport } from './transport.js';
 
 /** Characters of a response body kept in an attempt record. */
 export const EXCERPT_CHARS = 1024;
@@ -15,28 +17,18 @@ export const MAX_READ_BYTES = 8 * 1024;
 /** Error code of a connection refused by the SSRF guard at connect time. */
 const BLOCKED_CODE = 'OPSAPI_BLOCKED_ENDPOINT';
 
-/** What one HTTP delivery attempt produced. */
-export interface AttemptOutcome {
-  readonly success: boolean;
-  readonly responseStatus: number | null;
-  readonly responseBodyExcerpt: string | null;
-  readonly errorKind: 'HttpStatus' | 'Timeout' | 'ConnectionError' | 'BlockedEndpoint' | null;
-  /** Real time the request was sent (after any wait for a delivery slot). */
-  readonly startedAtMs: number;
-  readonly endedAtMs: number;
-}
-
-/** One request to send. */
-export interface DeliveryRequest {
-  readonly endpoint: string;
-  readonly body: string;
-  readonly headers: Readonly<Record<string, string>>;
+/** Settings of the undici transport. */
+export interface UndiciTransportOptions {
+  /** Per-attempt timeout, ms. */
   readonly timeoutMs: number;
+  /** Refuse private and loopback receivers (the SSRF guard, `--block-private-endpoints`). */
   readonly blockPrivate: boolean;
+  /** Real time, for the outcome's `startedAtMs`/`endedAtMs`. */
+  readonly clock: Clock;
 }
 
 /**
- * Sends webhook requests with undici.
+ * The `Transport` of the mock: sends webhook requests with undici.
  *
  * - Connections are reused (keep-alive agents).
  * - One per-attempt timeout covers everything: DNS, connect, request, response headers and the body read; when
@@ -49,11 +41,15 @@ export interface DeliveryRequest {
  *   every address it resolves to at connect time, the very addresses the socket then uses (no window for DNS
  *   rebinding between a check and the connection); a private or loopback address gives `BlockedEndpoint`.
  */
-export class Deliverer {
+export class UndiciTransport implements Transport {
   private readonly agent = new Agent({ keepAliveTimeout: 10_000, connections: 128, pipelining: 1 });
   private guardedAgent: Agent | null = null;
 
-  async send(req: DeliveryRequest, now: () => number): Promise<AttemptOutcome> {
+  constructor(private readonly options: UndiciTransportOptions) {}
+
+  async send(req: DeliveryRequest): Promise<AttemptOutcome> {
+    const { timeoutMs, blockPrivate, clock } = this.options;
+    const now = () => clock.now();
     const startedAtMs = now();
     const outcome = (
       errorKind: AttemptOutcome['errorKind'],
@@ -69,9 +65,9 @@ export class Deliverer {
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return outcome('ConnectionError');
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (req.blockPrivate && isIP(host) && isPrivateAddress(host)) return outcome('BlockedEndpoint');
+    if (blockPrivate && isIP(host) && isPrivateAddress(host)) return outcome('BlockedEndpoint');
 
-    const signal = AbortSignal.timeout(req.timeoutMs);
+    const signal = AbortSignal.timeout(timeoutMs);
     let status: number;
     let body: ResponseBody;
     try {
@@ -79,10 +75,10 @@ export class Deliverer {
         method: 'POST',
         body: req.body,
         headers: req.headers,
-        dispatcher: req.blockPrivate ? this.guarded() : this.agent,
+        dispatcher: blockPrivate ? this.guarded() : this.agent,
         signal,
-        headersTimeout: req.timeoutMs,
-        bodyTimeout: req.timeoutMs,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
       });
       status = res.statusCode;
       body = res.body;

@@ -1,0 +1,71 @@
+import type { Notification } from '../../spec/schemas/notifications.js';
+import { findEvent, findEventVersion, latestVersion } from '../../fixtures/events.js';
+import type { TenantState } from '../store/tenant-state.js';
+import { buildPayload, projectData } from './payload.js';
+import { sampleData } from './sample-data.js';
+
+/** An event to emit: a catalog name, optionally one version, optionally the data. */
+export interface EmitRequest {
+  readonly eventName: string;
+  readonly eventVersion?: number;
+  readonly data?: Record<string, unknown>;
+  /** Project `data` onto each subscribed version's schema (changes carry a superset of every version's fields). */
+  readonly project?: boolean;
+}
+
+/** What an emission produced. */
+export interface Emission {
+  readonly eventId: string;
+  readonly notifications: string[];
+}
+
+/** When the notifications of one emission are made. */
+export interface EmissionTimes {
+  /** Tenant time of the event. */
+  readonly createdAt: number;
+  /** Tenant time the first attempt is due. */
+  readonly firstDueAt: number;
+  /** The next sample-data counter; called only when the request brings no data. */
+  readonly sampleCounter: () => number;
+}
+
+/**
+ * Fans an event out (Events, points 3 and 4): one Pending notification per subscription of the tenant bound to
+ * the event's name (and version, when one is given), each committed through the tenant's write seam with the
+ * payload of its subscription's version. Returns the event id and the notification ids, or `EVENT_NOT_FOUND` for
+ * a name or version the catalog does not have.
+ */
+export function fanOut(tenant: TenantState, request: EmitRequest, times: EmissionTimes): Emission | { error: 'EVENT_NOT_FOUND' } {
+  const event = findEvent(request.eventName);
+  if (!event || (request.eventVersion !== undefined && !findEventVersion(request.eventName, request.eventVersion))) return { error: 'EVENT_NOT_FOUND' };
+  const eventId = tenant.ids.next('evt');
+  const occurredAt = new Date(times.createdAt).toISOString();
+  const sampled = request.eventVersion !== undefined ? findEventVersion(event.eventName, request.eventVersion) : latestVersion(event);
+  const base = request.data ?? sampleData((sampled ?? latestVersion(event)).data, tenant, times.sampleCounter());
+  const notifications: string[] = [];
+  for (const subscription of tenant.subscriptions) {
+    if (subscription.eventName !== event.eventName) continue;
+    if (request.eventVersion !== undefined && subscription.eventVersion !== request.eventVersion) continue;
+    const version = findEventVersion(event.eventName, subscription.eventVersion);
+    if (!version) continue;
+    const id = tenant.ids.next('ntf');
+    const notification: Notification = {
+      id,
+      status: 'Pending',
+      eventId,
+      eventName: event.eventName,
+      eventVersion: subscription.eventVersion,
+      subscriptionId: subscription.id,
+      endpoint: subscription.endpoint,
+      attemptCount: 0,
+      nextAttemptAt: new Date(times.firstDueAt).toISOString(),
+      lastAttemptAt: null,
+      createdAt: occurredAt,
+      lastModifiedAt: occurredAt,
+      payload: buildPayload(eventId, event.eventName, subscription.eventVersion, occurredAt, tenant.org, request.data && !request.project ? { ...request.data } : projectData(version, base)),
+    };
+    tenant.commit('notification', id, notification);
+    notifications.push(id);
+  }
+  return { eventId, notifications };
+}

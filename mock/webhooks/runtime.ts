@@ -1,0 +1,55 @@
+import type { TenantState } from '../store/tenant-state.js';
+import type { PlannedAttempt } from './policy.js';
+import type { TenantScheduler } from './scheduler.js';
+
+/** An attempt as the engine tracks it: the policy's plan plus where it sits on the timeline (see timeline.ts). */
+export interface Job extends PlannedAttempt {
+  /** Tenant time at which the job was queued. */
+  readonly queuedAt: number;
+  /** Real time at which the job was queued. */
+  readonly queuedAtReal: number;
+}
+
+/**
+ * Delivery bookkeeping of one tenant that lives only in memory: its scheduler, the attempts under way, and the
+ * generation of each notification retried manually.
+ */
+export class TenantRuntime {
+  /** Attempts under way. */
+  readonly inflight = new Set<Promise<void>>();
+  /** Attempts under way per notification id. */
+  private readonly busy = new Map<string, number>();
+  /** Notifications retried manually, by id: their current generation (absent: 0). */
+  private readonly generations = new Map<string, number>();
+
+  constructor(
+    readonly tenant: TenantState,
+    readonly scheduler: TenantScheduler<Job>,
+  ) {}
+
+  /** The current generation of a notification. */
+  generation(id: string): number {
+    return this.generations.get(id) ?? 0;
+  }
+
+  /** Records that a manual retry started a new generation. */
+  setGeneration(id: string, generation: number): void {
+    this.generations.set(id, generation);
+  }
+
+  /** An attempt of the notification started. */
+  begin(id: string): void {
+    this.busy.set(id, (this.busy.get(id) ?? 0) + 1);
+  }
+
+  /** An attempt of the notification ended. */
+  end(id: string): void {
+    const left = (this.busy.get(id) ?? 1) - 1;
+    if (left > 0) this.busy.set(id, left);
+    else {
+      this.busy.delete(id);
+      // Nothing of this notification is under way: no attempt of an older generation can come back.
+      this.generations.delete(id);
+    }
+  }
+}

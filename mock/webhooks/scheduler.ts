@@ -1,0 +1,144 @@
+import type { Clock } from '../clock.js';
+import type { TimerHandle, Timers } from './timers.js';
+
+/** Longest delay a Node timer accepts (about 24.8 days); a later due time is reached by re-arming. */
+const MAX_DELAY_MS = 2 ** 31 - 1;
+
+/** Anything with a due time (tenant time, epoch ms). */
+export interface Due {
+  readonly dueAt: number;
+}
+
+/** What the scheduler asks of its owner. */
+export interface SchedulerHooks<J> {
+  /** Whether jobs may still start (the engine is open and the tenant is still the live one). */
+  live(): boolean;
+  /** Starts a job that fell due; it has already left the queue. */
+  start(id: string, job: J): void;
+  /** The queue changed (the engine keeps a tenant with work from eviction). */
+  changed(): void;
+  /** A dispatch queued for the next turn of the event loop; the engine waits for it when asked to be idle. */
+  track(dispatched: Promise<void>): void;
+}
+
+/**
+ * The due queue of one tenant: at most one job per notification id, each due at a tenant (virtual) time, and
+ * the one timer that starts the earliest when it falls due.
+ *
+ * The timer runs on real time while the tenant clock moves at real speed between jumps; after a jump
+ * (`afterClockJump`) its delay is stale, so it is dropped, every job now due starts, and the timer is armed again
+ * for the earliest job left. A job due already starts on the next turn of the event loop (after the request that
+ * queued it has been answered), once for every job queued in the same turn.
+ */
+export class TenantScheduler<J extends Due> {
+  private readonly queue = new Map<string, J>();
+  /** The armed timer; an object so a stale callback recognises it is no longer the current one. */
+  private timer: { readonly handle: TimerHandle } | null = null;
+  private timerAt = Infinity;
+  private kicked = false;
+  private stopped = false;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly timers: Timers,
+    private readonly hooks: SchedulerHooks<J>,
+  ) {}
+
+  /** Jobs waiting for their due time. */
+  get size(): number {
+    return this.queue.size;
+  }
+
+  /** Tenant time the timer is armed for (Infinity: none). */
+  get armedAt(): number {
+    return this.timerAt;
+  }
+
+  /** Queues a job (replacing the id's previous one): started on the next turn when due, else by the timer. */
+  add(id: string, job: J): void {
+    this.queue.set(id, job);
+    this.hooks.changed();
+    if (job.dueAt <= this.clock.now()) this.kick();
+    else if (job.dueAt < this.timerAt) this.arm(job.dueAt);
+  }
+
+  /** Drops the id's job, if any. */
+  cancel(id: string): void {
+    this.queue.delete(id);
+    this.rearm();
+  }
+
+  /** Starts every due job without waiting for any, then arms the timer for the earliest one left. */
+  dispatch(): void {
+    if (this.stopped || !this.hooks.live()) return;
+    const now = this.clock.now();
+    for (const [id, job] of this.queue) {
+      if (job.dueAt > now) continue;
+      this.queue.delete(id);
+      this.hooks.start(id, job);
+    }
+    this.rearm();
+  }
+
+  /** The tenant clock jumped: the timer's real-time delay is stale; start what fell due and arm again. */
+  afterClockJump(): void {
+    this.disarm();
+    this.dispatch();
+  }
+
+  /** Never starts anything again (engine closed, tenant replaced); the queue is kept for counting. */
+  stop(): void {
+    this.stopped = true;
+    this.disarm();
+  }
+
+  /** Stops and forgets every job (tenant reset or evicted). */
+  discard(): void {
+    this.stop();
+    this.queue.clear();
+  }
+
+  private kick(): void {
+    if (this.kicked || this.stopped) return;
+    this.kicked = true;
+    this.hooks.track(
+      new Promise<void>((resolve) =>
+        this.timers.setImmediate(() => {
+          this.kicked = false;
+          this.dispatch();
+          resolve();
+        }),
+      ),
+    );
+  }
+
+  private rearm(): void {
+    let earliest = Infinity;
+    for (const job of this.queue.values()) if (job.dueAt < earliest) earliest = job.dueAt;
+    if (earliest === Infinity) this.disarm();
+    else if (earliest !== this.timerAt || !this.timer) this.arm(earliest);
+    this.hooks.changed();
+  }
+
+  private arm(dueAt: number): void {
+    this.disarm();
+    if (this.stopped) return;
+    const delay = Math.max(0, Math.min(dueAt - this.clock.now(), MAX_DELAY_MS));
+    const timer = {
+      handle: this.timers.setTimeout(() => {
+        if (this.timer !== timer) return;
+        this.timer = null;
+        this.timerAt = Infinity;
+        this.dispatch();
+      }, delay),
+    };
+    this.timer = timer;
+    this.timerAt = dueAt;
+  }
+
+  private disarm(): void {
+    if (this.timer) this.timers.clearTimeout(this.timer.handle);
+    this.timer = null;
+    this.timerAt = Infinity;
+  }
+}
