@@ -10,3 +10,4 @@ export { startMock, buildMock, type RunningMock, type Mock } from './mock/server
 export { defaultOptions, type MockOptions } from './mock/options.js';
 export { sign, verifySignature, SIGNATURE_HEADER, EVENT_ID_HEADER } from './mock/webhooks/signature.js';
 export { runConformance } from './conformance/runner.js';
+export { NoCredentialError, TargetUnreachableError, UsageError } from './conformance/errors.js';

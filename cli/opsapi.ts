@@ -12,7 +12,10 @@ import { VERSION } from './version.js';
 const program = new Command()
   .name('opsapi')
   .description('Contract kit for the Operations Platform API: stateful mock, conformance runner, webhook tools.')
-  .version(VERSION)
+  // `-V, --version` belongs to the program only: with positional options, program options are read before the
+  // command name only, so a command's own `--version` (trigger's event version) reaches that command (inferred).
+  .version(VERSION, '-V, --version', 'output the version number of opsapi')
+  .enablePositionalOptions()
   .showHelpAfterError()
   .addCommand(mockCommand())
   .addCommand(tokenCommand())

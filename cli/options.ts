@@ -1,4 +1,5 @@
 import { InvalidArgumentError, Option } from 'commander';
+import { checkOrgName } from '../mock/auth/org.js';
 
 /** A flag that also reads `OPSAPI_<NAME>` from the environment. */
 export function flag(flags: string, description: string, envName: string): Option {
@@ -23,3 +24,6 @@ export function parsed<T>(parse: (text: string) => { ok: true; value: T } | { ok
     return result.value;
   };
 }
+
+/** Parses an organisation code with the mock's own rule (mock/auth/org.ts): a token the CLI mints is one the mock accepts. */
+export const orgName = parsed(checkOrgName);

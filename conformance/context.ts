@@ -42,6 +42,11 @@ export interface ConformOptions {
   baseline?: string[];
   certify?: boolean;
   strict?: boolean;
+  /**
+   * Accept a run in which more than half of the selected MUST checks were skipped (default: exit 1). Checks left out by
+   * `only`/`skip` are not selected, so they are not skipped.
+   */
+  allowSkips?: boolean;
   /** Bounds of the rate-limit probe: requests and seconds (default 3000 and 20). */
   rateLimitMaxRequests?: number;
   rateLimitMaxSeconds?: number;
@@ -117,6 +122,9 @@ export class SkipSignal extends Error {
 /** Most failures kept as evidence per check. */
 const MAX_EVIDENCE = 8;
 
+/** Most information lines kept per check (distinct lines are all counted). */
+const MAX_INFO = 20;
+
 /** The view one check has of the run: requests under its name and a collector of failures, coverage and skips. */
 export class CheckContext {
   readonly failures: Evidence[] = [];
@@ -124,6 +132,9 @@ export class CheckContext {
   covered = 0;
   readonly uncovered: string[] = [];
   readonly coverage: string[] = [];
+  /** Information that is neither a pass nor a failure (first `MAX_INFO` distinct lines); `infoCount` counts them all. */
+  readonly infoLines: string[] = [];
+  private readonly infoSeen = new Set<string>();
 
   constructor(
     readonly run: RunContext,
@@ -155,6 +166,18 @@ export class CheckContext {
   exercised(what?: string): void {
     this.covered++;
     if (what && this.coverage.length < 40) this.coverage.push(what);
+  }
+
+  /** Records information, e.g. a response field the contract does not name; repeated lines count once. */
+  inform(line: string): void {
+    const text = this.run.redactor.text(line);
+    if (this.infoSeen.has(text)) return;
+    this.infoSeen.add(text);
+    if (this.infoLines.length < MAX_INFO) this.infoLines.push(text);
+  }
+
+  get infoCount(): number {
+    return this.infoSeen.size;
   }
 
   /** Notes a case the data could not exercise. */

@@ -2,9 +2,11 @@ import { execFile } from 'node:child_process';
 import { CONTRACT_VERSION } from '../spec/build.js';
 import { VERSION } from '../cli/version.js';
 import type { FixtureManifest } from '../fixtures/seed/model.js';
-import { HttpClient, RateLimitedError, TransportError, type Credential } from './client.js';
+import { RateLimitedError, TransportError, type Credential } from './client.js';
+import { CheckClock, TimedClient, currentClock, underClock } from './check-clock.js';
 import { contractPermissions, matchOperation } from './contract.js';
 import { CheckContext, SkipSignal, selects, type CheckDef, type ConformOptions, type Credentials, type RunContext } from './context.js';
+import { NoCredentialError, TargetUnreachableError, UsageError } from './errors.js';
 import { nonce, pageOf, poll } from './helpers.js';
 import { Receiver } from './receiver.js';
 import { Redactor } from './redact.js';
@@ -12,11 +14,7 @@ import { allChecks } from './registry.js';
 import { seedData } from './checks/writes.js';
 import { FAMILIES, type CheckResult, type Counts, type Outcome, type Phase, type Precondition, type Report } from './types.js';
 
-/** A usage error (exit 2). */
-export class UsageError extends Error {}
-
-/** The target does not answer at all (exit 2). */
-export class TargetUnreachableError extends Error {}
+export { NoCredentialError, TargetUnreachableError, UsageError } from './errors.js';
 
 const PHASES: Phase[] = ['state', 'main', 'alone', 'aggregate'];
 
@@ -40,6 +38,20 @@ function orgOf(token: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A credential option, or undefined when it is absent or blank. */
+function given(value: string | undefined): string | undefined {
+  return value?.trim() ? value : undefined;
+}
+
+/** What a check needs: a credential (every family but auth, whose checks send none or their own), then its own. */
+function requirements(def: CheckDef): Precondition[] {
+  return [...(def.family === 'auth' ? [] : (['token'] as Precondition[])), ...(def.requires ?? [])];
+}
+
+function needsToken(def: CheckDef): boolean {
+  return requirements(def).includes('token');
 }
 
 function emptyCounts(): Counts {
@@ -83,6 +95,13 @@ export async function runConformance(input: ConformOptions): Promise<Report> {
   if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:') throw new UsageError('--base-url must be an http or https URL');
   const options: RunContext['options'] = {
     ...input,
+    // An empty credential is no credential: a CI secret that is not set expands to "" (inferred).
+    token: given(input.token),
+    limitedToken: given(input.limitedToken),
+    apiKey: given(input.apiKey),
+    tokenCommand: given(input.tokenCommand),
+    otherTenantToken: given(input.otherTenantToken),
+    webhookSecret: given(input.webhookSecret),
     baseUrl: input.baseUrl.replace(/\/+$/, ''),
     concurrency: Math.max(1, input.concurrency ?? 8),
     timeoutMs: Math.max(100, input.timeoutMs ?? 10_000),
@@ -136,7 +155,7 @@ export async function runConformance(input: ConformOptions): Promise<Report> {
         return refreshing;
       }
     : undefined;
-  const client = new HttpClient({ baseUrl: options.baseUrl, timeoutMs: options.timeoutMs, concurrency: options.concurrency, headers: options.headers ?? {}, redactor, credentialHeaders, matchOperation, ...(refreshMainToken ? { refreshMainToken } : {}) });
+  const client = new TimedClient({ baseUrl: options.baseUrl, timeoutMs: options.timeoutMs, concurrency: options.concurrency, headers: options.headers ?? {}, redactor, credentialHeaders, matchOperation, ...(refreshMainToken ? { refreshMainToken } : {}) });
 
   const memos = new Map<string, Promise<unknown>>();
   const run: RunContext = {
@@ -149,12 +168,11 @@ export async function runConformance(input: ConformOptions): Promise<Report> {
     ...(options.webhookSecret ? { webhookSecret: options.webhookSecret } : {}),
     unavailable: new Map(),
     memo: <T>(key: string, fn: () => Promise<T>) => {
-      let p = memos.get(key) as Promise<T> | undefined;
-      if (!p) {
-        p = fn();
-        memos.set(key, p);
-      }
-      return p;
+      const p = memos.get(key) as Promise<T> | undefined;
+      if (p) return currentClock()?.waitFor(p) ?? p;
+      const created = fn();
+      memos.set(key, created);
+      return created;
     },
     cleanup: [],
     notes: [],
@@ -171,6 +189,13 @@ export async function runConformance(input: ConformOptions): Promise<Report> {
     const mockAdmin = options.useMockAdmin !== false && health.status === 200 && (health.json as { status?: unknown } | undefined)?.status === 'ok';
     (run as { mockAdmin: boolean }).mockAdmin = mockAdmin;
     if (mockAdmin) await prepareMock(run);
+    if (!credentials.main && !credentials.apiKey && selected.some(needsToken)) {
+      const target = new URL(options.baseUrl);
+      target.username = '';
+      target.password = '';
+      const detail = input.token !== undefined && !options.token ? 'the token given is empty' : mockAdmin ? 'its admin API minted no token' : health.status === 200 && options.useMockAdmin === false ? 'its admin API is off: --no-mock-admin' : undefined;
+      throw new NoCredentialError(target.href.replace(/\/+$/, ''), detail);
+    }
 
     setAvailability(run);
     const wantsReceiver = selected.some((c) => c.requires?.includes('webhooks')) && options.webhooks === true;
@@ -290,9 +315,8 @@ async function quiesce(run: RunContext): Promise<void> {
 }
 
 async function runCheck(run: RunContext, def: CheckDef): Promise<CheckResult> {
-  const started = performance.now();
-  const requires: Precondition[] = [...(def.family === 'auth' ? [] : (['token'] as Precondition[])), ...(def.requires ?? [])];
-  const unmet = requires.filter((p) => run.unavailable.has(p)).map((p) => run.unavailable.get(p) as string);
+  const clock = new CheckClock();
+  const unmet = requirements(def).filter((p) => run.unavailable.has(p)).map((p) => run.unavailable.get(p) as string);
   const c = new CheckContext(run, def);
   let outcome: Outcome;
   let reason: string | undefined;
@@ -301,7 +325,7 @@ async function runCheck(run: RunContext, def: CheckDef): Promise<CheckResult> {
     reason = unmet.join('; ');
   } else {
     try {
-      await def.run(c);
+      await underClock(clock, () => def.run(c));
       if (c.failureCount > 0) outcome = 'fail';
       else if (c.covered > 0) outcome = 'pass';
       else {
@@ -333,7 +357,8 @@ async function runCheck(run: RunContext, def: CheckDef): Promise<CheckResult> {
     ...(reason !== undefined ? { reason: run.redactor.text(reason) } : {}),
     evidence: c.failures,
     failureCount: c.failureCount,
-    durationMs: Math.round(performance.now() - started),
+    durationMs: clock.ownMs(),
+    ...(c.infoCount > 0 ? { info: [...c.infoLines], infoCount: c.infoCount } : {}),
   };
 }
 
@@ -349,8 +374,14 @@ function finish(run: RunContext, checks: CheckResult[], started: number): Report
   const mustBroken = counted.filter((r) => r.level === 'MUST' && (r.outcome === 'fail' || r.outcome === 'error'));
   const shouldBroken = counted.filter((r) => r.level === 'SHOULD' && (r.outcome === 'fail' || r.outcome === 'error'));
   const mustSkipped = checks.filter((r) => r.level === 'MUST' && r.outcome === 'skip');
+  const mustTotal = checks.filter((r) => r.level === 'MUST').length;
+  const mustRan = mustTotal - mustSkipped.length;
   const reasons: string[] = [];
   if (mustBroken.length) reasons.push(`${mustBroken.length} MUST check(s) failed or errored: ${mustBroken.map((r) => r.id).join(', ')}`);
+  // Inferred: a run that skipped most of what it was asked to prove proves little; a gate must not pass on it.
+  if (mustSkipped.length * 2 > mustTotal && !run.options.allowSkips) {
+    reasons.push(`only ${mustRan} of ${mustTotal} MUST checks ran (${mustSkipped.length} skipped, more than half): give what the skip reasons name, or pass --allow-skips`);
+  }
   if (run.options.strict && shouldBroken.length) reasons.push(`--strict: ${shouldBroken.length} SHOULD check(s) failed or errored: ${shouldBroken.map((r) => r.id).join(', ')}`);
   if (run.options.certify && mustSkipped.length) reasons.push(`--certify: ${mustSkipped.length} MUST check(s) skipped: ${mustSkipped.map((r) => r.id).join(', ')}`);
   if (stale.length) reasons.push(`stale baseline entries (these checks now pass): ${stale.join(', ')}`);
@@ -372,6 +403,8 @@ function finish(run: RunContext, checks: CheckResult[], started: number): Report
     checks,
     staleBaseline: stale,
     certified: !notCertified(checks) && stale.length === 0,
+    mustRan,
+    mustTotal,
     exitCode: reasons.length ? 1 : 0,
     exitReasons: reasons,
     notes: run.notes.map((n) => run.redactor.text(n)),

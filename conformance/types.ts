@@ -75,6 +75,12 @@ export interface CheckResult {
   durationMs: number;
   /** A failure accepted by `--baseline`. */
   baselined?: boolean;
+  /**
+   * Information the check gathered that is neither a pass nor a failure, e.g. response fields the contract does not
+   * name ("Other SKU fields: not shown"). Bounded like evidence; `infoCount` counts all of it.
+   */
+  info?: string[];
+  infoCount?: number;
 }
 
 /** Counts of outcomes per level. */
@@ -106,7 +112,13 @@ export interface Report {
   staleBaseline: string[];
   /** CERTIFIED under `--certify` semantics: no MUST check failed, errored or was skipped (and no stale baseline entry). */
   certified: boolean;
-  /** 0: no MUST check failed or errored; 1 otherwise (or SHOULD under --strict, skipped MUST under --certify, stale baseline). */
+  /** MUST checks that ran (passed, failed or errored) of the MUST checks selected (`--only`/`--skip` leave some out). */
+  mustRan: number;
+  mustTotal: number;
+  /**
+   * 0: no MUST check failed or errored; 1 otherwise (or SHOULD under --strict, skipped MUST under --certify, more than
+   * half of the MUST checks skipped without --allow-skips, stale baseline).
+   */
   exitCode: 0 | 1;
   /** Why the exit code is 1. */
   exitReasons: string[];

@@ -1,11 +1,13 @@
 import { OpenApiBuilder, type OpenAPIObject, type OperationObject, type ParameterObject, type ResponseObject, type SchemaObject } from 'openapi3-ts/oas31';
 import { OPERATIONS, type OperationDef } from './operations/index.js';
 import { SCHEMAS } from './components.js';
-import { LIST_PARAMETERS, RETRY_AFTER_HEADER } from './list-parameters.js';
+import { LIST_PARAMETERS, RETRY_AFTER_HEADER, filterAndSortParameters } from './list-parameters.js';
+import { buildLinks } from './operations/links.js';
 import { payloadSchemas, webhookItems } from './webhooks.js';
 import { ERROR_CATALOG } from './errors/index.js';
 import { documented, inferred } from './provenance.js';
 import { RFC9110_401_TYPE } from './schemas/problem.js';
+import { KEY_WITH_BEARER } from './credentials.js';
 
 /** Version of the contract document (not of the API, which is `/v1`). */
 export const CONTRACT_VERSION = '1.0.0';
@@ -41,11 +43,12 @@ function buildOperation(op: OperationDef): OperationObject {
     required: true,
     description: p.description,
     schema: toPlainSchema(p.schema),
+    example: p.example,
     ...marks(op),
   }));
   if (op.list?.parametersIn === 'query') {
     parameters.push({ $ref: '#/components/parameters/PageNumber' }, { $ref: '#/components/parameters/PageSize' });
-    if (op.list.filterAndSort) parameters.push({ $ref: '#/components/parameters/FilterBy' }, { $ref: '#/components/parameters/SortBy' });
+    if (op.list.filterAndSort) parameters.push(...filterAndSortParameters(op.list.examples));
   }
 
   const responses: Record<string, ResponseObject> = {};
@@ -53,6 +56,7 @@ function buildOperation(op: OperationDef): OperationObject {
   responses[String(success.status)] = {
     description: success.description,
     ...(success.schema ? { content: { 'application/json': { schema: { $ref: `#/components/schemas/${success.schema}` } } } } : {}),
+    ...(success.links ? { links: buildLinks(success.links) } : {}),
     ...marks(success),
   };
   for (const error of op.errors) {
@@ -73,6 +77,8 @@ function buildOperation(op: OperationDef): OperationObject {
     summary: op.summary,
     description: `${op.description}\n\n${permissionText}${describeList(op)}`,
     tags: [op.tag],
+    // Two alternatives, not one AND requirement: the bearer token alone suffices (Authentication, point 1); what both
+    // headers together mean is the inferred `x-with-bearer` rule of the ApiKey scheme (spec/credentials.ts).
     security: [{ JWTApiKey: [] }, { ApiKey: [] }],
     parameters,
     responses,
@@ -87,10 +93,11 @@ function buildOperation(op: OperationDef): OperationObject {
     result.requestBody = {
       required: true,
       description: op.requestBody.description,
-      content: { 'application/json': { schema: { $ref: `#/components/schemas/${op.requestBody.schema}` } } },
+      content: { 'application/json': { schema: { $ref: `#/components/schemas/${op.requestBody.schema}` }, example: op.requestBody.example } },
       ...marks(op.requestBody),
     };
   }
+  if (op.exampleRequires) result['x-example-requires'] = [...op.exampleRequires];
   if (op.list) {
     result['x-list'] = { parametersIn: op.list.parametersIn, item: op.list.item, 'x-provenance': 'inferred', 'x-rationale': op.list.fieldsRationale };
     result['x-filterable'] = op.list.filterAndSort
@@ -111,6 +118,10 @@ const DESCRIPTION = [
   '',
   'Errors are problem bodies (`type`, `title`, `status`, `detail`, `instance`, `code`, `parameters`); the plain 401 has no `code`',
   `and its \`type\` is ${RFC9110_401_TYPE}. The complete error catalog is in \`x-error-catalog\` and served by GET /v1/errors/{errorCode}.`,
+  '',
+  'Examples are real identifiers of the world the mock seeds for tenant `demo` with its defaults (`npm start`): each example',
+  'request, sent to a fresh `demo` tenant, succeeds. An operation whose examples address a record created at run time names',
+  'the operations whose examples must run before it in `x-example-requires`. Response `links` chain the calls a client walks.',
 ].join('\n');
 
 /** Assembles the OpenAPI 3.1 document from the TypeScript definitions. Pure: same input, same document. */
@@ -153,8 +164,9 @@ export function buildDocument(): OpenAPIObject {
     in: 'header',
     name: 'X-Api-Key',
     description:
-      'The `key` returned by POST /v1/access/apiKeys. Documented for list requests; accepted on every operation with the tenant and permissions of the key\'s creator (inferred). When both credentials are sent, both must be valid and of the same tenant.',
+      'The `key` returned by POST /v1/access/apiKeys. Documented for list requests; accepted on every operation with the tenant and permissions of the key\'s creator (inferred). When both credentials are sent, both must be valid and of the same tenant, except that an X-Api-Key equal to the bearer token is the same credential sent twice and is accepted (inferred, `x-with-bearer`).',
     ...documented,
+    'x-with-bearer': { ...KEY_WITH_BEARER },
   });
 
   for (const [name, schema] of Object.entries(SCHEMAS)) builder.addSchema(name, toPlainSchema(schema));

@@ -33,7 +33,8 @@ export const SCHEMAS: Readonly<Record<string, TSchema>> = {
   ErrorCode: Type.Unsafe<string>({
     type: 'string',
     enum: [...ERROR_CODES],
-    description: 'Every code of the error catalog (Errors / Error code catalog): 478 codes of 74 prefixes.',
+    description:
+      'Every code of the error catalog (Errors / Error code catalog): 478 codes of 74 prefixes. `Problem.code` lists these and also accepts an unlisted code of the same shape.',
     ...documented,
   }),
   ErrorParameter,

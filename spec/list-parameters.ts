@@ -1,6 +1,16 @@
 import type { ParameterObject } from 'openapi3-ts/oas31';
 import { FILTER_OPERATORS, OPERATOR_SEMANTICS } from './lists/operators.js';
 import { documented, inferred } from './provenance.js';
+import {
+  FILTER_LENGTH_RATIONALE,
+  MAX_FILTER_LENGTH,
+  MAX_PAGE_NUMBER,
+  MAX_SORT_LENGTH,
+  PAGE_NUMBER_RATIONALE,
+  SORT_LENGTH_RATIONALE,
+  inferredMaxLength,
+  inferredMaximum,
+} from './limits.js';
 
 /** The filter language, written once for the `FilterBy` parameter and the search body. */
 export const FILTER_GRAMMAR = [
@@ -33,8 +43,9 @@ export const LIST_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
     name: 'pageNumber',
     in: 'query',
     required: false,
-    description: 'The page to return, >= 1 (default 1). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred; clamping is also allowed by the rule).',
-    schema: { type: 'integer', minimum: 1, default: 1 },
+    description: `The page to return, >= 1 (default 1), at most ${MAX_PAGE_NUMBER} (inferred). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred; clamping is also allowed by the rule).`,
+    schema: { type: 'integer', minimum: 1, ...inferredMaximum(MAX_PAGE_NUMBER, PAGE_NUMBER_RATIONALE), default: 1 },
+    example: 1,
     ...documented,
   },
   PageSize: {
@@ -43,6 +54,7 @@ export const LIST_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
     required: false,
     description: 'Items per page, between 1 and 1000 inclusive (default 25). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred).',
     schema: { type: 'integer', minimum: 1, maximum: 1000, default: 25 },
+    example: 50,
     ...documented,
   },
   FilterBy: {
@@ -50,8 +62,7 @@ export const LIST_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
     in: 'query',
     required: false,
     description: FILTER_GRAMMAR,
-    schema: { type: 'string', maxLength: 4096 },
-    example: 'name[Contains]bolt',
+    schema: { type: 'string', ...inferredMaxLength(MAX_FILTER_LENGTH, FILTER_LENGTH_RATIONALE) },
     ...documented,
   },
   SortBy: {
@@ -59,11 +70,23 @@ export const LIST_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
     in: 'query',
     required: false,
     description: SORT_SYNTAX,
-    schema: { type: 'string', maxLength: 512 },
-    example: '-createdAt',
+    schema: { type: 'string', ...inferredMaxLength(MAX_SORT_LENGTH, SORT_LENGTH_RATIONALE) },
     ...documented,
   },
 };
+
+/**
+ * The `filterBy` and `sortBy` parameters of one list operation: the shared definitions with the operation's own
+ * examples. They are written inline, not as `$ref`, because an example must name fields of that operation
+ * (`x-filterable`, `x-sortable`) and OpenAPI 3.1 ignores siblings of a `$ref`.
+ */
+export function filterAndSortParameters(examples: { readonly filterBy: string; readonly sortBy: string }): ParameterObject[] {
+  const { FilterBy, SortBy } = LIST_PARAMETERS as Record<'FilterBy' | 'SortBy', ParameterObject>;
+  return [
+    { ...FilterBy, example: examples.filterBy },
+    { ...SortBy, example: examples.sortBy },
+  ];
+}
 
 /** The `Retry-After` header of a 429 (inferred: the reference does not say how the delay is told). */
 export const RETRY_AFTER_HEADER = {

@@ -390,7 +390,7 @@ export interface paths {
         put?: never;
         /**
          * Retry a notification manually
-         * @description Re-delivers a notification now, in any state (like a resend). The notification is Pending while the manual attempt runs and ends Success or Failure by that attempt; the attempt is recorded with trigger `Manual`. No request body.
+         * @description Re-delivers a notification now, in any state (like a resend). The notification is Pending while the manual attempt runs and ends Success or Failure by that attempt; the attempt is recorded with trigger `Manual`. After the notification's subscription was deleted a retry still re-delivers, to the endpoint recorded on the notification (inferred: a notification is a self-contained record). No request body.
          *
          *     Permission: `App.Admin` (role or permission).
          */
@@ -1240,15 +1240,17 @@ export interface components {
             detail: string;
             /** @description `<METHOD> <request path>` of the failed request */
             instance: string;
-            /** @description error code; absent on the plain 401 and on errors no catalog code names */
-            code?: components["schemas"]["ErrorCode"];
+            /** @description error code (one of the catalog, see ErrorCode); absent on the plain 401 and on errors no catalog code names */
+            code?: components["schemas"]["ErrorCode"] | string;
             /** @description the parameters of the code (present on the 429 body, where it is an empty object) */
             parameters?: {
                 [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /**
-         * @description Every code of the error catalog (Errors / Error code catalog): 478 codes of 74 prefixes.
+         * @description Every code of the error catalog (Errors / Error code catalog): 478 codes of 74 prefixes. `Problem.code` lists these and also accepts an unlisted code of the same shape.
          * @enum {string}
          */
         ErrorCode: "COMMON.QUERY.FILTER_PARSING_FAILED" | "COMMON.QUERY.EXPANSION_NOT_SUPPORTED" | "COMMON.QUERY.SORTING_PARSING_FAILED" | "COMMON.AUTH.MISSING_ROLE" | "COMMON.AUTH.MISSING_PERMISSIONS" | "COMMON.AUTH.REQUIRES_MASTER_TENANT" | "COMMON.AUTH.FORBIDDEN" | "COMMON.AUTH.UNAUTHORIZED" | "COMMON.TENANT.EXPIRED" | "COMMON.TENANT.PLAN_FEATURE_NOT_ALLOWED" | "COMMON.TENANT.PLAN_LIMIT_EXCEEDED" | "COMMON.VALIDATION.EVENT_CONDITION_FORMULA_DESERIALIZATION_FAILED" | "COMMON.VALIDATION.ERROR" | "COMMON.QUANTITY.UNIT_NOT_CONFIGURED" | "COMMON.QUANTITY.BASE_UNIT_PRECISION_EXCEEDED" | "COMMON.ENTITY.ALREADY_EXISTS" | "COMMON.ENTITY.NOT_FOUND" | "COMMON.MESSAGING.TENANT_CODE_NOT_SPECIFIED" | "COMMON.FILE.SIZE_EXCEEDS_LIMIT" | "COMMON.FILE.UNSUPPORTED_AI_CONTENT" | "COMMON.RATE_LIMIT.EXCEEDED" | "ADMIN.TENANT.INVALID_LOGO_FILE_TYPE" | "ADMIN.TENANT.PAYMENT_PROVIDER_CUSTOMER_ID_MISSING" | "ADMIN.CUSTOMER.TAX_IDENTIFIER_CONFLICT" | "ADMIN.BLOG_POST.INVALID_IMAGE" | "ADMIN.BLOG_POST.TRANSLATION_LANGUAGES_MUST_DIFFER" | "ADMIN.BLOG_POST.TRANSLATION_NOT_FOUND" | "ADMIN.BLOG_POST.UNSUPPORTED_LANGUAGE" | "ADMIN.BLOG_POST.NOT_PUBLISHABLE" | "ADMIN.BLOG_POST.SLUG_ALREADY_EXISTS" | "ADMIN.BLOG_AUTHOR.HAS_POSTS" | "ADMIN.BLOG_AUTHOR.NO_AUTOMATED_AUTHORS" | "ADMIN.BLOG_AUTHOR.VERSION_CONFLICT" | "ADMIN.RECRUITING.VERSION_CONFLICT" | "ADMIN.RECRUITMENT_APPLICATION.PROCESS_NOT_OPEN" | "ADMIN.ONBOARDING_INVITATION.INVALID_TOKEN" | "ADMIN.ONBOARDING_INVITATION.EXPIRED_TOKEN" | "ADMIN.CANDIDATE.ARCHIVED" | "ADMIN.CANDIDATE.HAS_BLOCKING_APPLICATIONS" | "ADMIN.CANDIDATE.INVALID_RESUME" | "AGENTS.PERMISSIONS.UNKNOWN" | "AGENTS.PERMISSIONS.NOT_GRANTED" | "AGENTS.AUTOMATION.EVENT_DEFINITION_NOT_FOUND" | "AGENTS.AUTOMATION.INVALID_EVENT_CONDITION" | "AGENTS.AUTOMATION.CANNOT_BE_ENABLED" | "AGENTS.AUTOMATION.TRIGGER_NOT_FOUND" | "AGENTS.AUTOMATION.TRIGGER_KIND_MISMATCH" | "AGENTS.AUTOMATION.DELETED" | "AGENTS.AGENT_TASK.CANNOT_RESPOND_WHILE_RUNNING" | "AGENTS.AGENT_TASK.CANNOT_RESPOND_AFTER_ERROR" | "AGENTS.AGENT_TASK.CANNOT_RETRY" | "AGENTS.AGENT_TASK.CANNOT_RESPOND_WHILE_ACTION_REQUIRED" | "AGENTS.AGENT_TASK.NOT_RUNNING" | "AGENTS.AGENT_TASK.NOT_PENDING" | "AGENTS.AGENT_TASK.PROCESSING_LEASE_NOT_EXPIRED" | "AGENTS.AGENT_TASK.NOT_ACTION_REQUIRED" | "AGENTS.AGENT_TASK.CLARIFICATION_NOT_FOUND" | "AGENTS.AGENT_TASK.EXPIRED" | "AGENTS.AGENT_TASK.QUESTIONS_NOT_ALLOWED" | "AGENTS.AGENT_TASK.SOURCE_MISMATCH" | "AGENTS.AGENT_TASK.ACTIVE_INPUT_NOT_FOUND" | "AGENTS.AGENT_TASK.PENDING_INPUT_NOT_FOUND" | "ANALYTICS.WORKSPACE.NOT_PROVISIONED" | "ANALYTICS.EXPORT.ROW_LIMIT_EXCEEDED" | "COSTS.SKU.DEPENDENCY_CYCLE" | "COSTS.SKU.MANUFACTURING_REQUIREMENTS_UNRESOLVED" | "COSTS.SKU.COST_PROJECTION_MISSING" | "FILES.FILE.AUDIO_TOO_LARGE" | "FILES.FILE.CANNOT_DELETE_SYSTEM_MANAGED" | "FILES.FILE.INVALID_TYPE" | "FILES.FILE.TYPE_MISMATCH" | "FILES.FILE.UNSUPPORTED_TYPE" | "ITEMS.PROPERTY.COPY_NOT_MULTIPLE_KIND" | "ITEMS.PROPERTY.NOT_ENUM" | "ITEMS.PROPERTY.ALREADY_DELETED" | "ITEMS.UNIT_OF_MEASURE.CODE_ALREADY_EXISTS" | "ITEMS.UNIT_OF_MEASURE.IN_USE" | "ITEMS.SKU.INVALID_DECIMAL_FORMAT" | "ITEMS.SKU.INVALID_INTEGER_FORMAT" | "ITEMS.SKU.INVALID_BOOLEAN_FORMAT" | "ITEMS.SKU.INVALID_DATETIME_FORMAT" | "ITEMS.SKU.ALREADY_DELETED" | "ITEMS.SKU.CODE_MATCHES_EXTERNAL_REFERENCE" | "ITEMS.SKU.VALUE_FOR_PROPERTY_ALREADY_EXISTS" | "ITEMS.SKU.CANNOT_MERGE_WITH_ITSELF" | "ITEMS.SKU.CANNOT_MERGE_DIFFERENT_FAMILIES" | "ITEMS.SKU.CANNOT_MERGE_DIFFERENT_VALUES" | "ITEMS.SKU.CANNOT_OPERATE_ON_DELETED" | "ITEMS.SKU.PREFERRED_UNIT_NOT_CONFIGURED" | "ITEMS.SKU.ALTERNATIVE_UNITS_EXIST" | "ITEMS.SKU.BASE_UNIT_CANNOT_BE_ALTERNATIVE" | "ITEMS.SKU.ALTERNATIVE_UNIT_ALREADY_EXISTS" | "ITEMS.SKU.ALTERNATIVE_UNIT_NOT_FOUND" | "ITEMS.FAMILY.ALREADY_DELETED" | "ITEMS.FAMILY.CODE_NOT_MODIFIABLE" | "MAINTENANCE.ASSET.EQUIPMENT_PARENT_CLOSED_LOOP" | "MAINTENANCE.ASSET.SPACE_PARENT_CLOSED_LOOP" | "MAINTENANCE.ASSET.CANNOT_BE_OWN_PARENT" | "MAINTENANCE.ASSET.NAME_MANAGED_BY_RELATED_ENTITY" | "MAINTENANCE.ASSET.DELETION_MANAGED_BY_RELATED_ENTITY" | "MAINTENANCE.WORK_ORDER.ACTION_ALREADY_COMPLETED" | "MAINTENANCE.WORK_ORDER.ACTION_NOT_COMPLETED" | "MAINTENANCE.WORK_ORDER.INVALID_BOOLEAN_ACTION_RESULT" | "MAINTENANCE.WORK_ORDER.INVALID_NUMBER_ACTION_RESULT" | "MAINTENANCE.WORK_ORDER.EMPTY_ACTION_RESULT" | "MAINTENANCE.WORK_ORDER.INVALID_IMAGE_ACTION_RESULT" | "MAINTENANCE.WORK_ORDER.INVALID_FILE_ACTION_RESULT" | "MAINTENANCE.WORK_ORDER.INVALID_SELECTION_ACTION_RESULT" | "MAINTENANCE.WORK_ORDER.TIME_ENTRY_ALREADY_FINISHED" | "MAINTENANCE.WORK_ORDER.REPEATED_CAUSE" | "MAINTENANCE.WORK_ORDER.CANNOT_MODIFY_CANCELLED" | "MAINTENANCE.WORK_ORDER.CANNOT_MODIFY_COMPLETED" | "MAINTENANCE.WORK_ORDER.CANNOT_UNFINISH_IN_STATUS" | "MAINTENANCE.WORK_ORDER.PENDING_REQUIRED_ACTIONS" | "MAINTENANCE.WORK_ORDER.CANNOT_UPLOAD_IMAGE_TO_NON_IMAGE_ACTION" | "MAINTENANCE.WORK_ORDER.CANNOT_UPLOAD_FILE_TO_NON_FILE_ACTION" | "MAINTENANCE.PREVENTIVE_SCHEDULE.CANNOT_LAUNCH_DELETED" | "MAINTENANCE.CAUSE.ALREADY_DELETED" | "MAINTENANCE.ACTION_DEFINITION.ALREADY_DELETED" | "MESSAGING.CHATAPP.FILE_TOO_LARGE" | "MESSAGING.EXTERNAL_IDENTITY_LINK.CHALLENGE_EXPIRED" | "MESSAGING.EXTERNAL_IDENTITY_LINK.CHALLENGE_USED" | "MESSAGING.EXTERNAL_IDENTITY_LINK.REVOKED" | "MESSAGING.EXTERNAL_IDENTITY_LINK.ALREADY_LINKED" | "MESSAGING.MESSAGING_CONNECTION.BOT_MISMATCH" | "MESSAGING.MESSAGING_CONNECTION.TENANT_MISMATCH" | "MESSAGING.MESSAGING_CONNECTION.NOT_READY" | "MESSAGING.MESSAGING_CONNECTION.NOT_CONFIGURED" | "MESSAGING.MESSAGING_CONNECTION.ALREADY_CONFIGURED" | "NOTIFICATIONS.WEBHOOK.INVALID_ENDPOINT_URL" | "NOTIFICATIONS.SUBSCRIPTION.EVENT_NOT_FOUND" | "NOTIFICATIONS.SUBSCRIPTION.CONDITION_INVALID" | "PEOPLE.ROLE.CANNOT_DELETE_SYSTEM_ROLE" | "PEOPLE.ROLE.CANNOT_EDIT_SYSTEM_ROLE" | "PEOPLE.ROLE.CANNOT_MANAGE_PERMISSIONS_FOR_SYSTEM_ROLE" | "PEOPLE.ROLE.INVALID_PERMISSION" | "PEOPLE.ROLE.ALREADY_EXISTS" | "PEOPLE.ROLE.ALREADY_ASSIGNED_TO_USER" | "PEOPLE.ROLE.NOT_ASSIGNED_TO_USER" | "PEOPLE.USER.CANNOT_REMOVE_ADMIN_PERMISSION_FROM_SELF" | "PEOPLE.USER.CANNOT_REMOVE_SELF_FROM_SYSTEM" | "PEOPLE.USER.ALREADY_EXISTS_IN_GROUP" | "PEOPLE.USER.INVITATION_CREATION_FAILED" | "PEOPLE.USER.SERVICE_PRINCIPAL_NOT_FOUND" | "PEOPLE.WORK_DAY_TEMPLATE.OVERLAPPING_PERIODS" | "PEOPLE.EMPLOYEE.CANNOT_OPERATE_ON_DELETED" | "PEOPLE.EMPLOYEE.CANNOT_DELETE_WITH_MAIN_USER" | "PEOPLE.EMPLOYEE.ALREADY_ASSIGNED_TO_OTHER_USER" | "PEOPLE.EMPLOYEE.CANNOT_REMOVE_MAIN_USER_EMAIL" | "PLANNING.SUPPLIER.CANNOT_CHANGE_NAME_WHEN_INACTIVE" | "PLANNING.SUPPLIER.CANNOT_CHANGE_TAX_ID_WHEN_INACTIVE" | "PLANNING.SUPPLIER.ALREADY_DELETED" | "PLANNING.SALES_ORDER.CANNOT_CHANGE_CODE_WITH_LINES" | "PLANNING.SALES_ORDER.CANNOT_REMOVE_COMPLETED_LINE" | "PLANNING.SALES_ORDER.LINE_INVALID_SKU" | "PLANNING.SALES_ORDER.LINE_CANNOT_CONFIRM_DELETED_SKU" | "PLANNING.SALES_ORDER.SHIPPED_QUANTITY_CANNOT_BE_NEGATIVE" | "PLANNING.SALES_ORDER.CANNOT_CANCEL_DELIVERED_LINE" | "PLANNING.SALES_ORDER.CANNOT_UNDO_CANCELLATION" | "PLANNING.SALES_ORDER.LINE_CANNOT_BE_MADE_TO_ORDER" | "PLANNING.SALES_ORDER.LINE_MUST_BE_PENDING" | "PLANNING.SALES_ORDER.PENDING_QUANTITY_CANNOT_BE_NEGATIVE" | "PLANNING.PURCHASE_ORDER.CANNOT_CHANGE_CODE_WITH_LINES" | "PLANNING.PURCHASE_ORDER.LINE_INVALID_SKU" | "PLANNING.PURCHASE_ORDER.LINE_CANNOT_CONFIRM_DELETED_SKU" | "PLANNING.PURCHASE_ORDER.QUANTITY_LESS_THAN_RECEIVED" | "PLANNING.PURCHASE_ORDER.EXTERNAL_REFERENCE_ALREADY_SET" | "PLANNING.PURCHASE_ORDER.CANNOT_CANCEL_RECEIVED_LINE" | "PLANNING.PURCHASE_ORDER.CANNOT_UNDO_CANCELLATION" | "PLANNING.PURCHASE_ORDER.LINE_CANNOT_BE_RECEIVED_WHEN_DRAFT" | "PLANNING.PURCHASE_ORDER.RECEIVED_QUANTITY_CANNOT_BE_NEGATIVE" | "PLANNING.PURCHASE_ORDER.LINE_MUST_BE_DRAFT" | "PLANNING.PURCHASE_ORDER.CANNOT_MODIFY_RECEIVED_LINE" | "PLANNING.PURCHASE_ORDER.CANNOT_MODIFY_CANCELLED_LINE" | "PLANNING.PURCHASE_ORDER.PENDING_QUANTITY_CANNOT_BE_NEGATIVE" | "PLANNING.CUSTOMER.CANNOT_CHANGE_NAME" | "PLANNING.CUSTOMER.ALREADY_DELETED" | "PRODUCTION.SKU.RECIPE_NOT_VALID" | "PRODUCTION.SKU.RECIPE_ACTIVE_VERSION_NOT_FOUND" | "PRODUCTION.SKU.SIMULATION_INPUT_QUANTITY_NOT_NUMERIC" | "PRODUCTION.SKU.BOM_CONTAINS_CYCLE" | "PRODUCTION.SKU.RECIPE_INPUTS_CANNOT_BE_RESOLVED" | "PRODUCTION.SKU.BOM_RECIPE_NOT_READY" | "PRODUCTION.SKU.VALUE_ALREADY_EXISTS" | "PRODUCTION.SKU.INVALID_DECIMAL_PROPERTY_VALUE" | "PRODUCTION.SKU.INVALID_INTEGER_PROPERTY_VALUE" | "PRODUCTION.SKU.INVALID_BOOLEAN_PROPERTY_VALUE" | "PRODUCTION.SKU.INVALID_DATETIME_PROPERTY_VALUE" | "PRODUCTION.SKU.RECIPE_POSITION_INVALID" | "PRODUCTION.RECIPE_VERSION.CONDITION_FORMULA_DESERIALIZATION_FAILED" | "PRODUCTION.RECIPE_VERSION.INVALID_QUANTITY" | "PRODUCTION.RECIPE_VERSION.INVALID_ACTION_STEP_NAME" | "PRODUCTION.RECIPE_VERSION.INVALID_ACTION_STEP_EXTERNAL_REFERENCE" | "PRODUCTION.RECIPE_VERSION.INVALID_ACTION_STEP_DURATION" | "PRODUCTION.RECIPE_VERSION.INVALID_ACTION_STEP_WORKLOAD" | "PRODUCTION.RECIPE_VERSION.INVALID_ACTION_STEP_NOTES" | "PRODUCTION.RECIPE_VERSION.INVALID_ACTION_STEP_FREQUENCY" | "PRODUCTION.RECIPE_VERSION.INVALID_ACTION_STEP_FREQUENCY_WHEN" | "PRODUCTION.RECIPE_VERSION.INVALID_INSPECTION_STEP_NAME" | "PRODUCTION.RECIPE_VERSION.INVALID_INSPECTION_STEP_EXTERNAL_REFERENCE" | "PRODUCTION.RECIPE_VERSION.INVALID_INSPECTION_STEP_DURATION" | "PRODUCTION.RECIPE_VERSION.INVALID_INSPECTION_STEP_WORKLOAD" | "PRODUCTION.RECIPE_VERSION.INVALID_INSPECTION_STEP_NOTES" | "PRODUCTION.RECIPE_VERSION.INVALID_INSPECTION_STEP_FREQUENCY" | "PRODUCTION.RECIPE_VERSION.INVALID_INSPECTION_STEP_FREQUENCY_WHEN" | "PRODUCTION.RECIPE_VERSION.INVALID_SPECIFIC_INPUT_EXTERNAL_REFERENCE" | "PRODUCTION.RECIPE_VERSION.INVALID_SPECIFIC_INPUT_QUANTITY" | "PRODUCTION.RECIPE_VERSION.INVALID_SPECIFIC_INPUT_FREQUENCY_WHEN" | "PRODUCTION.RECIPE_VERSION.INVALID_PROPERTY_BASED_INPUT_EXTERNAL_REFERENCE" | "PRODUCTION.RECIPE_VERSION.INVALID_PROPERTY_BASED_INPUT_QUANTITY" | "PRODUCTION.RECIPE_VERSION.INVALID_PROPERTY_BASED_INPUT_FREQUENCY_WHEN" | "PRODUCTION.RECIPE_VERSION.INVALID_COPRODUCT_EXTERNAL_REFERENCE" | "PRODUCTION.RECIPE_VERSION.INVALID_COPRODUCT_FREQUENCY_WHEN" | "PRODUCTION.RECIPE_VERSION.INPUT_CONDITION_FORMULA_INVALID_PROPERTIES" | "PRODUCTION.RECIPE_VERSION.INPUT_FORMULA_INVALID" | "PRODUCTION.RECIPE_VERSION.COPRODUCT_CONDITION_FORMULA_INVALID_PROPERTIES" | "PRODUCTION.RECIPE_VERSION.COPRODUCT_FORMULA_INVALID" | "PRODUCTION.RECIPE_VERSION.OPERATION_CONDITION_FORMULA_INVALID_PROPERTIES" | "PRODUCTION.RECIPE_VERSION.OPERATION_FORMULA_INVALID" | "PRODUCTION.RECIPE_VERSION.OPERATION_STEP_ALREADY_FIRST" | "PRODUCTION.RECIPE_VERSION.OPERATION_STEP_ALREADY_LAST" | "PRODUCTION.RECIPE_VERSION.ALREADY_ACTIVE" | "PRODUCTION.RECIPE_VERSION.CONTAINS_DELETED_SKUS" | "PRODUCTION.RECIPE_VERSION.CONTAINS_DELETED_FAMILY" | "PRODUCTION.RECIPE_VERSION.CANNOT_DEACTIVATE_EDITABLE" | "PRODUCTION.RECIPE_VERSION.ALREADY_INACTIVE" | "PRODUCTION.RECIPE_VERSION.ALREADY_EDITABLE" | "PRODUCTION.RECIPE_VERSION.NOT_EDITABLE" | "PRODUCTION.RECIPE_VERSION.RESTRICTION_SELF_NOT_ALLOWED" | "PRODUCTION.RECIPE_VERSION.RESTRICTION_CYCLE_DETECTED" | "PRODUCTION.RECIPE_VERSION.PROPERTY_BASED_INPUT_SAME_AS_RECIPE_FAMILY" | "PRODUCTION.RECIPE_VERSION.PROPERTY_BASED_INPUT_FIXED_VALUE_DUPLICATED_PROPERTY" | "PRODUCTION.RECIPE_VERSION.STEP_CONDITION_FORMULA_INVALID_PROPERTIES" | "PRODUCTION.RECIPE_VERSION.STEP_FORMULA_INVALID" | "PRODUCTION.RECIPE_VERSION.CONDITION_FORMULA_INVALID" | "PRODUCTION.RECIPE_VERSION.CONDITION_FORMULA_UNMATCHED_CLOSING_BRACKET" | "PRODUCTION.RECIPE_VERSION.CONDITION_FORMULA_UNMATCHED_CLOSING_PARENTHESIS" | "PRODUCTION.RECIPE_VERSION.CONDITION_FORMULA_UNMATCHED_OPENING_BRACKET" | "PRODUCTION.RECIPE_VERSION.CONDITION_FORMULA_UNMATCHED_OPENING_PARENTHESIS" | "PRODUCTION.RECIPE_VERSION.CONDITION_FORMULA_CONTEXT_FIELD_NOT_FOUND" | "PRODUCTION.RECIPE_VERSION.CONDITION_FORMULA_NON_NUMERICAL_PROPERTY" | "PRODUCTION.RECIPE_VERSION.CONDITION_FORMULA_NON_NUMERICAL_CONTEXT_FIELD" | "PRODUCTION.RECIPE_VERSION.CONDITION_FORMULA_INVALID_ELEMENTS" | "PRODUCTION.RECIPE_VERSION.CONDITION_FORMULA_CONTEXT_BLOCK_NOT_ALLOWED" | "PRODUCTION.RECIPE_VERSION.CONDITION_FORMULA_PROPERTY_KIND_MISMATCH" | "PRODUCTION.RECIPE_VERSION.CONDITION_FORMULA_EVALUATION_FAILED" | "PRODUCTION.RECIPE_VERSION.CONDITION_FORMULA_UNKNOWN_FUNCTION" | "PRODUCTION.RECIPE_VERSION.CONDITION_FORMULA_INVALID_FUNCTION_ARGUMENTS" | "PRODUCTION.RECIPE_VERSION.CONDITION_FORMULA_INVALID_ROUNDING_MULTIPLE" | "PRODUCTION.RECIPE.CALCULATION_EXPRESSION_NOT_NUMERIC" | "PRODUCTION.RECIPE.CALCULATION_NEGATIVE_DURATION" | "PRODUCTION.RECIPE.VERSION_CANNOT_MAKE_EDITABLE_WITH_PRODUCTION_ORDERS" | "PRODUCTION.RECIPE.PROPERTY_NOT_FOUND" | "PRODUCTION.RECIPE.FAMILY_ALREADY_EXISTS" | "PRODUCTION.RECIPE.FAMILY_NOT_FOUND" | "PRODUCTION.RECIPE.SKU_ALREADY_EXISTS" | "PRODUCTION.RECIPE.SKU_NOT_FOUND" | "PRODUCTION.RECIPE.FAMILY_CONTEXT_CONDITION_NOT_ALLOWED" | "PRODUCTION.RECIPE.FAMILY_INVALID_CONDITION_FORMULA" | "PRODUCTION.ORDER.INPUT_QUANTITY_NOT_NUMERIC" | "PRODUCTION.ORDER.STEP_DURATION_NOT_NUMERIC" | "PRODUCTION.ORDER.STEP_DURATION_NEGATIVE" | "PRODUCTION.ORDER.STEP_WORKLOAD_NOT_NUMERIC" | "PRODUCTION.ORDER.STEP_WORKLOAD_NEGATIVE" | "PRODUCTION.ORDER.MISSING_PROPERTY_BASED_INPUT_SKU" | "PRODUCTION.ORDER.RECIPE_INPUT_SKU_NOT_FOUND" | "PRODUCTION.ORDER.RECIPE_INPUT_SKU_AMBIGUOUS" | "PRODUCTION.ORDER.INPUT_INLINE_CONVERSION_MISSING_RECIPE" | "PRODUCTION.ORDER.MAX_ORDERS_REACHED_WITHOUT_EMPTY_CODE" | "PRODUCTION.ORDER.RECIPE_NOT_AVAILABLE_FOR_SKU" | "PRODUCTION.ORDER.RECIPE_NOT_READY_FOR_SKU" | "PRODUCTION.ORDER.RECIPE_HAS_NO_ACTIVE_VERSION" | "PRODUCTION.ORDER.OPERATION_CANNOT_REVERSE_WITHOUT_WORKSTATION" | "PRODUCTION.ORDER.INSPECTION_CANNOT_CHANGE_TYPE_AFTER_COMPLETION" | "PRODUCTION.ORDER.INVALID_BOOLEAN_INSPECTION_RESULT" | "PRODUCTION.ORDER.INVALID_DECIMAL_INSPECTION_RESULT" | "PRODUCTION.ORDER.EMPTY_INSPECTION_RESULT" | "PRODUCTION.ORDER.INVALID_PHOTO_INSPECTION_RESULT" | "PRODUCTION.ORDER.INVALID_FILE_INSPECTION_RESULT" | "PRODUCTION.ORDER.CANNOT_REMOVE_COMPLETED_INSPECTION" | "PRODUCTION.ORDER.INSPECTION_NOT_COMPLETED_FOR_UNIT" | "PRODUCTION.ORDER.INTERRUPTION_ALREADY_FINISHED" | "PRODUCTION.ORDER.OPERATION_NOT_STARTED" | "PRODUCTION.ORDER.OPERATION_ALREADY_FINISHED" | "PRODUCTION.ORDER.ALREADY_FINISHED" | "PRODUCTION.ORDER.STEP_NOT_ACTION_STEP" | "PRODUCTION.ORDER.STEP_NOT_INSPECTION_STEP" | "PRODUCTION.ORDER.STEP_ALREADY_FIRST" | "PRODUCTION.ORDER.STEP_ALREADY_LAST" | "PRODUCTION.ORDER.OPERATION_CANNOT_PLAN_NON_PENDING" | "PRODUCTION.ORDER.OPERATION_MISSING_REQUIRED_TOOL" | "PRODUCTION.ORDER.OPERATION_CANNOT_UNPLAN_NON_PLANNED" | "PRODUCTION.ORDER.CANNOT_START_OPERATION" | "PRODUCTION.ORDER.CANNOT_RESUME_OPERATION" | "PRODUCTION.ORDER.CANNOT_PAUSE_OPERATION" | "PRODUCTION.ORDER.CANNOT_FINISH_OPERATION_IN_STATUS" | "PRODUCTION.ORDER.CANNOT_RECORD_PROGRESS_IN_STATUS" | "PRODUCTION.ORDER.CANNOT_DELETE_STARTED_OPERATION" | "PRODUCTION.ORDER.CANNOT_FINISH_OPERATION_WITH_PENDING_CONTROLS" | "PRODUCTION.ORDER.CANNOT_UNFINISH_OPERATION_IN_STATUS" | "PRODUCTION.ORDER.CANNOT_ADD_REALTIME_INTERRUPTION_WHILE_ACTIVE" | "PRODUCTION.ORDER.CANNOT_INTERRUPT_OPERATION_IN_STATUS" | "PRODUCTION.ORDER.CANNOT_MODIFY_PLANNED_QUANTITY_AFTER_START" | "PRODUCTION.ORDER.CANNOT_CLEAR_PLANNED_ORDER_TARGET_DATE" | "PRODUCTION.ORDER.RESTRICTION_NOT_FOUND_BETWEEN_OPERATIONS" | "PRODUCTION.ORDER.RESTRICTION_CAUSES_CYCLE" | "PRODUCTION.ORDER.INVALID_STATUS_FOR_BLOCKING" | "PRODUCTION.ORDER.CANNOT_MANIPULATE_GROUPED_OPERATION" | "PRODUCTION.ORDER.CANNOT_UPLOAD_PHOTO_TO_NON_PHOTO_INSPECTION" | "PRODUCTION.ORDER.CANNOT_UPLOAD_FILE_TO_NON_FILE_INSPECTION" | "PRODUCTION.OPERATION_TYPE.CANNOT_DELETE_WITH_ACTIVE_USAGE" | "PRODUCTION.OPERATION_TYPE.INVALID_KIND" | "PRODUCTION.OPERATION_TYPE.INVALID_ATTENDANCE_MODE" | "PRODUCTION.OPERATION.TOOL_CHARACTERISTIC_MISMATCH" | "PRODUCTION.OPERATION.WORKSTATION_NOT_COMPATIBLE" | "PRODUCTION.OPERATION.INVALID_EXECUTION_MODE" | "PRODUCTION.OPERATION.EMPLOYEE_REQUIRED" | "PRODUCTION.OPERATION.CANNOT_CHANGE_EXECUTION_MODE" | "PRODUCTION.OPERATION.TOOL_REQUIRES_CHARACTERISTIC" | "PRODUCTION.OPERATION.CANNOT_CLEAR_STARTED_OPERATION_TARGET_DATE" | "PRODUCTION.OPERATION.EMPTY_PROGRESS_RECORD" | "PRODUCTION.OPERATION.CANNOT_REQUEST_MATERIALS" | "PRODUCTION.OPERATION.GROUPED_INSPECTION_NOT_SUPPORTED" | "PRODUCTION.OPERATION.CANNOT_MODIFY_CANCELLED" | "PRODUCTION.OPERATION.EXECUTION_MODE_NOT_RESOLVED" | "PRODUCTION.OPERATION.RESTRICTIONS_NOT_MET" | "PRODUCTION.OPERATION_ASSIGNMENT.CANNOT_REMOVE_LAST_ACTIVE" | "PRODUCTION.AREA.PARENT_WOULD_CREATE_LOOP" | "PRODUCTION.AREA.CANNOT_DELETE_WITH_CHILD_WORKSTATIONS" | "PRODUCTION.AREA.INVALID_AREA_NAME" | "PRODUCTION.AREA.INVALID_AREA_DESCRIPTION" | "PRODUCTION.AREA.SELF_PARENT" | "PRODUCTION.OPERATIONS_GROUP.INCOMPATIBLE_UNITS" | "PRODUCTION.OPERATIONS_GROUP.INVALID_OPERATIONS" | "PRODUCTION.OPERATIONS_GROUP.INVALID_STATUS" | "PRODUCTION.OPERATIONS_GROUP.OPERATION_NOT_FOUND" | "PRODUCTION.OPERATIONS_GROUP.OPERATION_ALREADY_IN_GROUP" | "PRODUCTION.OPERATIONS_GROUP.COMPLETED_AMOUNT_EXCEEDS_TOTAL" | "PRODUCTION.OPERATIONS_GROUP.INSUFFICIENT_OPERATIONS" | "PRODUCTION.OPERATIONS_GROUP.INVALID_TOTAL_AMOUNT" | "PRODUCTION.OPERATIONS_GROUP.INVALID_PROGRESS_AMOUNT" | "PRODUCTION.OPERATIONS_GROUP.ALREADY_DISSOLVED" | "PRODUCTION.OPERATIONS_GROUP.ALREADY_FINISHED" | "PRODUCTION.OPERATIONS_GROUP.CANNOT_PROGRESS_IN_STATUS" | "PRODUCTION.OPERATIONS_GROUP.DUPLICATE_OPERATIONS" | "PRODUCTION.OPERATIONS_GROUP.INVALID_COMPLETION_TOTAL" | "PRODUCTION.OPERATIONS_GROUP.NEGATIVE_COMPLETION_QUANTITY" | "PRODUCTION.OPERATIONS_GROUP.INSPECTIONS_NOT_SUPPORTED" | "PRODUCTION.OPERATIONS_GROUP.COMPLETION_BELOW_PROGRESS" | "PRODUCTION.OPERATIONS_GROUP.COMPLETION_EXCEEDS_PLAN" | "PRODUCTION.OPERATIONS_GROUP.COMPLETION_OPERATIONS_MISMATCH" | "PRODUCTION.OPERATIONS_GROUP.COMPLETION_SUM_MISMATCH" | "PRODUCTION.EMPLOYEE.USUAL_WORKSTATION_ALREADY_SET" | "PRODUCTION.EMPLOYEE.USUAL_WORKSTATION_NOT_EXIST" | "PRODUCTION.EMPLOYEE.ALREADY_REMOVED" | "PRODUCTION.EMPLOYEE.SKILL_ALREADY_SET" | "PRODUCTION.REQUEST.CANNOT_CHANGE_SKU_AFTER_ASSIGNED_ORDERS" | "PRODUCTION.REQUEST.DATE_LINKED_TO_SALES_ORDER_LINE" | "PRODUCTION.PROGRESS_RECORD_DRAFT.SUPERSEDED" | "PRODUCTION.PROGRESS_RECORD_DRAFT.OPERATION_CANCELLED" | "PRODUCTION.PLAN.WORKING_HOURS_NOT_DEFINED" | "PRODUCTION.PLAN.OPERATION_NOT_FOUND" | "PRODUCTION.PLAN.REQUIREMENT_NOT_FOUND" | "PRODUCTION.PLAN.REQUIREMENT_OPTION_NOT_VALID" | "WAREHOUSE.STOCK_UNIT.PACK_INSUFFICIENT_UNPACKED_STOCK" | "WAREHOUSE.STOCK_UNIT.NEGATIVE_OR_ZERO_AMOUNT_CONSUMED" | "WAREHOUSE.STOCK_UNIT.NEGATIVE_OR_ZERO_AMOUNT_REVERSED" | "WAREHOUSE.STOCK_UNIT.NO_RECORD_OF_INITIAL_CONSUMPTION" | "WAREHOUSE.STOCK_UNIT.NEGATIVE_OR_ZERO_AMOUNT_CO_PRODUCT_PRODUCED" | "WAREHOUSE.STOCK_UNIT.NEGATIVE_OR_ZERO_AMOUNT_CO_PRODUCT_REVERSED" | "WAREHOUSE.STOCK_UNIT.CANNOT_INCREASE_NEGATIVE_AMOUNT" | "WAREHOUSE.STOCK_UNIT.CANNOT_DECREASE_NEGATIVE_AMOUNT" | "WAREHOUSE.CONTAINER.ALREADY_RESERVED" | "WAREHOUSE.CONTAINER.CONTENT_NOT_FOUND" | "WAREHOUSE.CONTAINER.CONTENT_INSUFFICIENT_QUANTITY" | "WAREHOUSE.CONTAINER.IN_MOVEMENT" | "WAREHOUSE.CONTAINER.LOCATION_MISMATCH" | "WAREHOUSE.CONTAINER.MOVEMENT_MISMATCH" | "WAREHOUSE.SHIPMENT.DELETE_SHIPPED_NOT_ALLOWED" | "WAREHOUSE.SHIPMENT.CODE_CHANGE_INTEGRATION_NOT_ALLOWED" | "WAREHOUSE.SHIPMENT.EMPTY" | "WAREHOUSE.SHIPMENT.MISSING_ORIGIN" | "WAREHOUSE.SHIPMENT.LINE_QUANTITY_INVALID" | "WAREHOUSE.SHIPMENT.LINE_STOCK_SELECTION_INVALID" | "WAREHOUSE.SHIPMENT.ACTION_NOT_ALLOWED_AFTER_SHIPPED" | "WAREHOUSE.SHIPMENT.ACTION_NOT_ALLOWED" | "WAREHOUSE.SHIPMENT.CANNOT_BE_SHIPPED_DIRECTLY_WHILE_ASSIGNED_TO_LOAD_ORDER" | "WAREHOUSE.SHIPMENT.CANNOT_ADD_LINES_WHILE_ASSIGNED_TO_LOAD_ORDER" | "WAREHOUSE.SHIPMENT.CANNOT_BE_SHIPPED_FROM_DIFFERENT_LOAD_ORDER" | "WAREHOUSE.SHIPMENT.NOT_ASSIGNED_TO_LOAD_ORDER" | "WAREHOUSE.SHIPMENT.LINE_REDUCTION_INVALID" | "WAREHOUSE.SHIPMENT.MUST_BE_SHIPPED" | "WAREHOUSE.SHIPMENT.CONTROLLED_BY_LOAD_ORDER" | "WAREHOUSE.SHIPMENT.REVERSE_MISSING_LOCATION" | "WAREHOUSE.RECEIPT.DELETE_RECEIVED_NOT_ALLOWED" | "WAREHOUSE.RECEIPT.INVALID_FILE_CONTENT_TYPE" | "WAREHOUSE.RECEIPT.PURCHASE_ORDER_LINE_DRAFT" | "WAREHOUSE.RECEIPT.CODE_CHANGE_INTEGRATION_NOT_ALLOWED" | "WAREHOUSE.RECEIPT.RECEIVE_MISSING_LOCATION" | "WAREHOUSE.RECEIPT.RECEIVE_EMPTY" | "WAREHOUSE.RECEIPT.REVERSE_MISSING_LOCATION" | "WAREHOUSE.RECEIPT.LINE_QUANTITY_INVALID" | "WAREHOUSE.RECEIPT.ACTION_NOT_ALLOWED_AFTER_RECEIVED" | "WAREHOUSE.RECEIPT.MUST_BE_RECEIVED" | "WAREHOUSE.RECEIPT.MANDATORY_INSPECTIONS_INCOMPLETE" | "WAREHOUSE.RECEIPT.INSPECTION_ALREADY_COMPLETED" | "WAREHOUSE.RECEIPT.INSPECTION_INVALID_BOOLEAN_RESULT" | "WAREHOUSE.RECEIPT.INSPECTION_INVALID_DECIMAL_RESULT" | "WAREHOUSE.RECEIPT.INSPECTION_EMPTY_RESULT" | "WAREHOUSE.RECEIPT.INSPECTION_INVALID_PHOTO_RESULT" | "WAREHOUSE.RECEIPT.SCANNING_FAILED" | "WAREHOUSE.RECEIPT.NO_FILE_UPLOADED" | "WAREHOUSE.MOVER.LOCATION_HAS_STOCK" | "WAREHOUSE.LOAD_ORDER.CANNOT_BE_PROVISIONED" | "WAREHOUSE.LOAD_ORDER.CANNOT_MUTATE" | "WAREHOUSE.LOAD_ORDER.CANNOT_RELEASE" | "WAREHOUSE.LOAD_ORDER.SHIPMENT_ALREADY_ADDED" | "WAREHOUSE.LOAD_ORDER.LINE_NOT_FOUND" | "WAREHOUSE.LOAD_ORDER.LINE_INVALID" | "WAREHOUSE.LOAD_ORDER.VALIDATION_ITEM_NOT_IN_ORDER" | "WAREHOUSE.LOAD_ORDER.VALIDATION_EXCEEDS_REQUIRED" | "WAREHOUSE.LOAD_ORDER.CANNOT_COMPLETE" | "WAREHOUSE.LOAD_ORDER.TIME_ENTRY_ALREADY_ACTIVE" | "WAREHOUSE.LOAD_ORDER.TIME_ENTRY_ALREADY_FINISHED" | "WAREHOUSE.LOAD_ORDER.CANNOT_START_WORK" | "WAREHOUSE.LOAD_ORDER.CANNOT_DELETE" | "WAREHOUSE.LOAD_ORDER.CANNOT_UNDO_COMPLETION" | "WAREHOUSE.LOAD_ORDER.LINE_QUANTITY_INVALID" | "WAREHOUSE.LOAD_ORDER.EXCLUSION_WOULD_BE_EMPTY" | "WAREHOUSE.LOAD_ORDER.CANNOT_REQUEST_MATERIALS" | "WAREHOUSE.MOVEMENT.OPERATION_CANNOT_BE_PROVISIONED" | "WAREHOUSE.MOVEMENT.CANNOT_CANCEL" | "WAREHOUSE.MOVEMENT.CANCEL_REASON_INVALID" | "WAREHOUSE.MOVEMENT.TYPE_INVALID_FOR_DEMAND" | "WAREHOUSE.MOVEMENT.DEMAND_REQUIRED" | "WAREHOUSE.MOVEMENT.PLAN_INCOMPLETE" | "WAREHOUSE.MOVEMENT.CANNOT_REPLAN" | "WAREHOUSE.MOVEMENT.PLANNING_FAILED" | "WAREHOUSE.MOVEMENT.CANNOT_START_EXECUTION" | "WAREHOUSE.MOVEMENT.MOVER_ALREADY_EXECUTING" | "WAREHOUSE.MOVEMENT.EXECUTION_REQUIRED" | "WAREHOUSE.MOVEMENT.ACTIVE_STOP_REQUIRED" | "WAREHOUSE.MOVEMENT.CANNOT_ARRIVE_WHILE_AT_LOCATION" | "WAREHOUSE.MOVEMENT.CANNOT_DEPART_LOCATION" | "WAREHOUSE.MOVEMENT.ACTION_LOCATION_MISMATCH" | "WAREHOUSE.MOVEMENT.PLAN_ACTION_INVALID_FOR_EXECUTION" | "WAREHOUSE.MOVEMENT.EXECUTION_QUANTITY_INVALID" | "WAREHOUSE.MOVEMENT.CANNOT_COMPLETE_WITH_CARRIED_STOCK" | "WAREHOUSE.MOVEMENT.CANNOT_CANCEL_WITH_CARRIED_STOCK" | "WAREHOUSE.MOVEMENT.LOOSE_STOCK_NOT_CARRIED" | "WAREHOUSE.MOVEMENT.CONTAINER_NOT_CARRIED" | "WAREHOUSE.LOT.CANNOT_RECLASSIFY_MERGED" | "WAREHOUSE.LOT.CANNOT_RECLASSIFY_PLACEHOLDER" | "WAREHOUSE.LOT.MERGED_ZERO_AMOUNT" | "WAREHOUSE.LOT.COMPONENT_UNITS_NEGATIVE" | "WAREHOUSE.LOCATION.DELETE_WITH_STOCK_UNITS_NOT_ALLOWED" | "WAREHOUSE.LOCATION.DELETED" | "WAREHOUSE.LOCATION.ALREADY_DELETED" | "WAREHOUSE.LOCATION.SYSTEM_MANAGED" | "WAREHOUSE.LOCATION.NOT_MOVER_LOCATION" | "WAREHOUSE.COUNT.MISSING_FILTER_FOR_CANDIDATES_QUERY" | "WAREHOUSE.COUNT.PLACEHOLDER_LOT_NOT_ALLOWED" | "WAREHOUSE.COUNT.DELETE_FINISHED_NOT_ALLOWED" | "WAREHOUSE.COUNT.LOCATION_ALREADY_EXISTS" | "WAREHOUSE.COUNT.ENTRY_ALREADY_EXISTS" | "WAREHOUSE.COUNT.NO_ENTRIES_TO_FINISH" | "WAREHOUSE.COUNT.ALREADY_FINISHED" | "WAREHOUSE.COUNT.LOCATION_ALREADY_BEING_COUNTED" | "WAREHOUSE.STOCK_RESERVATION.INSUFFICIENT_AVAILABLE_STOCK" | "WAREHOUSE.STOCK_DEMAND.CANNOT_RELEASE" | "WAREHOUSE.SHIPPABLE_LINE.QUANTITY_EXCEEDED" | "WAREHOUSE.SHIPPABLE_LINE.UNASSIGNMENT_INVALID" | "WAREHOUSE.SHIPPABLE_LINE.SHIPMENT_QUANTITY_INVALID" | "WAREHOUSE.SHIPPABLE_LINE.CUSTOMER_MISMATCH" | "WAREHOUSE.SHIPPABLE_LINE.SHIPMENT_REVERSAL_INVALID" | "WAREHOUSE.ASSET.PARENT_CANNOT_BE_SELF" | "WAREHOUSE.AI.COULD_NOT_PROCESS_IMAGE" | "WAREHOUSE.AI.GENERATED_INVALID_RESPONSE";
@@ -1257,20 +1259,26 @@ export interface components {
             key: string;
             /** @description what the parameter holds */
             description: string;
+        } & {
+            [key: string]: unknown;
         };
         ErrorCatalogEntry: {
             /** @description one of the error codes */
             code: components["schemas"]["ErrorCode"];
             title: string;
             description: string;
-            parameters: {
+            parameters: ({
                 /** @description parameter name */
                 key: string;
                 /** @description what the parameter holds */
                 description: string;
-            }[];
+            } & {
+                [key: string]: unknown;
+            })[];
             /** @description the HTTP status this code is answered with */
             status: number;
+        } & {
+            [key: string]: unknown;
         };
         CreateApiKeyBody: {
             /** @description name of the key */
@@ -1287,6 +1295,8 @@ export interface components {
             orgCode: string;
             /** @description whether the key is active */
             isActive: boolean;
+        } & {
+            [key: string]: unknown;
         };
         CreateSubscriptionBody: {
             /** @description absolute `http` or `https` URL of the receiver (`https` advised for production) */
@@ -1310,6 +1320,8 @@ export interface components {
              * @description creation time
              */
             createdAt: string;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * SubscriptionPage
@@ -1326,6 +1338,8 @@ export interface components {
             totalPages: number;
             /** @description number of items over all pages */
             totalCount: number;
+        } & {
+            [key: string]: unknown;
         };
         /** @description Pending: pending or scheduled for a retry; Success: the receiver answered 2xx; Failure: automatic attempts exhausted (a manual retry is possible) */
         NotificationStatus: "Pending" | "Success" | "Failure";
@@ -1347,6 +1361,8 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         Notification: {
             /** @description identifier of the notification */
@@ -1397,7 +1413,11 @@ export interface components {
                 data: {
                     [key: string]: unknown;
                 };
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /**
          * NotificationPage
@@ -1414,6 +1434,8 @@ export interface components {
             totalPages: number;
             /** @description number of items over all pages */
             totalCount: number;
+        } & {
+            [key: string]: unknown;
         };
         DeliveryAttempt: {
             /** @description identifier of the attempt */
@@ -1444,6 +1466,8 @@ export interface components {
             errorKind: "HttpStatus" | "Timeout" | "ConnectionError" | "BlockedEndpoint" | null;
             /** @description whether the receiver answered 2xx */
             success: boolean;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * DeliveryAttemptPage
@@ -1460,6 +1484,8 @@ export interface components {
             totalPages: number;
             /** @description number of items over all pages */
             totalCount: number;
+        } & {
+            [key: string]: unknown;
         };
         EventDescriptor: {
             /** @description full event name */
@@ -1472,6 +1498,8 @@ export interface components {
             description: string;
             /** @description true for a version superseded by a newer one */
             isDeprecated: boolean;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * EventDescriptorPage
@@ -1488,16 +1516,22 @@ export interface components {
             totalPages: number;
             /** @description number of items over all pages */
             totalCount: number;
+        } & {
+            [key: string]: unknown;
         };
         EventVersion: {
             eventName: string;
             eventVersion: number;
+        } & {
+            [key: string]: unknown;
         };
         /** @description every event name and version of the environment, unpaginated */
-        EventVersionList: {
+        EventVersionList: ({
             eventName: string;
             eventVersion: number;
-        }[];
+        } & {
+            [key: string]: unknown;
+        })[];
         StockUpdateBody: {
             /** @description reference of the location */
             locationReference: string;
@@ -1522,6 +1556,8 @@ export interface components {
             type: string;
             /** @description whether the inspection must be completed */
             isMandatory: boolean;
+        } & {
+            [key: string]: unknown;
         };
         InspectionUpdateBody: {
             /** @description new name */
@@ -1558,6 +1594,8 @@ export interface components {
              * @description last modification time
              */
             lastModifiedAt: string;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * SkuListItemPage
@@ -1574,11 +1612,13 @@ export interface components {
             totalPages: number;
             /** @description number of items over all pages */
             totalCount: number;
+        } & {
+            [key: string]: unknown;
         };
         /** @description List parameters carried in the body of a search request. */
         ListBody: {
             /**
-             * @description page to return, >= 1
+             * @description page to return, 1..2147483647
              * @default 1
              */
             pageNumber: number;
@@ -1613,6 +1653,8 @@ export interface components {
              * @description last modification time
              */
             lastModifiedAt: string;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * FamilyPage
@@ -1629,6 +1671,8 @@ export interface components {
             totalPages: number;
             /** @description number of items over all pages */
             totalCount: number;
+        } & {
+            [key: string]: unknown;
         };
         Asset: {
             /** @description identifier of the asset */
@@ -1655,6 +1699,8 @@ export interface components {
              * @description last modification time
              */
             lastModifiedAt: string;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * AssetPage
@@ -1671,6 +1717,8 @@ export interface components {
             totalPages: number;
             /** @description number of items over all pages */
             totalCount: number;
+        } & {
+            [key: string]: unknown;
         };
         Tenant: {
             /** @description identifier of the tenant */
@@ -1690,6 +1738,8 @@ export interface components {
              * @description creation time
              */
             createdAt: string;
+        } & {
+            [key: string]: unknown;
         };
         PurchaseOrderLine: {
             /** @description identifier of the line */
@@ -1720,6 +1770,8 @@ export interface components {
              * @description last modification time
              */
             lastModifiedAt: string;
+        } & {
+            [key: string]: unknown;
         };
         PurchaseOrderLineUpdateBody: {
             /** @description new ordered quantity (not less than the received quantity) */
@@ -1750,7 +1802,11 @@ export interface components {
                 skuId: string;
                 /** @description reference of the SKU */
                 skuReference: string;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description A SKU was created. (version 2) */
         ItemsSkuCreatedV2Payload: {
@@ -1770,7 +1826,11 @@ export interface components {
                 skuReference: string;
                 name: string;
                 familyId: string | null;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description A SKU changed (name, status, units). (version 1) */
         ItemsSkuUpdatedV1Payload: {
@@ -1789,7 +1849,11 @@ export interface components {
                 /** @description reference of the SKU */
                 skuReference: string;
                 changedFields: string[];
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description A SKU was deleted. (version 1) */
         ItemsSkuDeletedV1Payload: {
@@ -1807,7 +1871,11 @@ export interface components {
                 skuId: string;
                 /** @description reference of the SKU */
                 skuReference: string;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description An inspection definition of a SKU changed. (version 1) */
         ItemsSkuInspectionUpdatedV1Payload: {
@@ -1828,7 +1896,11 @@ export interface components {
                 /** @description inspection */
                 inspectionId: string;
                 isMandatory: boolean;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description A SKU family was created. (version 1) */
         ItemsFamilyCreatedV1Payload: {
@@ -1845,7 +1917,11 @@ export interface components {
                 /** @description family */
                 familyId: string;
                 code: string;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description A SKU family was deleted. (version 1) */
         ItemsFamilyDeletedV1Payload: {
@@ -1862,7 +1938,11 @@ export interface components {
                 /** @description family */
                 familyId: string;
                 code: string;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description A catalog property definition changed. (version 1) */
         ItemsPropertyChangedV1Payload: {
@@ -1879,7 +1959,11 @@ export interface components {
                 /** @description property */
                 propertyId: string;
                 name: string;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description A product variant was created. (version 1) */
         ItemsVariantCreatedV1Payload: {
@@ -1899,7 +1983,11 @@ export interface components {
                 skuReference: string;
                 /** @description parent SKU reference */
                 variantOf: string;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description A receipt was received into stock. (version 1) */
         WarehouseReceiptReceivedV1Payload: {
@@ -1921,7 +2009,11 @@ export interface components {
                  * @description receipt time
                  */
                 receivedAt: string;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description A shipment left the warehouse. (version 1) */
         WarehouseShipmentShippedV1Payload: {
@@ -1943,7 +2035,11 @@ export interface components {
                  * @description shipping time
                  */
                 shippedAt: string;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description A lot was created. (version 1) */
         WarehouseLotCreatedV1Payload: {
@@ -1963,7 +2059,11 @@ export interface components {
                 skuId: string;
                 /** @description reference of the SKU */
                 skuReference: string;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description A storage location was created. (version 1) */
         WarehouseLocationCreatedV1Payload: {
@@ -1979,7 +2079,11 @@ export interface components {
             data: {
                 /** @description location */
                 locationReference: string;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description An inventory count was finished. (version 1) */
         WarehouseInventoryCountedV1Payload: {
@@ -1998,7 +2102,11 @@ export interface components {
                 /** @description location */
                 locationReference: string;
                 entries: number;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description The stock level of a SKU at a location was set (emitted by PUT /v1/items/skus/{skuReference}/stock). (version 1, superseded) */
         WarehouseStockUpdatedV1Payload: {
@@ -2020,7 +2128,11 @@ export interface components {
                 locationReference: string;
                 /** @description new stock */
                 stock: number;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description The stock level of a SKU at a location was set (emitted by PUT /v1/items/skus/{skuReference}/stock). (version 2) */
         WarehouseStockUpdatedV2Payload: {
@@ -2047,7 +2159,11 @@ export interface components {
                 previousStock: number;
                 /** @description unit of stock */
                 unitOfMeasureId: string;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description A stock movement between locations was completed. (version 1) */
         WarehouseStockMovementCompletedV1Payload: {
@@ -2073,7 +2189,11 @@ export interface components {
                 toLocation: string;
                 /** @description moved quantity */
                 quantity: number;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description A sales order line was confirmed. (version 1) */
         PlanningSalesOrderLineConfirmedV1Payload: {
@@ -2095,7 +2215,11 @@ export interface components {
                 skuReference: string;
                 /** @description confirmed quantity */
                 quantity: number;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description A purchase order line was confirmed. (version 1) */
         PlanningPurchaseOrderLineConfirmedV1Payload: {
@@ -2117,7 +2241,11 @@ export interface components {
                 skuReference: string;
                 /** @description quantity */
                 quantity: number;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description A purchase order line changed (emitted by PUT /v1/planning/purchaseOrders/{id}/lines/{lineId}). (version 1) */
         PlanningPurchaseOrderLineUpdatedV1Payload: {
@@ -2140,7 +2268,11 @@ export interface components {
                 /** @description quantity */
                 quantity: number;
                 changedFields: string[];
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description The demand of a SKU changed. (version 1) */
         PlanningDemandChangedV1Payload: {
@@ -2160,7 +2292,11 @@ export interface components {
                 skuReference: string;
                 /** @description demanded quantity */
                 quantity: number;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description The planned supply of a SKU changed. (version 1) */
         PlanningSupplyChangedV1Payload: {
@@ -2180,7 +2316,11 @@ export interface components {
                 skuReference: string;
                 /** @description supplied quantity */
                 quantity: number;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description A forecast was published. (version 1) */
         PlanningForecastPublishedV1Payload: {
@@ -2206,7 +2346,11 @@ export interface components {
                  * @description last period
                  */
                 periodEnd: string;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description A production request was created. (version 1) */
         ProductionRequestCreatedV1Payload: {
@@ -2228,7 +2372,11 @@ export interface components {
                 skuReference: string;
                 /** @description requested quantity */
                 quantity: number;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description A production order was created. (version 1) */
         ProductionOrderCreatedV1Payload: {
@@ -2250,7 +2398,11 @@ export interface components {
                 skuReference: string;
                 /** @description planned quantity */
                 quantity: number;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description A production order was finished. (version 1) */
         ProductionOrderFinishedV1Payload: {
@@ -2272,7 +2424,11 @@ export interface components {
                 skuReference: string;
                 /** @description produced quantity */
                 producedQuantity: number;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description An operation of a production order started. (version 1) */
         ProductionOperationStartedV1Payload: {
@@ -2290,7 +2446,11 @@ export interface components {
                 orderId: string;
                 /** @description operation */
                 operationId: string;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description An operation was paused. (version 1) */
         ProductionOperationPausedV1Payload: {
@@ -2309,7 +2469,11 @@ export interface components {
                 /** @description operation */
                 operationId: string;
                 reason: string;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description An operation of a production order finished. (version 1) */
         ProductionOperationFinishedV1Payload: {
@@ -2327,7 +2491,11 @@ export interface components {
                 orderId: string;
                 /** @description operation */
                 operationId: string;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description Progress was recorded on an operation. (version 1) */
         ProductionProgressRecordedV1Payload: {
@@ -2347,7 +2515,11 @@ export interface components {
                 operationId: string;
                 /** @description quantity reported */
                 quantity: number;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description A recipe version became active. (version 1) */
         ProductionRecipeVersionActivatedV1Payload: {
@@ -2364,7 +2536,11 @@ export interface components {
                 /** @description recipe */
                 recipeId: string;
                 version: number;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description A maintenance asset was created. (version 1) */
         MaintenanceAssetCreatedV1Payload: {
@@ -2381,7 +2557,11 @@ export interface components {
                 /** @description asset */
                 assetId: string;
                 code: string;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description A work order was created. (version 1) */
         MaintenanceWorkOrderCreatedV1Payload: {
@@ -2399,7 +2579,11 @@ export interface components {
                 workOrderId: string;
                 /** @description asset */
                 assetId: string;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description A work order was completed. (version 1) */
         MaintenanceWorkOrderCompletedV1Payload: {
@@ -2422,7 +2606,11 @@ export interface components {
                  * @description completion time
                  */
                 completedAt: string;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description Material consumption was recorded on a work order. (version 1) */
         MaintenanceConsumptionRecordedV1Payload: {
@@ -2444,7 +2632,11 @@ export interface components {
                 skuReference: string;
                 /** @description consumed quantity */
                 quantity: number;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description Time was recorded on a work order. (version 1) */
         MaintenanceTimeEntryRecordedV1Payload: {
@@ -2463,7 +2655,11 @@ export interface components {
                 /** @description employee */
                 employeeId: string;
                 minutes: number;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description The computed cost of a SKU changed. (version 1) */
         CostsSkuCostChangedV1Payload: {
@@ -2485,7 +2681,11 @@ export interface components {
                 previousCost: number;
                 /** @description new cost */
                 cost: number;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description An employee was created. (version 1) */
         PeopleEmployeeCreatedV1Payload: {
@@ -2501,7 +2701,11 @@ export interface components {
             data: {
                 /** @description employee */
                 employeeId: string;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description An employee changed. (version 1) */
         PeopleEmployeeUpdatedV1Payload: {
@@ -2518,7 +2722,11 @@ export interface components {
                 /** @description employee */
                 employeeId: string;
                 changedFields: string[];
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         /** @description A task was assigned to an employee. (version 1) */
         PeopleTaskAssignedV1Payload: {
@@ -2536,14 +2744,24 @@ export interface components {
                 taskId: string;
                 /** @description employee */
                 employeeId: string;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
     };
     responses: never;
     parameters: {
-        /** @description The page to return, >= 1 (default 1). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred; clamping is also allowed by the rule). */
+        /**
+         * @description The page to return, >= 1 (default 1), at most 2147483647 (inferred). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred; clamping is also allowed by the rule).
+         * @example 1
+         */
         PageNumber: number;
-        /** @description Items per page, between 1 and 1000 inclusive (default 25). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred). */
+        /**
+         * @description Items per page, between 1 and 1000 inclusive (default 25). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred).
+         * @example 50
+         */
         PageSize: number;
         /**
          * @description Filter expression (Endpoints / List and search endpoints). A condition is `Field[Operator]value`;
@@ -2573,13 +2791,9 @@ export interface components {
          *
          *     Grammar (EBNF): expr = and { "||" and } ; and = primary { "&&" primary } ; primary = "(" expr ")" | condition ;
          *     condition = field "[" operator "]" [ value ] ; field = letter { letter | digit | "_" | "." } ;
-         * @example name[Contains]bolt
          */
         FilterBy: string;
-        /**
-         * @description Field name; a leading `-` means descending order (documented). Inferred: several fields separated by commas (`-createdAt,name`); text sorts by ordinal (code unit) order, nulls first ascending; ties are broken by `id` ascending. Each list operation lists its sortable fields in `x-sortable`. An unknown field gives 400 `COMMON.QUERY.SORTING_PARSING_FAILED`.
-         * @example -createdAt
-         */
+        /** @description Field name; a leading `-` means descending order (documented). Inferred: several fields separated by commas (`-createdAt,name`); text sorts by ordinal (code unit) order, nulls first ascending; ties are broken by `id` ascending. Each list operation lists its sortable fields in `x-sortable`. An unknown field gives 400 `COMMON.QUERY.SORTING_PARSING_FAILED`. */
         SortBy: string;
     };
     requestBodies: never;
@@ -2601,6 +2815,11 @@ export interface operations {
         /** @description `{ name: string }` */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "ci-pipeline"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateApiKeyBody"];
             };
         };
@@ -2697,7 +2916,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description one of the codes of the error catalog */
+                /**
+                 * @description one of the codes of the error catalog
+                 * @example COMMON.ENTITY.NOT_FOUND
+                 */
                 errorCode: string;
             };
             cookie?: never;
@@ -2753,6 +2975,14 @@ export interface operations {
         /** @description pageNumber, pageSize, filterBy, sortBy (all optional) */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "pageNumber": 1,
+                 *       "pageSize": 50,
+                 *       "filterBy": "name[Contains]nut && skuCount[Gt]0",
+                 *       "sortBy": "code"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ListBody"];
             };
         };
@@ -2810,7 +3040,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description identifier of the family */
+                /**
+                 * @description identifier of the family. Example: a family of the `demo` tenant with no SKUs; deleting it once succeeds, a second time gives 409 (a fresh tenant has it again)
+                 * @example fam_164cl2nyfbd_0015
+                 */
                 id: string;
             };
             cookie?: never;
@@ -2875,9 +3108,15 @@ export interface operations {
     listSkus: {
         parameters: {
             query?: {
-                /** @description The page to return, >= 1 (default 1). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred; clamping is also allowed by the rule). */
+                /**
+                 * @description The page to return, >= 1 (default 1), at most 2147483647 (inferred). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred; clamping is also allowed by the rule).
+                 * @example 1
+                 */
                 pageNumber?: components["parameters"]["PageNumber"];
-                /** @description Items per page, between 1 and 1000 inclusive (default 25). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred). */
+                /**
+                 * @description Items per page, between 1 and 1000 inclusive (default 25). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred).
+                 * @example 50
+                 */
                 pageSize?: components["parameters"]["PageSize"];
                 /**
                  * @description Filter expression (Endpoints / List and search endpoints). A condition is `Field[Operator]value`;
@@ -2909,12 +3148,12 @@ export interface operations {
                  *     condition = field "[" operator "]" [ value ] ; field = letter { letter | digit | "_" | "." } ;
                  * @example name[Contains]bolt
                  */
-                filterBy?: components["parameters"]["FilterBy"];
+                filterBy?: string;
                 /**
                  * @description Field name; a leading `-` means descending order (documented). Inferred: several fields separated by commas (`-createdAt,name`); text sorts by ordinal (code unit) order, nulls first ascending; ties are broken by `id` ascending. Each list operation lists its sortable fields in `x-sortable`. An unknown field gives 400 `COMMON.QUERY.SORTING_PARSING_FAILED`.
                  * @example -createdAt
                  */
-                sortBy?: components["parameters"]["SortBy"];
+                sortBy?: string;
             };
             header?: never;
             path?: never;
@@ -2975,9 +3214,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description reference of the SKU */
+                /**
+                 * @description reference of the SKU
+                 * @example CRTN-000001
+                 */
                 skuReference: string;
-                /** @description identifier of the inspection definition */
+                /**
+                 * @description identifier of the inspection definition
+                 * @example insp_164cl2nyfbd_000001
+                 */
                 inspectionId: string;
             };
             cookie?: never;
@@ -2985,6 +3230,12 @@ export interface operations {
         /** @description `{ name: string, isMandatory: boolean }` */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Visual check",
+                 *       "isMandatory": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["InspectionUpdateBody"];
             };
         };
@@ -3060,7 +3311,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description reference of the SKU */
+                /**
+                 * @description reference of the SKU
+                 * @example CRTN-000001
+                 */
                 skuReference: string;
             };
             cookie?: never;
@@ -3068,6 +3322,15 @@ export interface operations {
         /** @description locationReference, stock, lotId, comment, stockUnitOfMeasureId */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "locationReference": "WH2-C-01-04",
+                 *       "stock": 40,
+                 *       "lotId": "lot_164cl2nyfbd_000001",
+                 *       "comment": "Cycle count",
+                 *       "stockUnitOfMeasureId": "uom_164cl2nyfbd_pcs"
+                 *     }
+                 */
                 "application/json": components["schemas"]["StockUpdateBody"];
             };
         };
@@ -3139,9 +3402,15 @@ export interface operations {
     listAssets: {
         parameters: {
             query?: {
-                /** @description The page to return, >= 1 (default 1). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred; clamping is also allowed by the rule). */
+                /**
+                 * @description The page to return, >= 1 (default 1), at most 2147483647 (inferred). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred; clamping is also allowed by the rule).
+                 * @example 1
+                 */
                 pageNumber?: components["parameters"]["PageNumber"];
-                /** @description Items per page, between 1 and 1000 inclusive (default 25). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred). */
+                /**
+                 * @description Items per page, between 1 and 1000 inclusive (default 25). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred).
+                 * @example 50
+                 */
                 pageSize?: components["parameters"]["PageSize"];
                 /**
                  * @description Filter expression (Endpoints / List and search endpoints). A condition is `Field[Operator]value`;
@@ -3171,14 +3440,14 @@ export interface operations {
                  *
                  *     Grammar (EBNF): expr = and { "||" and } ; and = primary { "&&" primary } ; primary = "(" expr ")" | condition ;
                  *     condition = field "[" operator "]" [ value ] ; field = letter { letter | digit | "_" | "." } ;
-                 * @example name[Contains]bolt
+                 * @example kind[Equals]Equipment && status[Equals]OutOfService
                  */
-                filterBy?: components["parameters"]["FilterBy"];
+                filterBy?: string;
                 /**
                  * @description Field name; a leading `-` means descending order (documented). Inferred: several fields separated by commas (`-createdAt,name`); text sorts by ordinal (code unit) order, nulls first ascending; ties are broken by `id` ascending. Each list operation lists its sortable fields in `x-sortable`. An unknown field gives 400 `COMMON.QUERY.SORTING_PARSING_FAILED`.
-                 * @example -createdAt
+                 * @example -hoursInService
                  */
-                sortBy?: components["parameters"]["SortBy"];
+                sortBy?: string;
             };
             header?: never;
             path?: never;
@@ -3237,9 +3506,15 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                /** @description The page to return, >= 1 (default 1). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred; clamping is also allowed by the rule). */
+                /**
+                 * @description The page to return, >= 1 (default 1), at most 2147483647 (inferred). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred; clamping is also allowed by the rule).
+                 * @example 1
+                 */
                 pageNumber?: components["parameters"]["PageNumber"];
-                /** @description Items per page, between 1 and 1000 inclusive (default 25). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred). */
+                /**
+                 * @description Items per page, between 1 and 1000 inclusive (default 25). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred).
+                 * @example 50
+                 */
                 pageSize?: components["parameters"]["PageSize"];
                 /**
                  * @description Filter expression (Endpoints / List and search endpoints). A condition is `Field[Operator]value`;
@@ -3269,14 +3544,14 @@ export interface operations {
                  *
                  *     Grammar (EBNF): expr = and { "||" and } ; and = primary { "&&" primary } ; primary = "(" expr ")" | condition ;
                  *     condition = field "[" operator "]" [ value ] ; field = letter { letter | digit | "_" | "." } ;
-                 * @example name[Contains]bolt
+                 * @example family[Equals]Warehouse
                  */
-                filterBy?: components["parameters"]["FilterBy"];
+                filterBy?: string;
                 /**
                  * @description Field name; a leading `-` means descending order (documented). Inferred: several fields separated by commas (`-createdAt,name`); text sorts by ordinal (code unit) order, nulls first ascending; ties are broken by `id` ascending. Each list operation lists its sortable fields in `x-sortable`. An unknown field gives 400 `COMMON.QUERY.SORTING_PARSING_FAILED`.
-                 * @example -createdAt
+                 * @example eventName,-eventVersion
                  */
-                sortBy?: components["parameters"]["SortBy"];
+                sortBy?: string;
             };
             header?: never;
             path?: never;
@@ -3365,9 +3640,15 @@ export interface operations {
     listWebhookNotifications: {
         parameters: {
             query?: {
-                /** @description The page to return, >= 1 (default 1). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred; clamping is also allowed by the rule). */
+                /**
+                 * @description The page to return, >= 1 (default 1), at most 2147483647 (inferred). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred; clamping is also allowed by the rule).
+                 * @example 1
+                 */
                 pageNumber?: components["parameters"]["PageNumber"];
-                /** @description Items per page, between 1 and 1000 inclusive (default 25). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred). */
+                /**
+                 * @description Items per page, between 1 and 1000 inclusive (default 25). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred).
+                 * @example 50
+                 */
                 pageSize?: components["parameters"]["PageSize"];
                 /**
                  * @description Filter expression (Endpoints / List and search endpoints). A condition is `Field[Operator]value`;
@@ -3397,14 +3678,14 @@ export interface operations {
                  *
                  *     Grammar (EBNF): expr = and { "||" and } ; and = primary { "&&" primary } ; primary = "(" expr ")" | condition ;
                  *     condition = field "[" operator "]" [ value ] ; field = letter { letter | digit | "_" | "." } ;
-                 * @example name[Contains]bolt
+                 * @example status[Equals]Failure
                  */
-                filterBy?: components["parameters"]["FilterBy"];
+                filterBy?: string;
                 /**
                  * @description Field name; a leading `-` means descending order (documented). Inferred: several fields separated by commas (`-createdAt,name`); text sorts by ordinal (code unit) order, nulls first ascending; ties are broken by `id` ascending. Each list operation lists its sortable fields in `x-sortable`. An unknown field gives 400 `COMMON.QUERY.SORTING_PARSING_FAILED`.
                  * @example -createdAt
                  */
-                sortBy?: components["parameters"]["SortBy"];
+                sortBy?: string;
             };
             header?: never;
             path?: never;
@@ -3463,9 +3744,15 @@ export interface operations {
     listWebhookSubscriptions: {
         parameters: {
             query?: {
-                /** @description The page to return, >= 1 (default 1). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred; clamping is also allowed by the rule). */
+                /**
+                 * @description The page to return, >= 1 (default 1), at most 2147483647 (inferred). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred; clamping is also allowed by the rule).
+                 * @example 1
+                 */
                 pageNumber?: components["parameters"]["PageNumber"];
-                /** @description Items per page, between 1 and 1000 inclusive (default 25). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred). */
+                /**
+                 * @description Items per page, between 1 and 1000 inclusive (default 25). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred).
+                 * @example 50
+                 */
                 pageSize?: components["parameters"]["PageSize"];
                 /**
                  * @description Filter expression (Endpoints / List and search endpoints). A condition is `Field[Operator]value`;
@@ -3495,14 +3782,14 @@ export interface operations {
                  *
                  *     Grammar (EBNF): expr = and { "||" and } ; and = primary { "&&" primary } ; primary = "(" expr ")" | condition ;
                  *     condition = field "[" operator "]" [ value ] ; field = letter { letter | digit | "_" | "." } ;
-                 * @example name[Contains]bolt
+                 * @example eventName[StartsWith]Warehouse.
                  */
-                filterBy?: components["parameters"]["FilterBy"];
+                filterBy?: string;
                 /**
                  * @description Field name; a leading `-` means descending order (documented). Inferred: several fields separated by commas (`-createdAt,name`); text sorts by ordinal (code unit) order, nulls first ascending; ties are broken by `id` ascending. Each list operation lists its sortable fields in `x-sortable`. An unknown field gives 400 `COMMON.QUERY.SORTING_PARSING_FAILED`.
                  * @example -createdAt
                  */
-                sortBy?: components["parameters"]["SortBy"];
+                sortBy?: string;
             };
             header?: never;
             path?: never;
@@ -3568,6 +3855,13 @@ export interface operations {
         /** @description `{ endpoint, eventName, eventVersion }` */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "endpoint": "http://127.0.0.1:4020/",
+                 *       "eventName": "Warehouse.Stock.Updated",
+                 *       "eventVersion": 2
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateSubscriptionBody"];
             };
         };
@@ -3625,7 +3919,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description identifier of the subscription */
+                /**
+                 * @description identifier of the subscription. Example: create-then-use: the first subscription a fresh `demo` tenant creates gets this id, so the example exists after the createWebhookSubscription example ran (`x-example-requires`).
+                 * @example sub_164cl2nyfbd_000001
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3683,7 +3980,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description identifier of the notification */
+                /**
+                 * @description identifier of the notification. Example: create-then-use: a notification exists only after an event. The createWebhookSubscription example subscribes to Warehouse.Stock.Updated v2 and the updateSkuStock example emits that event, so in a fresh `demo` tenant the first notification gets this id (`x-example-requires`).
+                 * @example ntf_164cl2nyfbd_000001
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3741,9 +4041,15 @@ export interface operations {
     listWebhookNotificationAttempts: {
         parameters: {
             query?: {
-                /** @description The page to return, >= 1 (default 1). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred; clamping is also allowed by the rule). */
+                /**
+                 * @description The page to return, >= 1 (default 1), at most 2147483647 (inferred). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred; clamping is also allowed by the rule).
+                 * @example 1
+                 */
                 pageNumber?: components["parameters"]["PageNumber"];
-                /** @description Items per page, between 1 and 1000 inclusive (default 25). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred). */
+                /**
+                 * @description Items per page, between 1 and 1000 inclusive (default 25). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred).
+                 * @example 50
+                 */
                 pageSize?: components["parameters"]["PageSize"];
                 /**
                  * @description Filter expression (Endpoints / List and search endpoints). A condition is `Field[Operator]value`;
@@ -3773,18 +4079,21 @@ export interface operations {
                  *
                  *     Grammar (EBNF): expr = and { "||" and } ; and = primary { "&&" primary } ; primary = "(" expr ")" | condition ;
                  *     condition = field "[" operator "]" [ value ] ; field = letter { letter | digit | "_" | "." } ;
-                 * @example name[Contains]bolt
+                 * @example trigger[Equals]Scheduled
                  */
-                filterBy?: components["parameters"]["FilterBy"];
+                filterBy?: string;
                 /**
                  * @description Field name; a leading `-` means descending order (documented). Inferred: several fields separated by commas (`-createdAt,name`); text sorts by ordinal (code unit) order, nulls first ascending; ties are broken by `id` ascending. Each list operation lists its sortable fields in `x-sortable`. An unknown field gives 400 `COMMON.QUERY.SORTING_PARSING_FAILED`.
-                 * @example -createdAt
+                 * @example -number
                  */
-                sortBy?: components["parameters"]["SortBy"];
+                sortBy?: string;
             };
             header?: never;
             path: {
-                /** @description identifier of the notification */
+                /**
+                 * @description identifier of the notification. Example: create-then-use: a notification exists only after an event. The createWebhookSubscription example subscribes to Warehouse.Stock.Updated v2 and the updateSkuStock example emits that event, so in a fresh `demo` tenant the first notification gets this id (`x-example-requires`).
+                 * @example ntf_164cl2nyfbd_000001
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3853,7 +4162,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description identifier of the notification */
+                /**
+                 * @description identifier of the notification. Example: create-then-use: a notification exists only after an event. The createWebhookSubscription example subscribes to Warehouse.Stock.Updated v2 and the updateSkuStock example emits that event, so in a fresh `demo` tenant the first notification gets this id (`x-example-requires`).
+                 * @example ntf_164cl2nyfbd_000001
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3913,9 +4225,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description identifier of the purchase order */
+                /**
+                 * @description identifier of the purchase order
+                 * @example po_164cl2nyfbd_0001
+                 */
                 id: string;
-                /** @description identifier of the line */
+                /**
+                 * @description identifier of the line
+                 * @example pol_164cl2nyfbd_0002
+                 */
                 lineId: string;
             };
             cookie?: never;
@@ -3923,6 +4241,14 @@ export interface operations {
         /** @description the fields to change (at least one) */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "quantity": 120,
+                 *       "unitPrice": 4.75,
+                 *       "expectedDate": "2026-02-16",
+                 *       "comment": "Supplier confirmed the new date."
+                 *     }
+                 */
                 "application/json": components["schemas"]["PurchaseOrderLineUpdateBody"];
             };
         };

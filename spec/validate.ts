@@ -1,6 +1,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
+import { documentResolver, unknownFields, type RefResolver } from './unknown-fields.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -28,11 +29,13 @@ function render(errors: ErrorObject[] | null | undefined): string[] {
 export class ContractValidator {
   private readonly ajv: Ajv2020;
   private readonly cache = new Map<string, ValidateFunction>();
+  private readonly resolve: RefResolver;
 
   constructor(readonly document: OpenAPIObject) {
     this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
     addFormats(this.ajv);
     this.ajv.addSchema(document as object, DOC_ID);
+    this.resolve = documentResolver(document);
   }
 
   /** Validator of a schema by JSON pointer inside the document (`#/components/schemas/Problem`). */
@@ -88,7 +91,7 @@ export class ContractValidator {
     const declared = responses[String(sample.status)];
     if (!declared) {
       // Errors no operation can list (wrong method, oversized or non-JSON body) are plain problems.
-      if ([404, 405, 413, 415].includes(sample.status)) return this.validateProblem(sample);
+      if (GENERIC_PROBLEM_STATUSES.includes(sample.status)) return this.validateProblem(sample);
       return { ok: false, errors: [`status ${sample.status} is not declared for ${operationId} (declared: ${Object.keys(responses).join(', ')})`] };
     }
     const content = declared.content;
@@ -101,11 +104,30 @@ export class ContractValidator {
     const type = (sample.contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
     const accepted = isProblem ? ['application/problem+json', 'application/json'] : mediaTypes;
     if (!accepted.includes(type)) return { ok: false, errors: [`content type ${type || '(none)'} is not one of ${accepted.join(', ')}`] };
-    const mediaKey = mediaTypes[0] ?? '';
-    const method = found.method;
-    const pointer = `#/paths/${escapePointer(found.path)}/${method}/responses/${sample.status}/content/${escapePointer(mediaKey)}/schema`;
-    const fn = this.compile(pointer);
+    const fn = this.compile(responsePointer(found, sample.status, mediaTypes[0] ?? ''));
     return fn(sample.body) ? { ok: true } : { ok: false, errors: render(fn.errors) };
+  }
+
+  /**
+   * Members of a response body that the contract does not name, at any depth (`results[0].warehouseZone`). Response
+   * objects are open where the reference says other fields are "not shown", so these pass `validateResponse`; the
+   * runner lists them as information. Empty when the operation or status is unknown or declares no body.
+   */
+  unknownFields(operationId: string, sample: Pick<ResponseSample, 'status' | 'body'>): string[] {
+    if (sample.body === undefined || sample.body === null || typeof sample.body !== 'object') return [];
+    const found = this.findOperation(operationId);
+    if (!found) return [];
+    const responses = (found.op.responses ?? {}) as Record<string, { content?: Record<string, unknown> }>;
+    const declared = responses[String(sample.status)];
+    if (!declared) return GENERIC_PROBLEM_STATUSES.includes(sample.status) ? this.unknownFieldsOf('Problem', sample.body) : [];
+    const mediaKey = Object.keys(declared.content ?? {})[0];
+    if (mediaKey === undefined) return [];
+    return unknownFields(this.resolve(responsePointer(found, sample.status, mediaKey)), sample.body, this.resolve);
+  }
+
+  /** Members of a value that a named component schema does not name, at any depth. */
+  unknownFieldsOf(name: string, value: unknown): string[] {
+    return unknownFields({ $ref: `#/components/schemas/${name}` }, value, this.resolve);
   }
 
   /** Validates a problem body and its content type. */
@@ -123,6 +145,14 @@ export class ContractValidator {
     }
     return undefined;
   }
+}
+
+/** Statuses of errors no operation can list (unknown route, wrong method, oversized or non-JSON body): plain problems. */
+const GENERIC_PROBLEM_STATUSES = [404, 405, 413, 415];
+
+/** JSON pointer of the body schema of one response of an operation. */
+function responsePointer(found: { path: string; method: string }, status: number, mediaKey: string): string {
+  return `#/paths/${escapePointer(found.path)}/${found.method}/responses/${status}/content/${escapePointer(mediaKey)}/schema`;
 }
 
 function escapePointer(segment: string): string {

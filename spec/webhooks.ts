@@ -1,6 +1,7 @@
 import type { PathItemObject, SchemaObject } from 'openapi3-ts/oas31';
 import { EVENT_CATALOG } from '../fixtures/events.js';
 import { documented, inferred } from './provenance.js';
+import { openObject } from './schemas/open.js';
 
 /** Component name of the payload of one event version, e.g. `WarehouseShipmentShippedV1Payload`. */
 export function payloadComponentName(eventName: string, version: number): string {
@@ -52,7 +53,8 @@ export function payloadSchemas(): Record<string, SchemaObject> {
       out[payloadComponentName(event.eventName, v.version)] = {
         type: 'object',
         description: `${event.description} (version ${v.version}${v.deprecated ? ', superseded' : ''})`,
-        additionalProperties: false,
+        // Open like WebhookPayload; `data` keeps the openness of its catalog schema (fixtures/events.ts).
+        ...openObject('Events, point 6: "Payload shape of a delivered notification: not shown".'),
         required: ['id', 'eventName', 'eventVersion', 'occurredAt', 'orgCode', 'data'],
         properties: {
           id: { type: 'string', minLength: 1, description: 'event identifier (also the X-Event-Id header)', ...PAYLOAD_MARKS },
@@ -80,6 +82,8 @@ export function webhookItems(): Record<string, PathItemObject> {
           summary: `${event.eventName} v${v.version}`,
           description: `${event.description} Sent to every subscription of ${event.eventName} version ${v.version}. Answer 2xx quickly and process in the background; anything else, a timeout or a connection error counts as a failed attempt and is retried on the schedule.`,
           tags: ['Webhooks'],
+          // No API credential: the receiver authenticates the sender by the X-HMAC-Signature header (Authentication, point 5).
+          security: [],
           parameters: [SIGNATURE_HEADER, EVENT_ID_HEADER],
           requestBody: {
             required: true,

@@ -2,7 +2,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { mintToken } from '../../mock/auth/tokens.js';
 import { adminClaims } from '../../mock/auth/presets.js';
 import { DEFAULT_JWT_SECRET, DEFAULT_ORG } from '../../mock/options.js';
-import { flag, integer } from '../options.js';
+import { flag, integer, orgName } from '../options.js';
 import { ApiError, ListenApi } from '../receiver/api.js';
 import { chooseEvents, type EventChoice } from '../receiver/events.js';
 import { clockTime, formatJson, formatLine } from '../receiver/format.js';
@@ -60,7 +60,7 @@ export function listenCommand(): Command {
     .addOption(flag('--forward-to <url>', 'forward each verified event (raw body and headers) to this URL and answer with its status', 'FORWARD_TO').argParser(httpUrl))
     .option('--json', 'print one JSON object per line')
     .addOption(flag('--base-url <url>', 'the mock (or the API)', 'BASE_URL').default('http://127.0.0.1:4010').argParser(httpUrl))
-    .addOption(flag('--org <org>', 'tenant', 'ORG').default(DEFAULT_ORG))
+    .addOption(flag('--org <org>', 'tenant', 'ORG').default(DEFAULT_ORG).argParser(orgName))
     .addOption(flag('--token <token>', 'access token (default: an admin token minted with --jwt-secret)', 'TOKEN'))
     .addOption(flag('--jwt-secret <secret>', "the mock's --jwt-secret", 'JWT_SECRET').default(DEFAULT_JWT_SECRET))
     .addOption(flag('--secret <secret>', 'webhook signing secret (default: read from the mock, GET /__mock/webhook-secret)', 'WEBHOOK_SECRET'))
@@ -79,6 +79,12 @@ const fail = (line: string, code = 1): number => {
   return code;
 };
 
+/**
+ * Exit code of a failed API call, the rule conform and trigger follow (DESIGN / CLI exit codes): 2 when the API
+ * could not be reached (usage error or target unreachable), 1 when it answered something unexpected.
+ */
+const exitCodeOf = (error: unknown): number => (error instanceof ApiError && error.status === null ? 2 : 1);
+
 async function listen(o: ListenOptions): Promise<number> {
   if (o.subscriptionId?.length && o.events?.length) return fail('--events and --subscription-id exclude each other: existing subscriptions already name their events', 2);
   const mint = () => mintToken(o.jwtSecret, adminClaims(o.org), TOKEN_SECONDS);
@@ -90,7 +96,7 @@ async function listen(o: ListenOptions): Promise<number> {
       secret = await api.webhookSecret();
     } catch (error) {
       const status = (error as ApiError).status;
-      return fail(`${(error as Error).message}${status === 404 ? '; not a mock? pass the webhook secret with --secret' : ''}`);
+      return fail(`${(error as Error).message}${status === 404 ? '; not a mock? pass the webhook secret with --secret' : ''}`, exitCodeOf(error));
     }
   }
 
@@ -109,7 +115,7 @@ async function listen(o: ListenOptions): Promise<number> {
       choices = chosen.value;
     }
   } catch (error) {
-    return fail((error as Error).message);
+    return fail((error as Error).message, exitCodeOf(error));
   }
 
   let receiver: RunningReceiver;
@@ -145,7 +151,7 @@ async function listen(o: ListenOptions): Promise<number> {
     } catch (error) {
       await Promise.allSettled(created.map((id) => api.unsubscribe(id)));
       await receiver.close();
-      return fail(`cannot subscribe: ${(error as Error).message}`);
+      return fail(`cannot subscribe: ${(error as Error).message}`, exitCodeOf(error));
     }
   }
   const ids = existing.length ? existing : created;

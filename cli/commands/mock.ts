@@ -6,6 +6,7 @@ import { FAULTS, isFault, type FaultName } from '../../mock/faults.js';
 import { mintToken } from '../../mock/auth/tokens.js';
 import { adminClaims, limitedClaims } from '../../mock/auth/presets.js';
 import { flag, integer, parsed } from '../options.js';
+import { checkBindable, checkWritableFile, oneLine, systemErrorCode } from '../preflight.js';
 
 function collectFault(value: string, previous: FaultName[] = []): FaultName[] {
   const names = value.split(',').map((v) => v.trim()).filter(Boolean);
@@ -58,18 +59,26 @@ export function mockCommand(): Command {
         stateFile: (o.state as string | undefined) ?? null,
         ...(o.retrySchedule ? { retrySchedule: o.retrySchedule as number[] } : {}),
       };
+      const refuse = (line: string): never => {
+        process.stderr.write(`opsapi mock: ${line}\n`);
+        process.exit(2);
+      };
+      // Bad --host, --port or --state: one line and exit 2 before anything is built, bound or written.
+      const bindable = await checkBindable(options.host ?? '', options.port ?? 0);
+      if (!bindable.ok) refuse(bindable.error);
+      if (options.stateFile) {
+        const writable = await checkWritableFile(options.stateFile, '--state');
+        if (!writable.ok) refuse(writable.error);
+      }
       let mock;
       try {
         mock = await startMock(options);
       } catch (error) {
-        if ((error as Error).name === 'StateFileError') {
-          process.stderr.write(`opsapi mock: ${(error as Error).message}\n`);
-          process.exit(2);
-        }
-        if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-          process.stderr.write(`opsapi mock: ${options.host}:${options.port} is already in use; pick another --port.\n`);
-          process.exit(2);
-        }
+        if ((error as Error).name === 'StateFileError') refuse((error as Error).message);
+        const code = systemErrorCode(error);
+        if (code === 'EADDRINUSE') refuse(`${options.host}:${options.port} is already in use; pick another --port.`);
+        // Another system error (the state file unreadable, the port taken since the check): still one line.
+        if (code) refuse(`cannot start: ${oneLine(error)}`);
         throw error;
       }
       const running = mock;

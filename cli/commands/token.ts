@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { mintToken } from '../../mock/auth/tokens.js';
 import { adminClaims } from '../../mock/auth/presets.js';
 import { DEFAULT_JWT_SECRET, DEFAULT_ORG } from '../../mock/options.js';
-import { flag, integer } from '../options.js';
+import { flag, integer, orgName } from '../options.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)];
 
@@ -10,7 +10,7 @@ const collect = (value: string, previous: string[] = []) => [...previous, ...val
 export function tokenCommand(): Command {
   return new Command('token')
     .description('Mint an HS256 access token for the mock (e.g. opsapi token --org acme --perm Warehouse.Counts.Write).')
-    .addOption(flag('--org <org>', 'organisation (tenant)', 'ORG').default(DEFAULT_ORG))
+    .addOption(flag('--org <org>', 'organisation (tenant)', 'ORG').default(DEFAULT_ORG).argParser(orgName))
     .option('--perm <permission>', 'permission to grant (repeatable or comma-separated)', collect)
     .option('--role <role>', 'role to grant (repeatable or comma-separated)', collect)
     .option('--admin', 'grant role App.Admin and every permission of the contract')

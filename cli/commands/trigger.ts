@@ -3,7 +3,7 @@ import { request } from 'undici';
 import { mintToken } from '../../mock/auth/tokens.js';
 import { adminClaims } from '../../mock/auth/presets.js';
 import { DEFAULT_JWT_SECRET, DEFAULT_ORG } from '../../mock/options.js';
-import { flag, integer } from '../options.js';
+import { flag, integer, orgName } from '../options.js';
 
 function json(value: string): Record<string, unknown> {
   try {
@@ -23,7 +23,7 @@ export function triggerCommand(): Command {
     .option('--version <n>', 'event version (default: every subscribed version)', integer(1, 1000))
     .option('--data <json>', 'the event data (default: realistic generated data)', json)
     .addOption(flag('--base-url <url>', 'the mock', 'BASE_URL').default('http://127.0.0.1:4010'))
-    .addOption(flag('--org <org>', 'tenant', 'ORG').default(DEFAULT_ORG))
+    .addOption(flag('--org <org>', 'tenant', 'ORG').default(DEFAULT_ORG).argParser(orgName))
     .addOption(flag('--token <token>', 'access token (default: minted with --jwt-secret)', 'TOKEN'))
     .addOption(flag('--jwt-secret <secret>', 'the mock\'s --jwt-secret', 'JWT_SECRET').default(DEFAULT_JWT_SECRET))
     .option('--json', 'print the raw JSON answer')
@@ -40,7 +40,17 @@ export function triggerCommand(): Command {
         process.stderr.write(`opsapi trigger: cannot reach ${o.baseUrl}: ${(error as Error).message}\n`);
         process.exit(2);
       }
-      const body = (await res.body.json()) as { eventId?: string; notifications?: string[]; detail?: string };
+      // Any answer, even one that is not JSON (a base URL that is no mock), ends in one line, never a stack trace.
+      const text = await res.body.text().catch(() => '');
+      let body: { eventId?: string; notifications?: string[]; detail?: string };
+      try {
+        const parsed: unknown = JSON.parse(text);
+        if (typeof parsed !== 'object' || parsed === null) throw new Error('not an object');
+        body = parsed as typeof body;
+      } catch {
+        process.stderr.write(`opsapi trigger: ${o.baseUrl} answered ${res.statusCode} with a body that is not JSON; is it the mock?\n`);
+        process.exit(1);
+      }
       if (o.json) process.stdout.write(`${JSON.stringify(body)}\n`);
       else if (res.statusCode === 202) {
         const n = body.notifications?.length ?? 0;

@@ -37,6 +37,22 @@ function anonymousAnswers(c: CheckContext): Promise<AnonymousAnswer[]> {
   );
 }
 
+/** Operations without a request body: probing them with a valid token changes nothing (their probe ids do not exist). */
+function bodylessOperations(): OperationDef[] {
+  return operations().filter((op) => !op.requestBody);
+}
+
+/** The main bearer token of the run; the checks of `x-with-bearer` need one (an API-key-only run has none). */
+function mainToken(c: CheckContext): string {
+  const token = c.run.credentials.main;
+  if (!token) c.skip('needs a bearer token (--token): the rule is about X-Api-Key sent beside one');
+  return token;
+}
+
+function send(c: CheckContext, op: OperationDef, headers: Record<string, string>): Promise<Exchange> {
+  return c.send({ method: op.method.toUpperCase() as 'GET', path: probePath(op), auth: { headers } });
+}
+
 function each401(c: CheckContext, answers: AnonymousAnswer[], test: (a: AnonymousAnswer) => void): void {
   for (const a of answers) {
     if (a.ex.status !== 401) {
@@ -116,6 +132,45 @@ export function authChecks(): CheckDef[] {
           const ok = !!body && body.status === 401 && typeof body.title === 'string' && typeof body.detail === 'string' && typeof body.instance === 'string';
           c.expect(ok, `${label(a.op)} with ${a.variant}: not a 401 problem body`, a.ex, '{type, title, status: 401, detail, instance}', a.ex.text.slice(0, 200));
         });
+      },
+    },
+    {
+      // What clients generated from the contract send (@hey-api/openapi-ts with `auth: () => token`): one token in both headers.
+      id: 'auth.key-repeating-bearer',
+      title: 'A bearer token repeated in X-Api-Key is accepted like the bearer token alone',
+      family: 'auth',
+      clause: 'Authentication, points 1-2; the contract\'s ApiKey scheme, x-with-bearer (inferred)',
+      level: 'SHOULD',
+      requires: ['token'],
+      async run(c) {
+        const token = mainToken(c);
+        for (const op of bodylessOperations()) {
+          const alone = await send(c, op, { authorization: `Bearer ${token}` });
+          if (alone.status === 401) {
+            c.cannot(`${label(op)} refused the bearer token alone (401)`);
+            continue;
+          }
+          const twice = await send(c, op, { authorization: `Bearer ${token}`, 'x-api-key': token });
+          c.exercised(label(op));
+          c.expect(twice.status === alone.status, `${label(op)} with the bearer token also in X-Api-Key`, twice, `${alone.status}, as with the bearer token alone`, String(twice.status));
+        }
+      },
+    },
+    {
+      id: 'auth.401-other-key-with-bearer',
+      title: 'A valid bearer token with a different, unknown X-Api-Key is refused with the plain 401',
+      family: 'auth',
+      clause: 'Authentication, points 2-3; the contract\'s ApiKey scheme, x-with-bearer (inferred)',
+      level: 'SHOULD',
+      requires: ['token'],
+      async run(c) {
+        const token = mainToken(c);
+        for (const op of bodylessOperations()) {
+          const ex = await send(c, op, { authorization: `Bearer ${token}`, 'x-api-key': 'conform-unknown-api-key-0000' });
+          c.exercised(label(op));
+          const body = problemOf(ex);
+          c.expect(ex.status === 401 && body !== undefined && !('code' in body), `${label(op)} with a valid bearer token and an unknown X-Api-Key`, ex, '401 without `code`', `${ex.status}${body && 'code' in body ? ` code ${String(body.code)}` : ''}`);
+        }
       },
     },
   ];

@@ -3,6 +3,7 @@ import type { Exchange } from '../client.js';
 import { contract } from '../contract.js';
 import type { CheckContext, CheckDef } from '../context.js';
 import type { Level } from '../types.js';
+import { UnknownFieldLines } from './unknown-info.js';
 
 /** Plain problems of errors no operation can list (unknown route, wrong method, oversized or non-JSON body): inferred. */
 const GENERIC = new Set([404, 405, 413, 415]);
@@ -19,13 +20,18 @@ function levelOf(ex: Exchange): Level {
 
 function validate(c: CheckContext, level: Level): void {
   const { validator } = contract();
+  // Documented fields are validated strictly; members the contract does not name are information (Resources: "not shown").
+  const unknown = new UnknownFieldLines(validator);
   for (const ex of c.run.client.exchanges) {
     if (!ex.operationId || levelOf(ex) !== level) continue;
     c.exercised();
     const body = ex.text === '' ? undefined : (ex.json ?? ex.text);
     const result = validator.validateResponse(ex.operationId, { status: ex.status, contentType: ex.headers['content-type'], body });
     if (!result.ok) c.fail(`${ex.method} ${ex.target} (${ex.operationId}) -> ${ex.status}: ${result.errors.slice(0, 4).join('; ')}`, ex, 'a response the contract declares', result.errors.join('; '));
+    unknown.add(ex.operationId, ex.status, body);
   }
+  // The context keeps the first lines and counts them all.
+  for (const line of unknown.ordered()) c.inform(line);
 }
 
 export function schemaChecks(): CheckDef[] {

@@ -1,9 +1,19 @@
 import type { CheckResult, Evidence, Report } from '../types.js';
+import { certificationReasons, duration, failureHeading, failuresFirst, infoHeading, isFailing, mustRanLine } from './verdict.js';
 
 function h(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
+/** The anchor of a check's row (ids hold dots and dashes only, valid in an HTML id and a URL fragment). */
+export function checkAnchor(id: string): string {
+  return `check-${id}`;
+}
+
+/**
+ * "Failures only" is a checkbox and CSS `:has()`: the page stays one self-contained file with no script (Chromium,
+ * Firefox and Safari have supported `:has()` since 2023; an older browser shows every check).
+ */
 const CSS = `
 :root { color-scheme: light; --pass: #1a7f37; --fail: #cf222e; --skip: #6e7781; --error: #9a6700; --line: #d0d7de; }
 * { box-sizing: border-box; }
@@ -21,12 +31,20 @@ th, td { text-align: left; padding: 6px 10px; border-bottom: 1px solid var(--lin
 th { background: #f6f8fa; font-weight: 600; }
 code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12px; }
 pre { white-space: pre-wrap; word-break: break-word; background: #f6f8fa; border: 1px solid var(--line); padding: 8px; margin: 6px 0; }
-.badge { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 12px; font-weight: 600; color: #fff; }
+.badge { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 12px; font-weight: 600; color: #fff; white-space: nowrap; }
 .pass { background: var(--pass); } .fail { background: var(--fail); } .skip { background: var(--skip); } .error { background: var(--error); }
-.level { font-weight: 600; } .reason { color: #59636e; }
+.level { font-weight: 600; } .reason { color: #59636e; } .time { white-space: nowrap; }
 .class-ok { color: var(--pass); font-weight: 700; } .class-ko { color: var(--fail); font-weight: 700; }
-ul.reasons { margin: 8px 0 0; padding-left: 20px; color: var(--fail); }
+ul.why, ul.reasons { margin: 8px 0 0; padding-left: 20px; color: var(--fail); }
+nav.failing { margin: 16px 0 0; } nav.failing ol { margin: 4px 0 0; padding-left: 24px; columns: 2; }
+nav.failing a { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
+label.toggle { display: inline-block; margin: 12px 0 0; font-weight: 600; cursor: pointer; }
 details { margin-top: 4px; } summary { cursor: pointer; color: #0969da; }
+details.info ul { margin: 4px 0; padding-left: 20px; color: #59636e; }
+tr.check:target { outline: 3px solid #0969da; outline-offset: -3px; }
+body:has(#failures-only:checked) tr.check:not(.failing),
+body:has(#failures-only:checked) section.family:not(.has-failures),
+body:has(#failures-only:checked) tr.class:not(.has-failures) { display: none; }
 `;
 
 function evidence(e: Evidence): string {
@@ -44,46 +62,70 @@ function evidence(e: Evidence): string {
   return parts.join('\n');
 }
 
+function info(r: CheckResult): string {
+  if (!r.info?.length) return '';
+  return `<details class="info"><summary>${h(infoHeading(r))}</summary><ul>${r.info.map((line) => `<li>${h(line)}</li>`).join('')}</ul></details>`;
+}
+
 function row(r: CheckResult): string {
-  const label = r.baselined ? 'fail (baselined)' : r.outcome;
+  const label = r.baselined ? `${r.outcome} (baselined)` : r.outcome;
   const detail =
     r.outcome === 'fail'
-      ? `<details open><summary>${r.failureCount} failure(s)</summary>${r.evidence.map(evidence).join('<hr>')}</details>`
+      ? `<details open><summary>${h(failureHeading(r))}</summary>${r.evidence.map(evidence).join('<hr>')}</details>`
       : r.reason
         ? `<div class="reason">${h(r.reason)}</div>`
         : '';
-  return `<tr id="${h(r.id)}"><td><span class="badge ${r.outcome}">${h(label)}</span></td><td class="level">${r.level}</td><td><code>${h(r.id)}</code><div>${h(r.title)}</div>${detail}</td><td>${h(r.clause)}</td><td>${(r.durationMs / 1000).toFixed(2)} s</td></tr>`;
+  return `<tr class="check ${r.outcome}-row${isFailing(r) ? ' failing' : ''}" id="${h(checkAnchor(r.id))}"><td><span class="badge ${r.outcome}">${h(label)}</span></td><td class="level">${r.level}</td><td><code>${h(r.id)}</code><div>${h(r.title)}</div>${detail}${info(r)}</td><td>${h(r.clause)}</td><td class="time">${duration(r.durationMs)}</td></tr>`;
 }
 
-/** The self-contained certification report (no external assets, no scripts). */
+/** The failing checks, each linked to its row: the first thing a reader of a failed run needs. */
+function failingNav(checks: CheckResult[]): string {
+  const failing = checks.filter(isFailing);
+  if (failing.length === 0) return '<nav class="failing" id="failing"><strong>No check failed or errored.</strong></nav>';
+  const items = failing
+    .map((r) => `<li><a href="#${h(checkAnchor(r.id))}">${h(r.id)}</a> <span class="badge ${r.outcome}">${h(r.baselined ? `${r.outcome} (baselined)` : r.outcome)}</span> <span class="level">${r.level}</span></li>`)
+    .join('');
+  return `<nav class="failing" id="failing"><strong>Failing checks (${failing.length})</strong><ol>${items}</ol></nav>`;
+}
+
+/** The self-contained certification report: no external assets and no script. */
 export function htmlReport(report: Report): string {
   const c = report.counts;
-  const families = report.families
-    .map(
-      (f) =>
-        `<tr><td><a href="#family-${h(f.family)}">${h(f.title)}</a> <code>${h(f.family)}</code></td><td class="${f.certified ? 'class-ok' : 'class-ko'}">${f.certified ? 'CERTIFIED' : 'NOT CERTIFIED'}</td><td>${f.counts.pass.total}</td><td>${f.counts.fail.total}</td><td>${f.counts.error.total}</td><td>${f.counts.skip.total}</td></tr>`,
-    )
-    .join('\n');
-  const sections = report.families
+  const checks = failuresFirst(report.checks);
+  const failingFamily = new Set(checks.filter(isFailing).map((r) => r.family));
+  const families = [...report.families].sort((a, b) => Number(failingFamily.has(b.family)) - Number(failingFamily.has(a.family)));
+  const verdict = (certified: boolean) => `<span class="${certified ? 'class-ok' : 'class-ko'}">${certified ? 'CERTIFIED' : 'NOT CERTIFIED'}</span>`;
+  const classes = families
     .map((f) => {
-      const rows = report.checks.filter((r) => r.family === f.family).map(row).join('\n');
-      return `<h2 id="family-${h(f.family)}">${h(f.title)} <span class="${f.certified ? 'class-ok' : 'class-ko'}">${f.certified ? 'CERTIFIED' : 'NOT CERTIFIED'}</span></h2>\n<table><thead><tr><th>Outcome</th><th>Level</th><th>Check</th><th>Clause of the reference</th><th>Time</th></tr></thead><tbody>\n${rows}\n</tbody></table>`;
+      const failing = failingFamily.has(f.family) ? ' has-failures' : '';
+      return `<tr class="class${failing}"><td><a href="#family-${h(f.family)}">${h(f.title)}</a> <code>${h(f.family)}</code></td><td>${verdict(f.certified)}</td><td>${f.counts.pass.total}</td><td>${f.counts.fail.total}</td><td>${f.counts.error.total}</td><td>${f.counts.skip.total}</td></tr>`;
     })
     .join('\n');
-  const reasons = report.exitReasons.length ? `<ul class="reasons">${report.exitReasons.map((r) => `<li>${h(r)}</li>`).join('')}</ul>` : '';
+  const sections = families
+    .map((f) => {
+      const rows = checks.filter((r) => r.family === f.family).map(row).join('\n');
+      const failing = failingFamily.has(f.family) ? ' has-failures' : '';
+      return `<section class="family${failing}" id="family-${h(f.family)}"><h2>${h(f.title)} ${verdict(f.certified)}</h2>\n<table><thead><tr><th>Outcome</th><th>Level</th><th>Check</th><th>Clause of the reference</th><th>Time</th></tr></thead><tbody>\n${rows}\n</tbody></table></section>`;
+    })
+    .join('\n');
+  const why = certificationReasons(report);
+  const whyList = why.length ? `<ul class="why" id="why">${why.map((r) => `<li>${h(r)}</li>`).join('')}</ul>` : '';
+  const reasons = report.exitReasons.length ? `<ul class="reasons" id="exit-reasons">${report.exitReasons.map((r) => `<li>exit 1: ${h(r)}</li>`).join('')}</ul>` : '';
   const notes = report.notes.length ? `<h2>Notes</h2><ul>${report.notes.map((n) => `<li>${h(n)}</li>`).join('')}</ul>` : '';
+  const title = report.certified ? 'CERTIFIED' : 'NOT CERTIFIED';
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>opsapi conformance: ${h(report.target)} - ${report.certified ? 'CERTIFIED' : 'NOT CERTIFIED'}</title>
+<title>opsapi conformance: ${h(report.target)} - ${title}</title>
 <style>${CSS}</style>
 </head>
 <body>
 <header>
 <h1>Operations Platform API conformance report</h1>
-<span class="verdict ${report.certified ? 'ok' : 'ko'}" id="verdict">${report.certified ? 'CERTIFIED' : 'NOT CERTIFIED'}</span>
+<span class="verdict ${report.certified ? 'ok' : 'ko'}" id="verdict">${title}</span>
+${whyList}
 <dl class="meta">
 <dt>Target</dt><dd>${h(report.target)}</dd>
 <dt>Date</dt><dd>${h(report.date)}</dd>
@@ -91,15 +133,18 @@ export function htmlReport(report: Report): string {
 <dt>Tool</dt><dd>${h(report.tool.name)} ${h(report.tool.version)}</dd>
 <dt>Contract</dt><dd>${h(report.contractVersion)}</dd>
 <dt>Checks</dt><dd>${report.checks.length}: ${c.pass.total} pass, ${c.fail.total} fail, ${c.error.total} error, ${c.skip.total} skip (MUST: ${c.pass.MUST} pass, ${c.fail.MUST} fail, ${c.error.MUST} error, ${c.skip.MUST} skip)</dd>
+<dt>MUST checks</dt><dd id="must-ran">${h(mustRanLine(report))}</dd>
 <dt>Exit code</dt><dd>${report.exitCode}</dd>
 </dl>
 ${reasons}
-<p>CERTIFIED means that no MUST check (documented behaviour of the reference) failed, errored or was skipped. SHOULD checks cover behaviour the contract infers.</p>
+<p>CERTIFIED means that every MUST check (documented behaviour of the reference) ran and passed. SHOULD checks cover behaviour the contract infers. Times are each check's own (time spent only waiting for a request slot is left out).</p>
+${failingNav(checks)}
+<label class="toggle"><input type="checkbox" id="failures-only"> Show failures only</label>
 </header>
 <main>
 <h2>Conformance classes</h2>
 <table><thead><tr><th>Class</th><th>Verdict</th><th>Pass</th><th>Fail</th><th>Error</th><th>Skip</th></tr></thead><tbody>
-${families}
+${classes}
 </tbody></table>
 ${sections}
 ${notes}

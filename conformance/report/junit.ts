@@ -1,6 +1,7 @@
 import type { Report } from '../types.js';
 import { FAMILIES } from '../types.js';
 import { evidenceLines } from './text.js';
+import { failureHeading, infoHeading } from './verdict.js';
 
 /** Escapes text for XML attributes and content, dropping characters XML 1.0 cannot carry. */
 export function xmlEscape(text: string): string {
@@ -30,12 +31,16 @@ export function junitReport(report: Report): string {
       if (r.outcome === 'skip') body = `      <skipped message="${e(r.reason ?? 'skipped')}"/>`;
       else if (r.outcome === 'error') body = `      <error message="${e(r.reason ?? 'error')}" type="${r.level}">${e(r.reason ?? '')}</error>`;
       else if (r.outcome === 'fail') {
-        const text = [`${r.failureCount} failure(s)${r.baselined ? ' (accepted by the baseline)' : ''}; clause: ${r.clause}`, ...r.evidence.flatMap(evidenceLines)].join('\n');
+        const text = [`${failureHeading(r)}; clause: ${r.clause}`, ...r.evidence.flatMap(evidenceLines)].join('\n');
         body = `      <failure message="${e(r.evidence[0]?.message ?? 'failed')}" type="${r.level}">${e(text)}</failure>`;
-      } else if (r.reason) body = `      <system-out>${e(r.reason)}</system-out>`;
-      return [open, props, ...(body ? [body] : []), '    </testcase>'].join('\n');
+      }
+      // What the check covered (a pass) and its information, e.g. fields the contract does not name.
+      const out = [...(r.outcome === 'pass' && r.reason ? [r.reason] : []), ...(r.info?.length ? [`${infoHeading(r)}:`, ...r.info.map((line) => `- ${line}`)] : [])];
+      const systemOut = out.length ? [`      <system-out>${e(out.join('\n'))}</system-out>`] : [];
+      return [open, props, ...(body ? [body] : []), ...systemOut, '    </testcase>'].join('\n');
     });
-    const time = checks.reduce((s, r) => Math.max(s, r.durationMs), 0);
+    // Each check's own time; the suite's is their sum (the convention of JUnit consumers).
+    const time = checks.reduce((s, r) => s + r.durationMs, 0);
     suites.push(
       `  <testsuite name="${e(`${family.id}: ${family.title}`)}" tests="${checks.length}" failures="${n('fail')}" errors="${n('error')}" skipped="${n('skip')}" time="${seconds(time)}" timestamp="${e(report.date.replace(/Z$/, ''))}">\n${cases.join('\n')}\n  </testsuite>`,
     );

@@ -1,5 +1,6 @@
 import type { CheckResult, Evidence, Report } from '../types.js';
 import { FAMILIES } from '../types.js';
+import { certification, exitZeroLine, infoHeading, mustRanLine, shownOf } from './verdict.js';
 
 const COLOURS = { red: 31, green: 32, yellow: 33, grey: 90, bold: 1 } as const;
 
@@ -27,7 +28,17 @@ export function textSummary(report: Report, colour: boolean): string {
       lines.push('', `${r.outcome === 'fail' ? paint('red', 'FAIL') : paint('red', 'ERROR')} ${r.level} ${r.id}${r.baselined ? ' (baselined)' : ''}: ${r.title}`, `  clause: ${r.clause}`);
       if (r.outcome === 'error') lines.push(`  ${r.reason ?? ''}`);
       for (const e of r.evidence.slice(0, 3)) lines.push(...evidenceLines(e).map((l) => `  ${l}`));
-      if (r.failureCount > 3) lines.push(`  ... ${r.failureCount - 3} more failure(s) of this check (see --report)`);
+      const shown = shownOf(Math.min(3, r.evidence.length), r.failureCount);
+      if (shown) lines.push(`  ${shown}${r.evidence.length > 3 ? `; the reports keep ${r.evidence.length}` : ''} (see --report)`);
+    }
+  }
+  // Neither a pass nor a failure: e.g. response fields the contract does not name ("Other SKU fields: not shown").
+  const informed = report.checks.filter((r) => (r.info?.length ?? 0) > 0);
+  if (informed.length) {
+    lines.push('', paint('bold', 'Information'));
+    for (const r of informed) {
+      lines.push('', `${paint('grey', 'INFO')} ${r.id}: ${infoHeading(r)}`);
+      for (const line of r.info ?? []) lines.push(`  - ${line}`);
     }
   }
   const c = report.counts;
@@ -38,11 +49,12 @@ export function textSummary(report: Report, colour: boolean): string {
     `  fail  ${c.fail.total} (MUST ${c.fail.MUST}, SHOULD ${c.fail.SHOULD})`,
     `  error ${c.error.total} (MUST ${c.error.MUST}, SHOULD ${c.error.SHOULD})`,
     `  skip  ${c.skip.total} (MUST ${c.skip.MUST}, SHOULD ${c.skip.SHOULD})`,
-    `  certification: ${report.certified ? paint('green', 'CERTIFIED') : paint('red', 'NOT CERTIFIED')} (no MUST check failed, errored or skipped)`,
+    `  ${mustRanLine(report)}`,
+    `  certification: ${paint(report.certified ? 'green' : 'red', certification(report).verdict)}: ${certification(report).because}`,
   );
   for (const n of report.notes) lines.push(`  note: ${n}`);
   for (const reason of report.exitReasons) lines.push(paint('red', `  exit 1: ${reason}`));
-  if (report.exitCode === 0) lines.push(paint('green', '  exit 0: no MUST check failed or errored'));
+  if (report.exitCode === 0) lines.push(paint('green', `  exit 0: ${exitZeroLine(report)}`));
   return `${lines.join('\n')}\n`;
 }
 

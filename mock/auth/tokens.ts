@@ -1,4 +1,5 @@
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { isOrgName } from './org.js';
 import type { Principal } from './principal.js';
 
 /** Claims of the mock's access tokens (DESIGN: `sub`, `org`, `permissions[]`, `roles[]`, `exp`). */
@@ -15,8 +16,8 @@ export const DEFAULT_TOKEN_SECONDS = 24 * 3600;
 /** Clock skew tolerated on `exp` and `nbf` (seconds). */
 export const LEEWAY_SECONDS = 5;
 
-/** Organisation codes: letters, digits, `-`, `_`, `.`; 1..64 characters (inferred). */
-export const ORG_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/** The org rule lives in one place (./org.ts); re-exported for the callers that import it from here. */
+export { ORG_PATTERN } from './org.js';
 
 function key(secret: string): Uint8Array {
   return new TextEncoder().encode(secret);
@@ -75,7 +76,7 @@ export class TokenVerifier {
       const org = payload.org;
       const permissions = stringArray(payload.permissions);
       const roles = stringArray(payload.roles);
-      if (typeof org !== 'string' || !ORG_PATTERN.test(org)) return { ok: false, reason: 'The access token has no valid org claim.' };
+      if (!isOrgName(org)) return { ok: false, reason: 'The access token has no valid org claim.' };
       if (!permissions || !roles) return { ok: false, reason: 'The access token has malformed permissions or roles.' };
       const principal: Principal = {
         org,

@@ -11,6 +11,7 @@ import { successSerializerSchema } from './serializers.js';
 import type { MockServices } from './services.js';
 import { registerAdmin } from '../admin/routes.js';
 import { registerDocs } from './docs.js';
+import { registerErrorPages } from './error-pages.js';
 
 /** Characters of a request body the journal keeps at most. */
 const JOURNAL_BODY_CHARS = 4096;
@@ -106,6 +107,7 @@ export async function buildApp(services: MockServices, handlers: Record<string, 
   }
   if (options.admin) registerAdmin(app, services);
   await registerDocs(app, document);
+  registerErrorPages(app, faults);
 
   if (services.persistence) {
     const persistence = services.persistence;

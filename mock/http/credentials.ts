@@ -6,9 +6,21 @@ import type { Store } from '../store/store.js';
 export type Authentication = { ok: true; principal: Principal } | { ok: false; reason: string };
 
 /**
+ * Whether `X-Api-Key` merely repeats the bearer token of the same request. Inferred (Authentication, points 1-2):
+ * the contract lists `JWTApiKey` and `ApiKey` as alternatives, and clients generated from it send their one configured
+ * credential in every header an operation lists; `@hey-api/openapi-ts` with `auth: () => token` sends
+ * `Authorization: Bearer <t>` and `X-Api-Key: <t>` (hey-api/hey-api#3195). That is one credential sent twice, not a
+ * second one, so it is not looked up as a key. Safe: the token itself is verified; nothing unverified is trusted.
+ */
+function repeatsBearer(apiKeyHeader: string | undefined, bearerToken: string | undefined): boolean {
+  return apiKeyHeader !== undefined && bearerToken !== undefined && apiKeyHeader === bearerToken;
+}
+
+/**
  * Authentication (Authentication, points 1-3): `Authorization: Bearer <JWT>` and/or `X-Api-Key`.
  * Inferred (DESIGN): an API key alone acts with the tenant and permissions of its creator; when both headers
- * come, both must be valid and of the same tenant. Anything else is the plain 401.
+ * come, both must be valid and of the same tenant, except that an `X-Api-Key` equal to the bearer token is the
+ * same credential sent twice (see `repeatsBearer`). Any other key, present but invalid, is the plain 401.
  */
 export async function authenticate(
   headers: Record<string, string | string[] | undefined>,
@@ -22,16 +34,18 @@ export async function authenticate(
   if (authorization === undefined && apiKeyHeader === undefined) return { ok: false, reason: 'The request has no credentials: send Authorization: Bearer <token> or X-Api-Key.' };
 
   let fromToken: Principal | undefined;
+  let bearerToken: string | undefined;
   if (authorization !== undefined) {
     const m = /^Bearer[ ]+([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)\s*$/i.exec(authorization);
     if (!m?.[1]) return { ok: false, reason: 'The Authorization header must be "Bearer <JWT>".' };
     const verified = await verifier.verify(m[1], nowMs);
     if (!verified.ok) return verified;
     fromToken = verified.principal;
+    bearerToken = m[1];
   }
 
   let fromKey: Principal | undefined;
-  if (apiKeyHeader !== undefined) {
+  if (apiKeyHeader !== undefined && !repeatsBearer(apiKeyHeader, bearerToken)) {
     const org = store.apiKeyOrg(apiKeyHeader);
     const tenant = org === undefined ? undefined : store.peek(org);
     const id = tenant?.apiKeysByValue.get(apiKeyHeader);

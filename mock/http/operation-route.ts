@@ -2,10 +2,10 @@ import { Value } from '@sinclair/typebox/value';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OperationDef } from '../../spec/operations/index.js';
 import { holds } from '../auth/principal.js';
-import { codedProblem, unauthorized, type ProblemAnswer, type RequestRef } from '../problems.js';
+import { codedProblem, plainProblem, unauthorized, type ProblemAnswer, type RequestRef } from '../problems.js';
 import type { Handler, HandlerContext } from './context.js';
 import { authenticate } from './credentials.js';
-import { preferredErrorStatus } from './prefer.js';
+import { preferredCode } from './prefer.js';
 import { send } from './send.js';
 import type { MockServices } from './services.js';
 
@@ -78,7 +78,10 @@ export function registerOperation(app: FastifyInstance, op: OperationDef, handle
         }
       }
 
-      const forced = preferredErrorStatus(op, req.headers.prefer);
+      const preferred = preferredCode(op, req.headers.prefer);
+      // A status the operation does not declare: a 400 without catalog code naming the declared ones (mock/http/prefer.ts).
+      if (preferred.kind === 'refuse') return send(reply, plainProblem(400, preferred.detail, ref), faults);
+      const forced = preferred.kind === 'force' ? preferred.status : null;
       if (forced !== null) {
         reply.header('preference-applied', `code=${forced}`);
         if (forced === 401) return send(reply, unauthorized(ref, 'Forced by Prefer: code=401.'), faults);

@@ -5,8 +5,14 @@ type Json = Record<string, unknown>;
 
 /**
  * The success response schema of an operation, fully inlined and simplified for Fastify's precompiled serializer
- * (fast-json-stringify): `$ref`s resolved, extension keywords dropped, `anyOf [T, null]` turned into `type: [T, "null"]`.
+ * (fast-json-stringify): `$ref`s resolved, extension keywords dropped, `anyOf [T, null]` turned into `type: [T, "null"]`,
+ * and every object closed (`additionalProperties: false`).
  * Compiled once at start-up, it replaces `JSON.stringify` on the hot path; problems keep the generic serializer.
+ *
+ * Why closed: the contract's response objects are open ("Other SKU fields: not shown": a real server may send more),
+ * but the mock sends exactly the fields the contract names. fast-json-stringify writes the members an open schema
+ * allows, so an open view would start sending whatever a stored record carries besides its contract fields;
+ * closed, it writes only the named ones (and the members of free-form records such as `data`, via patternProperties).
  */
 export function successSerializerSchema(document: OpenAPIObject, op: OperationDef): Record<string, Json> | undefined {
   if (!op.success.schema) return undefined;
@@ -25,6 +31,9 @@ export function successSerializerSchema(document: OpenAPIObject, op: OperationDe
       if (key === 'properties' && value && typeof value === 'object') {
         // Property names are data, not keywords: keep every one.
         out.properties = Object.fromEntries(Object.entries(value as Json).map(([name, prop]) => [name, inline(prop, depth + 1)]));
+      } else if (key === 'additionalProperties') {
+        // An opening of the contract (spec/schemas/open.ts) is not the mock's: it sends only the named fields.
+        out.additionalProperties = false;
       } else if (!key.startsWith('x-') && key !== 'examples') out[key] = inline(value, depth + 1);
     }
     const anyOf = out.anyOf as Json[] | undefined;

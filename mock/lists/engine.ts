@@ -8,6 +8,7 @@ import { parsePaging } from './paging.js';
 import type { ListQuery, Page } from './query.js';
 import { FILTER_PARSING_FAILED, SORTING_PARSING_FAILED, fail, ok, type Result } from './result.js';
 import { parseSort, slotComparator, type SortSpec } from './sort.js';
+import { checkTextLength } from './text-limits.js';
 
 /**
  * Where a list's items come from: a `ListCollection` (indexed and cached; the fast path) or any iterable of items
@@ -16,8 +17,8 @@ import { parseSort, slotComparator, type SortSpec } from './sort.js';
 export type ListSource<T extends { id: string }> = ListCollection<T> | Iterable<T>;
 
 /**
- * Runs a list query: validates paging, then the filter, then the sort (the first failure is returned, in that
- * order), selects the matching items in order and returns the requested page with exact totals. A page beyond the
+ * Runs a list query: validates paging, then the filter, then the sort, each text within its declared length
+ * (the first failure is returned, in that order), selects the matching items in order and returns the requested page with exact totals. A page beyond the
  * last one has empty `results` and the real totals. Returns the item objects themselves. Never throws for bad input.
  */
 export function runList<T extends { id: string }>(source: ListSource<T>, fields: ListFieldTable, query: ListQuery): Result<Page<T>> {
@@ -29,12 +30,20 @@ export function runList<T extends { id: string }>(source: ListSource<T>, fields:
   if (filterText !== undefined && filterText !== null && typeof filterText !== 'string') {
     return fail(FILTER_PARSING_FAILED, 'filterBy must be a single text value', { filterBy: String(filterText), position: '0' });
   }
+  if (typeof filterText === 'string') {
+    const length = checkTextLength('filterBy', filterText);
+    if (!length.ok) return length;
+  }
   const filter = typeof filterText === 'string' ? getCompiledFilter(filterText, fields) : ok(null);
   if (!filter.ok) return filter;
 
   const sortText: unknown = query.sortBy;
   if (sortText !== undefined && sortText !== null && typeof sortText !== 'string') {
     return fail(SORTING_PARSING_FAILED, 'sortBy must be a single text value', { sortBy: String(sortText) });
+  }
+  if (typeof sortText === 'string') {
+    const length = checkTextLength('sortBy', sortText);
+    if (!length.ok) return length;
   }
   const sort = parseSort(typeof sortText === 'string' ? sortText : undefined, fields);
   if (!sort.ok) return sort;

@@ -1,11 +1,12 @@
+import { MAX_PAGE_NUMBER } from '../../spec/limits.js';
 import type { ListQuery } from './query.js';
 import { VALIDATION_ERROR, fail, ok, type Result } from './result.js';
 
 /**
- * Paging parameters. `pageNumber` defaults to 1 and must be >= 1; `pageSize` defaults to 25 and must be between
- * 1 and 1000 inclusive. Query strings must be plain digits (no sign, fraction, exponent or spaces; leading zeros
+ * Paging parameters. `pageNumber` defaults to 1 and must be between 1 and `MAX_PAGE_NUMBER` (the maximum the
+ * contract declares; inferred); `pageSize` defaults to 25 and must be between 1 and 1000 inclusive. Query strings must be plain digits (no sign, fraction, exponent or spaces; leading zeros
  * are fine); JSON bodies send numbers, which must be integers. A missing (`undefined` or `null`) value takes the
- * default; an empty string is invalid. Values beyond `Number.MAX_SAFE_INTEGER` are invalid.
+ * default; an empty string is invalid. Values beyond the bounds, however large, fail with the same detail naming them.
  * A bad value fails with COMMON.VALIDATION.ERROR and `parameters.field` naming the parameter.
  */
 export const DEFAULT_PAGE_NUMBER = 1;
@@ -32,8 +33,8 @@ export function parsePaging(q: ListQuery): Result<Paging> {
   let pageNumber = DEFAULT_PAGE_NUMBER;
   if (q.pageNumber !== undefined && (q.pageNumber as unknown) !== null) {
     const n = readInteger(q.pageNumber);
-    if (n === undefined || n < 1) {
-      return fail(VALIDATION_ERROR, 'pageNumber must be an integer greater than or equal to 1', { field: 'pageNumber' });
+    if (n === undefined || n < 1 || n > MAX_PAGE_NUMBER) {
+      return fail(VALIDATION_ERROR, `pageNumber must be an integer between 1 and ${MAX_PAGE_NUMBER}`, { field: 'pageNumber' });
     }
     pageNumber = n;
   }

@@ -229,11 +229,9 @@ describe('request errors', () => {
       expect((await h.call('GET', query, { op: 'listSkus' })).body).toEqual(before.body);
     });
 
+    // A status the operation does not declare is refused with a 400: mock/test/prefer.test.ts.
     it.each([
-      { what: 'a status the operation does not declare (404 on listSkus)', path: '/v1/items/skus?pageSize=1', prefer: 'code=404', operationId: 'listSkus' },
-      { what: 'a status the operation does not declare (422 on listSkus)', path: '/v1/items/skus?pageSize=1', prefer: 'code=422', operationId: 'listSkus' },
-      { what: 'a success status', path: '/v1/items/skus?pageSize=1', prefer: 'code=200', operationId: 'listSkus' },
-      { what: 'a 5xx status', path: '/v1/admin/tenants/self', prefer: 'code=500', operationId: 'getTenantSelf' },
+      { what: 'the success status of the operation', path: '/v1/items/skus?pageSize=1', prefer: 'code=200', operationId: 'listSkus' },
       { what: 'another preference', path: '/v1/admin/tenants/self', prefer: 'return=minimal', operationId: 'getTenantSelf' },
     ])('ignores $what', async ({ path, prefer, operationId }) => {
       const reply = await h.call('GET', path, { headers: { prefer }, op: operationId });

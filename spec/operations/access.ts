@@ -1,6 +1,7 @@
 import type { OperationDef } from './types.js';
 import { DOC, INF } from './types.js';
 import { RATE_LIMITED, UNAUTHORIZED, bodyBadRequest, forbidden } from './standard-errors.js';
+import { link } from './links.js';
 
 /** Endpoints / Create an API key. */
 export const createApiKey: OperationDef = {
@@ -15,11 +16,19 @@ export const createApiKey: OperationDef = {
   permission: { name: 'App.Admin', ...DOC },
   apiKey: INF('The reference says the API key is sent "in list requests"; this kit also accepts it on every other operation, with the tenant and permissions of the key\'s creator.'),
   pathParams: [],
-  requestBody: { schema: 'CreateApiKeyBody', description: '`{ name: string }`', ...DOC },
+  requestBody: { schema: 'CreateApiKeyBody', description: '`{ name: string }`', example: { name: 'ci-pipeline' }, ...DOC },
   success: {
     status: 201,
     schema: 'ApiKey',
     description: 'The created key, `key` included.',
+    links: {
+      listSkusWithKey: link(
+        'listSkus',
+        { 'header.X-Api-Key': '$response.body#/key' },
+        'Lists SKUs with the new key in the `X-Api-Key` header (Authentication, point 2: the key is sent in list requests), no bearer token needed. ' +
+          'Limitation: `X-Api-Key` is the credential of the `ApiKey` security scheme, not a parameter the list operation declares, so tools that only fill declared parameters from a link must put the value into that scheme themselves.',
+      ),
+    },
     ...INF('Success status code: not shown. 201 Created is used for a created resource.'),
   },
   errors: [bodyBadRequest(false), UNAUTHORIZED, forbidden(true), RATE_LIMITED],

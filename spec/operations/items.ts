@@ -1,9 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import { listField } from '../lists/fields.js';
+import { listExamples } from '../lists/examples.js';
+import { DEMO } from '../examples/demo.js';
 import type { OperationDef } from './types.js';
 import { DOC, INF } from './types.js';
 import { RATE_LIMITED, UNAUTHORIZED, bodyBadRequest, forbidden, listBadRequest, notFound } from './standard-errors.js';
 import { idParam, skuReferenceParam } from './common-params.js';
+import { link } from './links.js';
+
+const FIRST_SKU_REFERENCE = '$response.body#/results/0/reference';
 
 const ONLY_IN_ERRORS = 'This operation appears only in error messages of the reference ("Their details: not shown"); its shape is this kit\'s decision.';
 const API_KEY_ELSEWHERE = INF('The reference says the API key is sent "in list requests"; this kit also accepts it on every other operation.');
@@ -20,8 +25,13 @@ export const updateSkuStock: OperationDef = {
   ...DOC,
   permission: { name: 'Warehouse.Counts.Write', ...DOC },
   apiKey: API_KEY_ELSEWHERE,
-  pathParams: [skuReferenceParam],
-  requestBody: { schema: 'StockUpdateBody', description: 'locationReference, stock, lotId, comment, stockUnitOfMeasureId', ...DOC },
+  pathParams: [skuReferenceParam(DEMO.skuReference)],
+  requestBody: {
+    schema: 'StockUpdateBody',
+    description: 'locationReference, stock, lotId, comment, stockUnitOfMeasureId',
+    example: { locationReference: DEMO.locationReference, stock: 40, lotId: DEMO.lotId, comment: 'Cycle count', stockUnitOfMeasureId: DEMO.baseUnitOfMeasureId },
+    ...DOC,
+  },
   success: { status: 204, schema: null, description: 'No content (no response body).', ...DOC },
   errors: [
     bodyBadRequest(true),
@@ -50,8 +60,11 @@ export const updateSkuInspection: OperationDef = {
   ...DOC,
   permission: { name: 'Warehouse.Skus.Write', ...DOC },
   apiKey: API_KEY_ELSEWHERE,
-  pathParams: [skuReferenceParam, { name: 'inspectionId', description: 'identifier of the inspection definition', schema: Type.String({ minLength: 1, maxLength: 200 }) }],
-  requestBody: { schema: 'InspectionUpdateBody', description: '`{ name: string, isMandatory: boolean }`', ...DOC },
+  pathParams: [
+    skuReferenceParam(DEMO.skuReference),
+    { name: 'inspectionId', description: 'identifier of the inspection definition', schema: Type.String({ minLength: 1, maxLength: 200 }), example: DEMO.inspectionId },
+  ],
+  requestBody: { schema: 'InspectionUpdateBody', description: '`{ name: string, isMandatory: boolean }`', example: { name: 'Visual check', isMandatory: true }, ...DOC },
   success: { status: 200, schema: 'InspectionDefinition', description: 'The updated inspection definition.', ...INF('The response body is documented; its status is not shown: 200 OK.') },
   errors: [
     bodyBadRequest(true),
@@ -67,6 +80,20 @@ export const updateSkuInspection: OperationDef = {
     RATE_LIMITED,
   ],
 };
+
+const skuFields = [
+  listField('id', 'string'),
+  listField('reference', 'string'),
+  listField('name', 'string'),
+  listField('description', 'string', { nullable: true }),
+  listField('familyId', 'string', { nullable: true }),
+  listField('status', 'enum', { enumValues: ['Active', 'Inactive'] }),
+  listField('baseUnitOfMeasureId', 'string'),
+  listField('totalStock', 'number'),
+  listField('isStockControlled', 'boolean'),
+  listField('createdAt', 'date'),
+  listField('lastModifiedAt', 'date'),
+];
 
 /** `GET /v1/items/skus` (named in the reference's error messages only). */
 export const listSkus: OperationDef = {
@@ -85,23 +112,40 @@ export const listSkus: OperationDef = {
     item: 'SkuListItem',
     filterAndSort: true,
     fieldsRationale: 'Which fields each endpoint supports is not shown; every scalar field of the SKU list item is filterable and sortable.',
-    fields: [
-      listField('id', 'string'),
-      listField('reference', 'string'),
-      listField('name', 'string'),
-      listField('description', 'string', { nullable: true }),
-      listField('familyId', 'string', { nullable: true }),
-      listField('status', 'enum', { enumValues: ['Active', 'Inactive'] }),
-      listField('baseUnitOfMeasureId', 'string'),
-      listField('totalStock', 'number'),
-      listField('isStockControlled', 'boolean'),
-      listField('createdAt', 'date'),
-      listField('lastModifiedAt', 'date'),
-    ],
+    fields: skuFields,
+    examples: listExamples(skuFields, { filterBy: 'name[Contains]bolt', sortBy: '-createdAt' }),
   },
-  success: { status: 200, schema: 'SkuListItemPage', description: 'A page of SKUs.', ...INF(ONLY_IN_ERRORS) },
+  success: {
+    status: 200,
+    schema: 'SkuListItemPage',
+    description: 'A page of SKUs.',
+    links: {
+      updateStock: link(
+        'updateSkuStock',
+        { skuReference: FIRST_SKU_REFERENCE },
+        'Sets the stock of the first SKU of the page. The body (location, lot, unit) is not in the list item: the caller supplies it (the updateSkuStock example fits the first SKU of the unfiltered `demo` list).',
+      ),
+      updateInspection: link(
+        'updateSkuInspection',
+        { skuReference: FIRST_SKU_REFERENCE },
+        "Updates an inspection definition of the first SKU of the page. `inspectionId` is not in the list item and no operation of the contract lists a SKU's inspections: the caller supplies it (the mock's GET /__mock/fixtures names the inspection ids of a sample SKU; the updateSkuInspection example fits the first SKU of the unfiltered `demo` list).",
+      ),
+    },
+    ...INF(ONLY_IN_ERRORS),
+  },
   errors: [listBadRequest(true), UNAUTHORIZED, forbidden(false), RATE_LIMITED],
 };
+
+const familyFields = [
+  listField('id', 'string'),
+  listField('code', 'string'),
+  listField('name', 'string'),
+  listField('description', 'string', { nullable: true }),
+  listField('skuCount', 'number'),
+  listField('createdAt', 'date'),
+  listField('lastModifiedAt', 'date'),
+];
+const familyExamples = listExamples(familyFields, { filterBy: 'name[Contains]nut && skuCount[Gt]0', sortBy: 'code' });
 
 /** `POST /v1/items/families/search` (named in the reference's error messages only). */
 export const searchFamilies: OperationDef = {
@@ -115,21 +159,19 @@ export const searchFamilies: OperationDef = {
   permission: { name: 'Items.Families.Read', ...INF('Not shown; `Domain.Resource.Access` shape.') },
   apiKey: DOC,
   pathParams: [],
-  requestBody: { schema: 'ListBody', description: 'pageNumber, pageSize, filterBy, sortBy (all optional)', ...INF('The search body is not shown; it carries the list parameters.') },
+  requestBody: {
+    schema: 'ListBody',
+    description: 'pageNumber, pageSize, filterBy, sortBy (all optional)',
+    example: { pageNumber: 1, pageSize: 50, ...familyExamples },
+    ...INF('The search body is not shown; it carries the list parameters.'),
+  },
   list: {
     parametersIn: 'body',
     item: 'Family',
     filterAndSort: true,
     fieldsRationale: 'Fields not shown; every scalar field of the family is offered.',
-    fields: [
-      listField('id', 'string'),
-      listField('code', 'string'),
-      listField('name', 'string'),
-      listField('description', 'string', { nullable: true }),
-      listField('skuCount', 'number'),
-      listField('createdAt', 'date'),
-      listField('lastModifiedAt', 'date'),
-    ],
+    fields: familyFields,
+    examples: familyExamples,
   },
   success: { status: 200, schema: 'FamilyPage', description: 'A page of families.', ...INF('Search answers 200 with a page envelope.') },
   errors: [listBadRequest(true), UNAUTHORIZED, forbidden(false), RATE_LIMITED],
@@ -146,7 +188,7 @@ export const deleteFamily: OperationDef = {
   ...INF(ONLY_IN_ERRORS),
   permission: { name: 'Items.Families.Write', ...INF('Not shown; `Domain.Resource.Access` shape.') },
   apiKey: API_KEY_ELSEWHERE,
-  pathParams: [idParam('family')],
+  pathParams: [idParam('family', DEMO.familyId, 'a family of the `demo` tenant with no SKUs; deleting it once succeeds, a second time gives 409 (a fresh tenant has it again)')],
   success: { status: 204, schema: null, description: 'Deleted.', ...INF('204 No Content for a delete.') },
   errors: [
     UNAUTHORIZED,

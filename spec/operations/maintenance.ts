@@ -1,7 +1,20 @@
 import { listField } from '../lists/fields.js';
+import { listExamples } from '../lists/examples.js';
 import type { OperationDef } from './types.js';
 import { DOC, INF } from './types.js';
 import { RATE_LIMITED, UNAUTHORIZED, forbidden, listBadRequest } from './standard-errors.js';
+
+const assetFields = [
+  listField('id', 'string'),
+  listField('code', 'string'),
+  listField('name', 'string'),
+  listField('kind', 'enum', { enumValues: ['Equipment', 'Space'] }),
+  listField('parentId', 'string', { nullable: true }),
+  listField('status', 'enum', { enumValues: ['Operational', 'OutOfService'] }),
+  listField('hoursInService', 'number'),
+  listField('createdAt', 'date'),
+  listField('lastModifiedAt', 'date'),
+];
 
 /** `GET /v1/maintenance/assets` (named in the reference's error messages only). */
 export const listAssets: OperationDef = {
@@ -20,17 +33,8 @@ export const listAssets: OperationDef = {
     item: 'Asset',
     filterAndSort: true,
     fieldsRationale: 'Fields not shown; every scalar field of the asset is offered.',
-    fields: [
-      listField('id', 'string'),
-      listField('code', 'string'),
-      listField('name', 'string'),
-      listField('kind', 'enum', { enumValues: ['Equipment', 'Space'] }),
-      listField('parentId', 'string', { nullable: true }),
-      listField('status', 'enum', { enumValues: ['Operational', 'OutOfService'] }),
-      listField('hoursInService', 'number'),
-      listField('createdAt', 'date'),
-      listField('lastModifiedAt', 'date'),
-    ],
+    fields: assetFields,
+    examples: listExamples(assetFields, { filterBy: 'kind[Equals]Equipment && status[Equals]OutOfService', sortBy: '-hoursInService' }),
   },
   success: { status: 200, schema: 'AssetPage', description: 'A page of assets.', ...INF('A page envelope, like every list.') },
   errors: [listBadRequest(true), UNAUTHORIZED, forbidden(false), RATE_LIMITED],

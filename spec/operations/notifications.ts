@@ -1,13 +1,27 @@
 import { listField } from '../lists/fields.js';
+import { listExamples } from '../lists/examples.js';
+import { CREATED_BY_STOCK_EVENT, CREATED_BY_SUBSCRIPTION, DEMO } from '../examples/demo.js';
 import type { OperationDef } from './types.js';
 import { DOC, INF } from './types.js';
 import { RATE_LIMITED, UNAUTHORIZED, forbidden, listBadRequest, notFound } from './standard-errors.js';
 import { idParam } from './common-params.js';
+import { FIRST_RESULT_ID, link } from './links.js';
 
 const LIST_RATIONALE = 'Response shape and query parameters are not shown; the list follows the general list rules (page envelope, pageNumber, pageSize, filterBy, sortBy).';
 const HISTORY_PERMISSION = INF('The permission of the notification history is not shown; it is guarded like the subscriptions (`App.Admin`), since it exposes receiver addresses and payloads.');
 const API_KEY_ON_LIST = DOC;
 const API_KEY_ELSEWHERE = INF('The reference says the API key is sent "in list requests"; this kit also accepts it on every other operation.');
+
+/** Examples of a notification id exist once the subscription and stock update examples ran (see `CREATED_BY_STOCK_EVENT`). */
+const NOTIFICATION_EXAMPLE_REQUIRES = ['createWebhookSubscription', 'updateSkuStock'] as const;
+
+const subscriptionFields = [
+  listField('id', 'string'),
+  listField('eventName', 'string'),
+  listField('eventVersion', 'number'),
+  listField('endpoint', 'string'),
+  listField('createdAt', 'date'),
+];
 
 /** Endpoints / Webhook subscriptions: list. */
 export const listWebhookSubscriptions: OperationDef = {
@@ -26,13 +40,8 @@ export const listWebhookSubscriptions: OperationDef = {
     item: 'Subscription',
     filterAndSort: true,
     fieldsRationale: 'Filterable and sortable fields per endpoint are not shown; every field of the subscription is offered.',
-    fields: [
-      listField('id', 'string'),
-      listField('eventName', 'string'),
-      listField('eventVersion', 'number'),
-      listField('endpoint', 'string'),
-      listField('createdAt', 'date'),
-    ],
+    fields: subscriptionFields,
+    examples: listExamples(subscriptionFields, { filterBy: 'eventName[StartsWith]Warehouse.', sortBy: '-createdAt' }),
   },
   success: { status: 200, schema: 'SubscriptionPage', description: 'A page of subscriptions.', ...INF(LIST_RATIONALE) },
   errors: [listBadRequest(true), UNAUTHORIZED, forbidden(true), RATE_LIMITED],
@@ -51,11 +60,20 @@ export const createWebhookSubscription: OperationDef = {
   permission: { name: 'App.Admin', ...DOC },
   apiKey: API_KEY_ELSEWHERE,
   pathParams: [],
-  requestBody: { schema: 'CreateSubscriptionBody', description: '`{ endpoint, eventName, eventVersion }`', ...DOC },
+  requestBody: {
+    schema: 'CreateSubscriptionBody',
+    description: '`{ endpoint, eventName, eventVersion }`',
+    // The endpoint is the default address of `opsapi listen`: deliveries of the example stay on this machine.
+    example: { endpoint: 'http://127.0.0.1:4020/', eventName: 'Warehouse.Stock.Updated', eventVersion: 2 },
+    ...DOC,
+  },
   success: {
     status: 201,
     schema: 'Subscription',
     description: 'The created subscription.',
+    links: {
+      deleteSubscription: link('deleteWebhookSubscription', { id: '$response.body#/id' }, 'Deletes the subscription just created.'),
+    },
     ...INF('Response and status code of the create operation are not shown; 201 with the subscription.'),
   },
   errors: [
@@ -83,7 +101,8 @@ export const deleteWebhookSubscription: OperationDef = {
   ...DOC,
   permission: { name: 'App.Admin', ...DOC },
   apiKey: API_KEY_ELSEWHERE,
-  pathParams: [idParam('subscription')],
+  pathParams: [idParam('subscription', DEMO.subscriptionId, CREATED_BY_SUBSCRIPTION)],
+  exampleRequires: ['createWebhookSubscription'],
   success: { status: 204, schema: null, description: 'Deleted.', ...INF('Response and status code of the delete operation are not shown; 204 No Content.') },
   errors: [UNAUTHORIZED, forbidden(true), notFound(false, 'The subscription'), RATE_LIMITED],
 };
@@ -120,8 +139,19 @@ export const listWebhookNotifications: OperationDef = {
     filterAndSort: true,
     fieldsRationale: 'Filterable and sortable fields are not shown; the scalar fields of the notification are offered.',
     fields: notificationFields,
+    examples: listExamples(notificationFields, { filterBy: 'status[Equals]Failure', sortBy: '-createdAt' }),
   },
-  success: { status: 200, schema: 'NotificationPage', description: 'A page of notifications.', ...INF(LIST_RATIONALE) },
+  success: {
+    status: 200,
+    schema: 'NotificationPage',
+    description: 'A page of notifications.',
+    links: {
+      getNotification: link('getWebhookNotification', { id: FIRST_RESULT_ID }, 'Reads the first notification of the page.'),
+      listNotificationAttempts: link('listWebhookNotificationAttempts', { id: FIRST_RESULT_ID }, 'Lists the delivery attempts of the first notification of the page.'),
+      retryNotification: link('retryWebhookNotification', { id: FIRST_RESULT_ID }, 'Re-delivers the first notification of the page.'),
+    },
+    ...INF(LIST_RATIONALE),
+  },
   errors: [listBadRequest(true), UNAUTHORIZED, forbidden(false), RATE_LIMITED],
 };
 
@@ -136,10 +166,32 @@ export const getWebhookNotification: OperationDef = {
   ...DOC,
   permission: { name: 'App.Admin', ...HISTORY_PERMISSION },
   apiKey: API_KEY_ELSEWHERE,
-  pathParams: [idParam('notification')],
-  success: { status: 200, schema: 'Notification', description: 'The notification.', ...INF('Response shape is not shown.') },
+  pathParams: [idParam('notification', DEMO.notificationId, CREATED_BY_STOCK_EVENT)],
+  exampleRequires: NOTIFICATION_EXAMPLE_REQUIRES,
+  success: {
+    status: 200,
+    schema: 'Notification',
+    description: 'The notification.',
+    links: {
+      listAttempts: link('listWebhookNotificationAttempts', { id: '$response.body#/id' }, 'Lists the delivery attempts of this notification.'),
+      retry: link('retryWebhookNotification', { id: '$response.body#/id' }, 'Re-delivers this notification.'),
+    },
+    ...INF('Response shape is not shown.'),
+  },
   errors: [UNAUTHORIZED, forbidden(false), notFound(false, 'The notification'), RATE_LIMITED],
 };
+
+const attemptFields = [
+  listField('id', 'string'),
+  listField('number', 'number'),
+  listField('trigger', 'enum', { enumValues: ['Scheduled', 'Manual'] }),
+  listField('success', 'boolean'),
+  listField('responseStatus', 'number', { nullable: true }),
+  listField('errorKind', 'enum', { nullable: true, enumValues: ['HttpStatus', 'Timeout', 'ConnectionError', 'BlockedEndpoint'] }),
+  listField('durationMs', 'number'),
+  listField('startedAt', 'date'),
+  listField('endedAt', 'date'),
+];
 
 /** Endpoints / Notification history: attempts. */
 export const listWebhookNotificationAttempts: OperationDef = {
@@ -152,23 +204,15 @@ export const listWebhookNotificationAttempts: OperationDef = {
   ...DOC,
   permission: { name: 'App.Admin', ...HISTORY_PERMISSION },
   apiKey: API_KEY_ON_LIST,
-  pathParams: [idParam('notification')],
+  pathParams: [idParam('notification', DEMO.notificationId, CREATED_BY_STOCK_EVENT)],
+  exampleRequires: NOTIFICATION_EXAMPLE_REQUIRES,
   list: {
     parametersIn: 'query',
     item: 'DeliveryAttempt',
     filterAndSort: true,
     fieldsRationale: 'Filterable and sortable fields are not shown; the scalar fields of the attempt are offered.',
-    fields: [
-      listField('id', 'string'),
-      listField('number', 'number'),
-      listField('trigger', 'enum', { enumValues: ['Scheduled', 'Manual'] }),
-      listField('success', 'boolean'),
-      listField('responseStatus', 'number', { nullable: true }),
-      listField('errorKind', 'enum', { nullable: true, enumValues: ['HttpStatus', 'Timeout', 'ConnectionError', 'BlockedEndpoint'] }),
-      listField('durationMs', 'number'),
-      listField('startedAt', 'date'),
-      listField('endedAt', 'date'),
-    ],
+    fields: attemptFields,
+    examples: listExamples(attemptFields, { filterBy: 'trigger[Equals]Scheduled', sortBy: '-number' }),
   },
   success: { status: 200, schema: 'DeliveryAttemptPage', description: 'A page of attempts.', ...INF(LIST_RATIONALE) },
   errors: [listBadRequest(true), UNAUTHORIZED, forbidden(false), notFound(false, 'The notification'), RATE_LIMITED],
@@ -182,11 +226,12 @@ export const retryWebhookNotification: OperationDef = {
   tag: 'Notifications',
   summary: 'Retry a notification manually',
   description:
-    'Re-delivers a notification now, in any state (like a resend). The notification is Pending while the manual attempt runs and ends Success or Failure by that attempt; the attempt is recorded with trigger `Manual`. No request body.',
+    'Re-delivers a notification now, in any state (like a resend). The notification is Pending while the manual attempt runs and ends Success or Failure by that attempt; the attempt is recorded with trigger `Manual`. After the notification\'s subscription was deleted a retry still re-delivers, to the endpoint recorded on the notification (inferred: a notification is a self-contained record). No request body.',
   ...DOC,
   permission: { name: 'App.Admin', ...HISTORY_PERMISSION },
   apiKey: API_KEY_ELSEWHERE,
-  pathParams: [idParam('notification')],
+  pathParams: [idParam('notification', DEMO.notificationId, CREATED_BY_STOCK_EVENT)],
+  exampleRequires: NOTIFICATION_EXAMPLE_REQUIRES,
   success: {
     status: 202,
     schema: 'Notification',
@@ -195,6 +240,13 @@ export const retryWebhookNotification: OperationDef = {
   },
   errors: [UNAUTHORIZED, forbidden(false), notFound(false, 'The notification'), RATE_LIMITED],
 };
+
+const eventFields = [
+  listField('eventName', 'string'),
+  listField('eventVersion', 'number'),
+  listField('family', 'string'),
+  listField('isDeprecated', 'boolean'),
+];
 
 /** Endpoints / Event discovery: list. */
 export const listEvents: OperationDef = {
@@ -213,12 +265,8 @@ export const listEvents: OperationDef = {
     item: 'EventDescriptor',
     filterAndSort: true,
     fieldsRationale: 'Filterable and sortable fields are not shown; the fields of the descriptor are offered.',
-    fields: [
-      listField('eventName', 'string'),
-      listField('eventVersion', 'number'),
-      listField('family', 'string'),
-      listField('isDeprecated', 'boolean'),
-    ],
+    fields: eventFields,
+    examples: listExamples(eventFields, { filterBy: 'family[Equals]Warehouse', sortBy: 'eventName,-eventVersion' }),
   },
   success: { status: 200, schema: 'EventDescriptorPage', description: 'A page of event descriptors.', ...INF('Response shape: not shown. A page envelope, like every list.') },
   errors: [listBadRequest(true), UNAUTHORIZED, RATE_LIMITED],

@@ -3,6 +3,7 @@ import { DOC, INF } from './types.js';
 import { RATE_LIMITED, UNAUTHORIZED, bodyBadRequest, forbidden, notFound } from './standard-errors.js';
 import { idParam } from './common-params.js';
 import { Type } from '@sinclair/typebox';
+import { DEMO } from '../examples/demo.js';
 
 /** `PUT /v1/planning/purchaseOrders/{id}/lines/{lineId}` (named in the reference's error messages only). */
 export const updatePurchaseOrderLine: OperationDef = {
@@ -16,8 +17,16 @@ export const updatePurchaseOrderLine: OperationDef = {
   ...INF('This operation appears only in error messages of the reference; its shape is this kit\'s decision, except the documented 422 for a cancelled line.'),
   permission: { name: 'Planning.PurchaseOrders.Write', ...INF('Not shown; `Domain.Resource.Access` shape.') },
   apiKey: INF('Accepted on every operation (the reference names list requests only).'),
-  pathParams: [idParam('purchase order'), { name: 'lineId', description: 'identifier of the line', schema: Type.String({ minLength: 1, maxLength: 200 }) }],
-  requestBody: { schema: 'PurchaseOrderLineUpdateBody', description: 'the fields to change (at least one)', ...INF('The body is not shown.') },
+  pathParams: [
+    idParam('purchase order', DEMO.purchaseOrderId),
+    { name: 'lineId', description: 'identifier of the line', schema: Type.String({ minLength: 1, maxLength: 200 }), example: DEMO.purchaseOrderLineId },
+  ],
+  requestBody: {
+    schema: 'PurchaseOrderLineUpdateBody',
+    description: 'the fields to change (at least one)',
+    example: { quantity: 120, unitPrice: 4.75, expectedDate: '2026-02-16', comment: 'Supplier confirmed the new date.' },
+    ...INF('The body is not shown.'),
+  },
   success: { status: 200, schema: 'PurchaseOrderLine', description: 'The updated line.', ...INF('200 with the updated line.') },
   errors: [
     bodyBadRequest(false),

@@ -1,5 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { ListFieldTable } from '../lists/fields.js';
+import type { ListExamples } from '../lists/examples.js';
+import type { LinkDef } from './links.js';
 
 /** The tags (domains) operations are grouped by. */
 export type Tag = 'Access' | 'Notifications' | 'Events' | 'Items' | 'Maintenance' | 'Admin' | 'Planning' | 'Errors';
@@ -12,13 +14,15 @@ export interface PathParam {
   readonly name: string;
   readonly description: string;
   readonly schema: TSchema;
+  /** A value that makes the operation succeed against a fresh `demo` tenant of the mock (spec/examples/demo.ts). */
+  readonly example: string;
 }
 
 /** An error response of an operation: its status and the catalog codes it can carry (none: a plain problem). */
 export type ErrorResponse = Sourced<{ readonly status: number; readonly codes: readonly string[]; readonly description: string }>;
 
-/** The success response of an operation. `schema` names a component; null for no body. */
-export type SuccessResponse = Sourced<{ readonly status: number; readonly schema: string | null; readonly description: string }>;
+/** The success response of an operation. `schema` names a component; null for no body. `links` are the next calls a client walks from it. */
+export type SuccessResponse = Sourced<{ readonly status: number; readonly schema: string | null; readonly description: string; readonly links?: Readonly<Record<string, LinkDef>> }>;
 
 /** How a list/search operation takes its list parameters and which fields they may name. */
 export interface ListSpec {
@@ -30,6 +34,8 @@ export interface ListSpec {
   /** Whether `filterBy`/`sortBy` are accepted (the reference: "on some endpoints"). */
   readonly filterAndSort: boolean;
   readonly fieldsRationale: string;
+  /** `filterBy`/`sortBy` examples naming this list's own fields (checked by `listExamples`). */
+  readonly examples: ListExamples;
 }
 
 /** One operation of the contract: everything the document, the mock and the runner need. */
@@ -46,8 +52,13 @@ export type OperationDef = Sourced<{
   /** Whether the `X-Api-Key` credential is accepted here as the reference says (list requests) or by inference. */
   readonly apiKey: Sourced<object>;
   readonly pathParams: readonly PathParam[];
-  /** Component name of the JSON request body. */
-  readonly requestBody?: Sourced<{ readonly schema: string; readonly description: string }>;
+  /** Component name of the JSON request body, and a body that makes the operation succeed against a fresh `demo` tenant. */
+  readonly requestBody?: Sourced<{ readonly schema: string; readonly description: string; readonly example: unknown }>;
+  /**
+   * Operations whose examples must run first, in order, in a fresh `demo` tenant for this operation's examples to
+   * address something that exists (create-then-use); emitted as `x-example-requires`.
+   */
+  readonly exampleRequires?: readonly string[];
   readonly list?: ListSpec;
   readonly success: SuccessResponse;
   readonly errors: readonly ErrorResponse[];

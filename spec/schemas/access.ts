@@ -1,17 +1,19 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { MAX_NAME_LENGTH, NAME_LENGTH_RATIONALE, inferredMaxLength } from '../limits.js';
 import { documented, inferred } from '../provenance.js';
+import { closedBody, openObject } from './open.js';
 
 /** Body of `POST /v1/access/apiKeys` (Endpoints / Create an API key). */
 export const CreateApiKeyBody = Type.Object(
   {
     name: Type.String({
       minLength: 1,
-      maxLength: 200,
+      ...inferredMaxLength(MAX_NAME_LENGTH, NAME_LENGTH_RATIONALE),
       description: 'name of the key',
       ...inferred('The reference shows `{ name: string }` but not its constraints; a non-empty name of at most 200 characters is required, duplicates allowed.'),
     }),
   },
-  { additionalProperties: false, ...inferred('Which body fields are required is not shown; `name` is the only field and is required.') },
+  closedBody('Which body fields are required is not shown; `name` is the only field and is required.'),
 );
 export type CreateApiKeyBody = Static<typeof CreateApiKeyBody>;
 
@@ -24,6 +26,9 @@ export const ApiKey = Type.Object(
     orgCode: Type.String({ description: 'organisation code', ...documented }),
     isActive: Type.Boolean({ description: 'whether the key is active', ...documented }),
   },
-  { additionalProperties: false, ...documented },
+  {
+    ...openObject('Resources / API key lists five fields of the creation response; the reference does not say the key record has no other fields.'),
+    ...documented,
+  },
 );
 export type ApiKey = Static<typeof ApiKey>;

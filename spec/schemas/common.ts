@@ -1,5 +1,16 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { documented, inferred } from '../provenance.js';
+import {
+  FILTER_LENGTH_RATIONALE,
+  MAX_FILTER_LENGTH,
+  MAX_PAGE_NUMBER,
+  MAX_SORT_LENGTH,
+  PAGE_NUMBER_RATIONALE,
+  SORT_LENGTH_RATIONALE,
+  inferredMaxLength,
+  inferredMaximum,
+} from '../limits.js';
+import { documented } from '../provenance.js';
+import { closedBody, openObject } from './open.js';
 
 /** ISO 8601 date-time string (UTC). */
 export const DateTime = (description: string, marks: object = documented) =>
@@ -30,7 +41,15 @@ export function pageOf<T extends TSchema>(item: T, itemName: string) {
       totalPages: Type.Integer({ minimum: 0, description: 'number of pages (0 when there are no items; inferred)', ...documented }),
       totalCount: Type.Integer({ minimum: 0, description: 'number of items over all pages', ...documented }),
     },
-    { additionalProperties: false, title: `${itemName}Page`, description: `A page of ${itemName} items.`, ...documented },
+    {
+      // Inferred: open like the items, so a server that adds paging aids (links, cursors) is listed, not failed.
+      ...openObject(
+        'Resources / Page of results lists five envelope fields but does not say the envelope has no others, and its items have fields that are "not shown"; a server may add paging aids such as links.',
+      ),
+      title: `${itemName}Page`,
+      description: `A page of ${itemName} items.`,
+      ...documented,
+    },
   );
 }
 
@@ -46,15 +65,18 @@ export interface Page<T> {
 /** The list parameters of the reference, as they are carried in a search body (POST search endpoints). */
 export const ListBody = Type.Object(
   {
-    pageNumber: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'page to return, >= 1', ...documented })),
+    pageNumber: Type.Optional(
+      Type.Integer({ minimum: 1, ...inferredMaximum(MAX_PAGE_NUMBER, PAGE_NUMBER_RATIONALE), default: 1, description: `page to return, 1..${MAX_PAGE_NUMBER}`, ...documented }),
+    ),
     pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 25, description: 'items per page, 1..1000', ...documented })),
-    filterBy: Type.Optional(Type.String({ description: 'filter expression `Field[Operator]value` (see the FilterBy parameter)', ...documented })),
-    sortBy: Type.Optional(Type.String({ description: 'sort field, `-` prefix for descending', ...documented })),
+    filterBy: Type.Optional(
+      Type.String({ ...inferredMaxLength(MAX_FILTER_LENGTH, FILTER_LENGTH_RATIONALE), description: 'filter expression `Field[Operator]value` (see the FilterBy parameter)', ...documented }),
+    ),
+    sortBy: Type.Optional(Type.String({ ...inferredMaxLength(MAX_SORT_LENGTH, SORT_LENGTH_RATIONALE), description: 'sort field, `-` prefix for descending', ...documented })),
   },
   {
-    additionalProperties: false,
     description: 'List parameters carried in the body of a search request.',
-    ...inferred('The reference names POST /v1/items/families/search but not its body; a search endpoint carries the documented list parameters in its JSON body.'),
+    ...closedBody('The reference names POST /v1/items/families/search but not its body; a search endpoint carries the documented list parameters in its JSON body.'),
   },
 );
 export type ListBody = Static<typeof ListBody>;

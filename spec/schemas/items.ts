@@ -1,6 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { MAX_NAME_LENGTH, MAX_TEXT_LENGTH, NAME_LENGTH_RATIONALE, TEXT_LENGTH_RATIONALE, inferredMaxLength } from '../limits.js';
 import { documented, inferred } from '../provenance.js';
 import { AUDIT_RATIONALE, DateTime, NullableString } from './common.js';
+import { closedBody, openObject } from './open.js';
 
 const SKU_FIELDS_RATIONALE =
   'The reference shows only `id`, `reference` and `name` for a SKU list item ("Other SKU fields: not shown"); the mock exposes a few more fields so every filter operator has a field to act on.';
@@ -20,27 +22,29 @@ export const SkuListItem = Type.Object(
     createdAt: DateTime('creation time', inferred(AUDIT_RATIONALE)),
     lastModifiedAt: DateTime('last modification time', inferred(AUDIT_RATIONALE)),
   },
-  { additionalProperties: false, ...documented },
+  { ...openObject('Resources / Page of results: "Other SKU fields: not shown".'), ...documented },
 );
 export type SkuListItem = Static<typeof SkuListItem>;
 
 /** Body of `PUT /v1/items/skus/{skuReference}/stock` (Resources / Stock update body). */
 export const StockUpdateBody = Type.Object(
   {
-    locationReference: Type.String({ minLength: 1, description: 'reference of the location', ...documented }),
+    locationReference: Type.String({ minLength: 1, ...inferredMaxLength(MAX_NAME_LENGTH, NAME_LENGTH_RATIONALE), description: 'reference of the location', ...documented }),
     stock: Type.Number({ minimum: 0, description: 'the stock quantity to set', ...documented }),
-    lotId: Type.Optional(Type.String({ minLength: 1, description: 'lot identifier', ...documented })),
-    comment: Type.Optional(Type.String({ maxLength: 2000, description: 'free text', ...documented })),
+    lotId: Type.Optional(Type.String({ minLength: 1, ...inferredMaxLength(MAX_NAME_LENGTH, NAME_LENGTH_RATIONALE), description: 'lot identifier', ...documented })),
+    comment: Type.Optional(Type.String({ ...inferredMaxLength(MAX_TEXT_LENGTH, TEXT_LENGTH_RATIONALE), description: 'free text', ...documented })),
     stockUnitOfMeasureId: Type.Optional(
-      Type.String({ minLength: 1, description: 'identifier of the unit of measure of `stock`; the base unit of the SKU when omitted', ...documented }),
+      Type.String({
+        minLength: 1,
+        ...inferredMaxLength(MAX_NAME_LENGTH, NAME_LENGTH_RATIONALE),
+        description: 'identifier of the unit of measure of `stock`; the base unit of the SKU when omitted',
+        ...documented,
+      }),
     ),
   },
-  {
-    additionalProperties: false,
-    ...inferred(
-      'Required fields are not shown. `locationReference` and `stock` are required (a stock level needs a place and a quantity); `lotId`, `comment` and `stockUnitOfMeasureId` are optional; a negative stock is rejected; unknown fields are rejected.',
-    ),
-  },
+  closedBody(
+    'Required fields are not shown. `locationReference` and `stock` are required (a stock level needs a place and a quantity); `lotId`, `comment` and `stockUnitOfMeasureId` are optional; a negative stock is rejected.',
+  ),
 );
 export type StockUpdateBody = Static<typeof StockUpdateBody>;
 
@@ -56,20 +60,22 @@ export const InspectionDefinition = Type.Object(
     }),
     isMandatory: Type.Boolean({ description: 'whether the inspection must be completed', ...documented }),
   },
-  { additionalProperties: false, ...documented },
+  {
+    ...openObject(
+      'Resources / SKU inspection definition lists four fields; the reference does not say a definition has no others (its other `type` values are "not shown" either).',
+    ),
+    ...documented,
+  },
 );
 export type InspectionDefinition = Static<typeof InspectionDefinition>;
 
 /** Body of `PUT /v1/items/skus/{skuReference}/inspections/{inspectionId}`. */
 export const InspectionUpdateBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 200, description: 'new name', ...documented }),
+    name: Type.String({ minLength: 1, ...inferredMaxLength(MAX_NAME_LENGTH, NAME_LENGTH_RATIONALE), description: 'new name', ...documented }),
     isMandatory: Type.Boolean({ description: 'whether the inspection is mandatory', ...documented }),
   },
-  {
-    additionalProperties: false,
-    ...inferred('Required fields are not shown; a PUT replaces the definition, so both fields are required; a name is 1..200 characters.'),
-  },
+  closedBody('Required fields are not shown; a PUT replaces the definition, so both fields are required; a name is 1..200 characters.'),
 );
 export type InspectionUpdateBody = Static<typeof InspectionUpdateBody>;
 
@@ -87,6 +93,6 @@ export const Family = Type.Object(
     createdAt: DateTime('creation time', inferred(AUDIT_RATIONALE)),
     lastModifiedAt: DateTime('last modification time', inferred(AUDIT_RATIONALE)),
   },
-  { additionalProperties: false, ...inferred(FAMILY_RATIONALE) },
+  { ...openObject('The family endpoints appear only in error messages ("Their details: not shown"); a real family has fields this kit does not know.'), ...inferred(FAMILY_RATIONALE) },
 );
 export type Family = Static<typeof Family>;

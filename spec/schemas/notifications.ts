@@ -1,6 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { MAX_NAME_LENGTH, MAX_URL_LENGTH, NAME_LENGTH_RATIONALE, URL_LENGTH_RATIONALE, inferredMaxLength } from '../limits.js';
 import { documented, inferred } from '../provenance.js';
 import { AUDIT_RATIONALE, DateTime, NullableDateTime, NullableString } from './common.js';
+import { closedBody, openObject } from './open.js';
 
 /** `Domain.Entity.Action` (Events, point 1). */
 export const EVENT_NAME_PATTERN = '^[A-Z][A-Za-z0-9]*\\.[A-Z][A-Za-z0-9]*\\.[A-Z][A-Za-z0-9]*$';
@@ -11,23 +13,20 @@ const SUBSCRIPTION_RATIONALE = 'Other fields returned for a subscription are not
 export const CreateSubscriptionBody = Type.Object(
   {
     endpoint: Type.String({
-      maxLength: 2048,
+      ...inferredMaxLength(MAX_URL_LENGTH, URL_LENGTH_RATIONALE),
       description: 'absolute `http` or `https` URL of the receiver (`https` advised for production)',
       ...documented,
     }),
     eventName: Type.String({
-      maxLength: 200,
+      ...inferredMaxLength(MAX_NAME_LENGTH, NAME_LENGTH_RATIONALE),
       description: 'full event name, `Domain.Entity.Action`, as read from GET /v1/notifications/events/versions; a name or version the environment does not have gives NOTIFICATIONS.SUBSCRIPTION.EVENT_NOT_FOUND',
       ...documented,
     }),
     eventVersion: Type.Integer({ minimum: 1, description: 'major version of the event contract', ...documented }),
   },
-  {
-    additionalProperties: false,
-    ...inferred(
-      'Which fields are required is not shown; all three are required to bind an event version to an endpoint. `endpoint` and `eventName` are checked by the service (INVALID_ENDPOINT_URL, EVENT_NOT_FOUND) rather than by schema patterns, so those documented codes answer malformed values too.',
-    ),
-  },
+  closedBody(
+    'Which fields are required is not shown; all three are required to bind an event version to an endpoint. `endpoint` and `eventName` are checked by the service (INVALID_ENDPOINT_URL, EVENT_NOT_FOUND) rather than by schema patterns, so those documented codes answer malformed values too.',
+  ),
 );
 export type CreateSubscriptionBody = Static<typeof CreateSubscriptionBody>;
 
@@ -40,7 +39,7 @@ export const Subscription = Type.Object(
     eventVersion: Type.Integer({ minimum: 1, description: 'major version of the event contract', ...documented }),
     createdAt: DateTime('creation time', inferred(SUBSCRIPTION_RATIONALE)),
   },
-  { additionalProperties: false, ...documented },
+  { ...openObject('Resources / Webhook subscription: "Other fields returned for a subscription: not shown".'), ...documented },
 );
 export type Subscription = Static<typeof Subscription>;
 
@@ -66,7 +65,10 @@ export const WebhookPayload = Type.Object(
       ...inferred('Payload shape of a delivered notification is not shown.'),
     }),
   },
-  { additionalProperties: false, ...inferred('Payload shape of a delivered notification is not shown.') },
+  {
+    ...openObject('Events, point 6: "Payload shape of a delivered notification: not shown".'),
+    ...inferred('Payload shape of a delivered notification is not shown.'),
+  },
 );
 export type WebhookPayload = Static<typeof WebhookPayload>;
 
@@ -87,7 +89,10 @@ export const Notification = Type.Object(
     lastModifiedAt: DateTime('last change of status or attempts', inferred(AUDIT_RATIONALE)),
     payload: WebhookPayload,
   },
-  { additionalProperties: false, ...documented },
+  {
+    ...openObject('Resources / Webhook notification: "Fields of the notification record and of an attempt record: not shown beyond the identifier (`id`) and the status".'),
+    ...documented,
+  },
 );
 export type Notification = Static<typeof Notification>;
 
@@ -111,7 +116,10 @@ export const DeliveryAttempt = Type.Object(
     ),
     success: Type.Boolean({ description: 'whether the receiver answered 2xx', ...inferred(ATTEMPT_RATIONALE) }),
   },
-  { additionalProperties: false, ...inferred(ATTEMPT_RATIONALE) },
+  {
+    ...openObject('Resources / Webhook notification: "Fields of the notification record and of an attempt record: not shown beyond the identifier (`id`) and the status".'),
+    ...inferred(ATTEMPT_RATIONALE),
+  },
 );
 export type DeliveryAttempt = Static<typeof DeliveryAttempt>;
 
@@ -126,7 +134,7 @@ export const EventDescriptor = Type.Object(
     description: Type.String({ description: 'what the event announces', ...inferred(DESCRIPTOR_RATIONALE) }),
     isDeprecated: Type.Boolean({ description: 'true for a version superseded by a newer one', ...inferred(DESCRIPTOR_RATIONALE) }),
   },
-  { additionalProperties: false, ...documented },
+  { ...openObject('Resources / Event descriptor: "Other fields of the descriptor: not shown".'), ...documented },
 );
 export type EventDescriptor = Static<typeof EventDescriptor>;
 
@@ -136,7 +144,7 @@ export const EventVersion = Type.Object(
     eventName: Type.String({ pattern: EVENT_NAME_PATTERN, ...documented }),
     eventVersion: Type.Integer({ minimum: 1, ...documented }),
   },
-  { additionalProperties: false, ...documented },
+  { ...openObject('Endpoints / Event discovery: the versions endpoint exposes `eventName` and `eventVersion`; "Response shape: not shown".'), ...documented },
 );
 export type EventVersion = Static<typeof EventVersion>;
 

@@ -1,6 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { MAX_TEXT_LENGTH, TEXT_LENGTH_RATIONALE, inferredMaxLength } from '../limits.js';
 import { inferred } from '../provenance.js';
 import { AUDIT_RATIONALE, DateTime } from './common.js';
+import { closedBody, openObject } from './open.js';
 
 const LINE_RATIONALE =
   'PUT /v1/planning/purchaseOrders/{id}/lines/{lineId} appears only in error messages of the reference; the line shape is this kit\'s decision, following the PLANNING.PURCHASE_ORDER error codes (draft, received and cancelled lines, received quantity).';
@@ -26,7 +28,10 @@ export const PurchaseOrderLine = Type.Object(
     comment: Type.Union([Type.String(), Type.Null()], { description: 'free text', ...inferred(LINE_RATIONALE) }),
     lastModifiedAt: DateTime('last modification time', inferred(AUDIT_RATIONALE)),
   },
-  { additionalProperties: false, ...inferred(LINE_RATIONALE) },
+  {
+    ...openObject('PUT /v1/planning/purchaseOrders/{id}/lines/{lineId} appears only in error messages ("Their details: not shown"); a real line has fields this kit does not know.'),
+    ...inferred(LINE_RATIONALE),
+  },
 );
 export type PurchaseOrderLine = Static<typeof PurchaseOrderLine>;
 
@@ -36,8 +41,8 @@ export const PurchaseOrderLineUpdateBody = Type.Object(
     quantity: Type.Optional(Type.Number({ minimum: 0, description: 'new ordered quantity (not less than the received quantity)', ...inferred(LINE_RATIONALE) })),
     unitPrice: Type.Optional(Type.Number({ minimum: 0, description: 'new unit price', ...inferred(LINE_RATIONALE) })),
     expectedDate: Type.Optional(Type.String({ format: 'date', description: 'new expected date', ...inferred(LINE_RATIONALE) })),
-    comment: Type.Optional(Type.String({ maxLength: 2000, description: 'free text', ...inferred(LINE_RATIONALE) })),
+    comment: Type.Optional(Type.String({ ...inferredMaxLength(MAX_TEXT_LENGTH, TEXT_LENGTH_RATIONALE), description: 'free text', ...inferred(LINE_RATIONALE) })),
   },
-  { additionalProperties: false, minProperties: 1, ...inferred(LINE_RATIONALE) },
+  { minProperties: 1, ...closedBody(`${LINE_RATIONALE} A line update names at least one modifiable field.`) },
 );
 export type PurchaseOrderLineUpdateBody = Static<typeof PurchaseOrderLineUpdateBody>;

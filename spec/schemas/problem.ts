@@ -1,8 +1,15 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { documented, inferred } from '../provenance.js';
+import { openObject } from './open.js';
 
 /** Where the plain 401 points its `type` (Errors / Problem body: "the address of the HTTP semantics RFC 9110 section on 401"). */
 export const RFC9110_401_TYPE = 'https://www.rfc-editor.org/rfc/rfc9110#section-15.5.2';
+
+/**
+ * The shape of every code of the catalog, `PREFIX.PART.SUFFIX` in capitals (Errors / Error code catalog: "the prefix
+ * (ending with a dot) followed by a suffix"). A problem may carry a code of this shape the catalog does not list.
+ */
+export const ERROR_CODE_PATTERN = '^[A-Z][A-Z0-9_]*(\\.[A-Z0-9_]+)+$';
 
 /** The problem body (Errors / Problem body). */
 export const Problem = Type.Object(
@@ -18,8 +25,19 @@ export const Problem = Type.Object(
     instance: Type.String({ pattern: '^[A-Z]+ /', description: '`<METHOD> <request path>` of the failed request', ...documented }),
     code: Type.Optional(
       Type.Unsafe<string>({
-        $ref: '#/components/schemas/ErrorCode',
-        description: 'error code; absent on the plain 401 and on errors no catalog code names',
+        // Known values listed first (tools show the enum), then any code of the catalog's shape: an unknown code is not a schema failure.
+        anyOf: [
+          { $ref: '#/components/schemas/ErrorCode' },
+          {
+            type: 'string',
+            pattern: ERROR_CODE_PATTERN,
+            description: 'a code of the catalog\'s shape that the catalog does not list',
+            ...inferred(
+              'Errors / Error code catalog lists the codes this reference knows ("Status codes of all other error codes: not shown"); a server may answer a code added after it, so any code of the catalog\'s shape is accepted and the conformance runner lists it as information.',
+            ),
+          },
+        ],
+        description: 'error code (one of the catalog, see ErrorCode); absent on the plain 401 and on errors no catalog code names',
         ...documented,
       }),
     ),
@@ -31,7 +49,9 @@ export const Problem = Type.Object(
     ),
   },
   {
-    additionalProperties: false,
+    ...openObject(
+      'Errors / Problem body lists seven members; RFC 9457 (section 3.2) allows extension members, and "Field-level detail of validation errors: not shown".',
+    ),
     description:
       'Error body. Sent as `application/problem+json` (inferred; the reference says only "JSON", so clients and the conformance runner accept `application/json` too).',
     ...documented,

@@ -90,7 +90,9 @@ describe('contract coverage of the reference', () => {
     const problem = doc.components.schemas.Problem;
     expect([...problem.required].sort()).toEqual([...PROBLEM_FIELDS].sort());
     for (const field of PROBLEM_OPTIONAL_FIELDS) expect(problem.properties).toHaveProperty(field);
-    expect(problem.additionalProperties).toBe(false);
+    // Open to extension members (RFC 9457; inferred), see strictness.test.ts.
+    expect(problem.additionalProperties).toBe(true);
+    expect(problem['x-additional-properties-provenance']).toBe('inferred');
   });
 
   it('defines the page envelope with its five fields for every list item', () => {
@@ -102,7 +104,8 @@ describe('contract coverage of the reference', () => {
 
   it('has the list parameters as shared components with the documented bounds and defaults', () => {
     const p = doc.components.parameters;
-    expect(p.PageNumber.schema).toEqual({ type: 'integer', minimum: 1, default: 1 });
+    // The maximum is inferred (spec/limits.ts) and carries its own provenance beside the keyword.
+    expect(p.PageNumber.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 2147483647, default: 1, 'x-maximum-provenance': 'inferred' });
     expect(p.PageSize.schema).toEqual({ type: 'integer', minimum: 1, maximum: 1000, default: 25 });
     expect(p.FilterBy.name).toBe('filterBy');
     expect(p.SortBy.name).toBe('sortBy');

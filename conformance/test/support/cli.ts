@@ -1,0 +1,49 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort, startProcess, type Started } from '../../../test/support/process.js';
+
+export const root = fileURLToPath(new URL('../../../', import.meta.url));
+const TSX = join(root, 'node_modules/.bin/tsx');
+const CLI = join(root, 'cli/opsapi.ts');
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `opsapi <args>` to completion (bounded by `timeoutMs`). `OPSAPI_*` variables of the outer environment are left
+ * out, so a token exported in the shell cannot change what a test sees; `env` sets the ones a test means.
+ */
+export function opsapi(args: string[], env: Record<string, string> = {}, timeoutMs = 90_000): Promise<CliRun> {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('OPSAPI_')));
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, [CLI, ...args], { cwd: root, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`opsapi ${args.join(' ')} did not finish in ${timeoutMs} ms\n${stdout}\n${stderr}`));
+    }, timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Starts `opsapi mock` on a free port; the rate limit is the default one the probe is sized for (300/1s). */
+export async function mockProcess(extra: string[] = []): Promise<{ process: Started; url: string }> {
+  const port = await freePort();
+  const started = await startProcess(TSX, [CLI, 'mock', '--port', String(port), '--rate-limit', '300/1s', '--quiet', ...extra], /http:\/\/127\.0\.0\.1:\d+/, { cwd: root, timeoutMs: 60_000 });
+  return { process: started, url: `http://127.0.0.1:${port}` };
+}
+
+/** The lines a run wrote on stderr, blank ones left out. */
+export function stderrLines(run: CliRun): string[] {
+  return run.stderr.split('\n').filter((l) => l.trim() !== '');
+}
