@@ -1,11 +1,35 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two layers of tests (inferred; the rule for which file goes where):
+ * - e2e: a file named `*.e2e.test.ts`. What it proves needs more than calls inside the test process: a child
+ *   process (the CLI, a mock process, npm, Prism, openssl), a browser, the mock listening on a real socket (the wire
+ *   itself, the runner against a base URL), or webhook delivery to real receivers over time.
+ * - unit: every other `*.test.ts`: pure parts, and the mock's HTTP shell through `app.inject()` (mock/test/harness.ts
+ *   `injectHarness`); a loopback receiver that only collects notifications is allowed.
+ * `npm run test:unit` runs the unit layer, `npm run test:e2e` the other, `npm test` both after the type check.
+ */
+const E2E = '**/*.e2e.test.ts';
+const IGNORED = ['node_modules/**', 'dist/**', 'bench/.tmp/**'];
+
 export default defineConfig({
   test: {
-    include: ['**/*.test.ts'],
-    exclude: ['node_modules/**', 'dist/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    pool: 'forks',
+    // Neither pool isolates files, and each keeps min = max workers: with fewer minimum workers than maximum, tinypool
+    // ends a run without isolation with an unhandled "Terminating worker thread" (vitest 3.2; inferred by trying both).
+    poolOptions: {
+      // Unit files share a worker's loaded modules (the contract, ajv, fastify): loading them once per worker instead
+      // of once per file is most of the unit layer's time. Every unit file creates its own mocks and tenants.
+      threads: { isolate: false, minThreads: 2, maxThreads: 2 },
+      // E2E files mostly wait on child processes, sockets and timers, so more of them run at once than there are cores;
+      // they too share a worker's loaded modules (each file still starts its own mocks, processes and receivers).
+      forks: { isolate: false, minForks: 3, maxForks: 3 },
+    },
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['**/*.test.ts'], exclude: [...IGNORED, E2E], pool: 'threads' } },
+      // The e2e set-up compiles the CLI once for the run (test/support/compiled-cli.ts).
+      { extends: true, test: { name: 'e2e', include: [E2E], exclude: IGNORED, pool: 'forks', globalSetup: ['test/support/e2e-setup.ts'] } },
+    ],
   },
 });

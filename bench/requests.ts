@@ -1,6 +1,6 @@
-import { adminClaims } from '../mock/auth/presets.js';
-import { mintToken } from '../mock/auth/tokens.js';
-import { DEFAULT_JWT_SECRET, DEFAULT_ORG } from '../mock/options.js';
+import { adminClaims } from '../index.js';
+import { mintToken } from '../index.js';
+import { DEFAULT_JWT_SECRET, DEFAULT_ORG } from '../index.js';
 import type { RequestPlan } from './load.js';
 
 /** Substrings of the seeded SKU names (most match some names, `xq` none), cycled through by the list requests. */

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 /**
  * `npm run soak -- --seconds N`: starts the mock as a child process and runs mixed traffic against it for N seconds
  * with bounded concurrency (reads, writes, bad requests, webhook triggers and deliveries to a local receiver that
@@ -15,7 +16,6 @@ import { percentile } from './soak/stats.js';
 import { REQUEST_TIMEOUT_MS, runWorkers, setUpTenant, Traffic } from './soak/traffic.js';
 
 const log = (message: string) => process.stderr.write(`soak: ${message}\n`);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let args: SoakArgs;
 try {

@@ -6,7 +6,8 @@ import { triggerCommand } from './commands/trigger.js';
 import { listenCommand } from './commands/listen.js';
 import { specCommand } from './commands/spec.js';
 import { conformCommand } from './commands/conform.js';
-import { VERSION } from './version.js';
+import { coverageCommand } from './commands/coverage.js';
+import { VERSION } from '../common/version.js';
 
 /** `opsapi`: one binary for the kit (DESIGN / CLI). Every flag also reads `OPSAPI_*` from the environment. */
 const program = new Command()
@@ -22,7 +23,8 @@ const program = new Command()
   .addCommand(triggerCommand())
   .addCommand(listenCommand())
   .addCommand(specCommand())
-  .addCommand(conformCommand());
+  .addCommand(conformCommand())
+  .addCommand(coverageCommand());
 
 // Usage errors exit 2 (DESIGN: exit codes); --help and --version exit 0. Subcommands added with
 // addCommand() do not inherit the override, so each gets it.

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { Redactor } from './redact.js';
 import type { Evidence, RecordedRequest, RecordedResponse } from './types.js';
@@ -104,9 +105,6 @@ export interface ClientOptions {
 /** Characters of a body kept in evidence. */
 const EVIDENCE_BODY_CHARS = 2000;
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 /** Seconds of a Retry-After header (delta-seconds or an HTTP date), or undefined. */
 export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {

@@ -1,4 +1,4 @@
-import type { FixtureManifest } from '../fixtures/seed/model.js';
+import type { DataManifest } from '../common/data-manifest.js';
 import { evidenceOf, type Exchange, type HttpClient, type RequestSpec } from './client.js';
 import type { Redactor } from './redact.js';
 import type { Receiver } from './receiver.js';
@@ -20,7 +20,7 @@ export interface ConformOptions {
   /** Signing secret of webhook deliveries (read from `/__mock/webhook-secret` on a mock). */
   webhookSecret?: string;
   /** Sample records to address, in the `GET /__mock/fixtures` format (read from the mock when it has the admin API). */
-  data?: Partial<FixtureManifest>;
+  data?: Partial<DataManifest>;
   /** Extra headers sent with every request. */
   headers?: Record<string, string>;
   allowWrites?: boolean;
@@ -85,7 +85,7 @@ export interface RunContext {
   readonly mockAdmin: boolean;
   readonly credentials: Credentials;
   /** Sample records (from `--data` or the mock). */
-  readonly data: Partial<FixtureManifest>;
+  readonly data: Partial<DataManifest>;
   webhookSecret?: string;
   receiver?: Receiver;
   /** Preconditions met, and why the others are not. */

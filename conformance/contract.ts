@@ -1,7 +1,8 @@
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { buildDocument } from '../spec/build.js';
-import { OPERATIONS, type OperationDef } from '../spec/operations/index.js';
+import { ALL_PERMISSIONS, OPERATIONS, type OperationDef } from '../spec/operations/index.js';
 import type { ListField } from '../spec/lists/fields.js';
+import { pathTemplateRegex } from '../spec/path-template.js';
 import { ContractValidator } from '../spec/validate.js';
 import type { Level } from './types.js';
 
@@ -45,7 +46,7 @@ interface Matcher {
 const matchers: Matcher[] = OPERATIONS.map((op) => ({
   op,
   method: op.method.toUpperCase(),
-  regex: new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{\w+\\?\}/g, '[^/]+').replace(/\{\w+\}/g, '[^/]+')}$`),
+  regex: pathTemplateRegex(op.path),
   params: op.pathParams.length,
 })).sort((a, b) => a.params - b.params);
 
@@ -85,7 +86,7 @@ export function sortableFields(op: OperationDef): ListField[] {
 
 /** The permissions the contract's operations require. */
 export function contractPermissions(): string[] {
-  return [...new Set(OPERATIONS.map((op) => op.permission.name).filter((p): p is string => p !== null))].sort();
+  return [...ALL_PERMISSIONS];
 }
 
 /**

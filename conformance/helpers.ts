@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { OperationDef } from '../spec/operations/index.js';
 import { OPERATIONS } from '../spec/operations/index.js';
 import type { Credential, Exchange, RequestSpec } from './client.js';
@@ -155,10 +156,6 @@ export function expectProblem(c: CheckContext, ex: Exchange, status: number, cod
   return true;
 }
 
-/** Sleeps. */
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 /** Polls until `fn` returns a value (not undefined) or the time is up. */
 export async function poll<T>(fn: () => Promise<T | undefined>, timeoutMs: number, everyMs = 100): Promise<T | undefined> {

@@ -1,16 +1,16 @@
 import { execFile } from 'node:child_process';
 import { CONTRACT_VERSION } from '../spec/build.js';
-import { VERSION } from '../cli/version.js';
-import type { FixtureManifest } from '../fixtures/seed/model.js';
+import { VERSION } from '../common/version.js';
 import { RateLimitedError, TransportError, type Credential } from './client.js';
 import { CheckClock, TimedClient, currentClock, underClock } from './check-clock.js';
-import { contractPermissions, matchOperation } from './contract.js';
+import { matchOperation } from './contract.js';
 import { CheckContext, SkipSignal, selects, type CheckDef, type ConformOptions, type Credentials, type RunContext } from './context.js';
 import { NoCredentialError, TargetUnreachableError, UsageError } from './errors.js';
-import { nonce, pageOf, poll } from './helpers.js';
+import { pageOf, poll } from './helpers.js';
 import { Receiver } from './receiver.js';
 import { Redactor } from './redact.js';
 import { allChecks } from './registry.js';
+import { prepareMock } from './mock-admin.js';
 import { seedData } from './checks/writes.js';
 import { FAMILIES, type CheckResult, type Counts, type Outcome, type Phase, type Precondition, type Report } from './types.js';
 
@@ -28,16 +28,6 @@ function tokenFromCommand(command: string): Promise<string> {
       resolve(token);
     });
   });
-}
-
-/** The `org` claim of a JWT, read without verification (to mint more tokens of the same tenant on a mock). */
-function orgOf(token: string): string | undefined {
-  try {
-    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { org?: unknown };
-    return typeof payload.org === 'string' ? payload.org : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** A credential option, or undefined when it is absent or blank. */
@@ -180,7 +170,7 @@ export async function runConformance(input: ConformOptions): Promise<Report> {
 
   try {
     // Reachability, and whether the target is a mock with its admin API.
-    let health;
+    let health: Awaited<ReturnType<typeof client.send>>;
     try {
       health = await client.send('setup', { method: 'GET', path: '/__mock/health', auth: 'none', honour429: false });
     } catch (error) {
@@ -245,48 +235,6 @@ export async function runConformance(input: ConformOptions): Promise<Report> {
   } finally {
     await run.receiver?.close();
     await client.close();
-  }
-}
-
-/** On a mock with the admin API: tokens of a fresh tenant, its sample records and its webhook secret. */
-async function prepareMock(run: RunContext): Promise<void> {
-  const { client, credentials, redactor, options } = run;
-  const org = (credentials.main && orgOf(credentials.main)) ?? `conform-${nonce()}${nonce().slice(0, 4)}`;
-  const all = contractPermissions();
-  const mint = async (claims: { org: string; permissions: string[]; roles: string[] }): Promise<string | undefined> => {
-    const ex = await client.send('setup', { method: 'POST', path: '/__mock/tokens', auth: 'none', json: { ...claims, expiresIn: 3600 } });
-    const token = (ex.json as { token?: unknown } | undefined)?.token;
-    if (typeof token !== 'string') return undefined;
-    redactor.add(token);
-    return token;
-  };
-  const admin = (o: string) => ({ org: o, permissions: all, roles: ['App.Admin'] });
-  credentials.main ??= await mint(admin(org));
-  credentials.limited ??= await mint({ org, permissions: all.filter((p) => p.endsWith('.Read')), roles: [] });
-  credentials.other ??= await mint(admin(`${org}-other`));
-  credentials.rateLimit = await mint(admin(`${org}-rl`));
-  const without = new Map<string, Promise<string | undefined>>();
-  credentials.without = (permission) => {
-    let p = without.get(permission);
-    if (!p) {
-      p = mint({ org, permissions: all.filter((x) => x !== permission), roles: [] });
-      without.set(permission, p);
-    }
-    return p;
-  };
-  if (credentials.main) {
-    const fixtures = await client.send('setup', { method: 'GET', path: '/__mock/fixtures' });
-    if (fixtures.status === 200 && fixtures.json && typeof fixtures.json === 'object') {
-      Object.assign(run.data, { ...(fixtures.json as Partial<FixtureManifest>), ...(options.data ?? {}) });
-    }
-    if (!run.webhookSecret) {
-      const secret = await client.send('setup', { method: 'GET', path: '/__mock/webhook-secret' });
-      const value = (secret.json as { secret?: unknown } | undefined)?.secret;
-      if (typeof value === 'string') {
-        run.webhookSecret = value;
-        redactor.add(value);
-      }
-    }
   }
 }
 

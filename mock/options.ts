@@ -1,5 +1,5 @@
 import { DEFAULT_SEED, DEFAULT_SKUS } from '../fixtures/seed/index.js';
-import type { FaultName } from './faults.js';
+import { noPlantedFaults, type PlantedFaultsOption } from './faults/option.js';
 import { DEFAULT_RATE, type Rate } from './rate-limit.js';
 
 /** Default JWT secret of the local mock (documented in the README; override with --jwt-secret for shared use). */
@@ -11,8 +11,11 @@ export const DEFAULT_ORG = 'demo';
 /** Default retry schedule in seconds after the first attempt (DESIGN: immediately, 5s, 5m, 30m, 2h, 5h, 10h, 10h). */
 export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [0, 5, 300, 1800, 7200, 18000, 36000, 36000];
 
-/** Everything the mock server can be told; `cli` fills it from flags and `OPSAPI_*` env. */
-export interface MockOptions {
+/**
+ * Everything the mock server can be told; `cli` fills it from flags and `OPSAPI_*` env. The `--fault` option is
+ * declared by the planted-fault layer (mock/faults/option.ts), whose only reader is the composition root.
+ */
+export interface MockOptions extends PlantedFaultsOption {
   host: string;
   port: number;
   seed: number;
@@ -24,7 +27,6 @@ export interface MockOptions {
   admin: boolean;
   jwtSecret: string;
   maxTenants: number;
-  faults: ReadonlySet<FaultName>;
   /** Delay before each automatic attempt, in seconds: the first from the notification's creation, each next one from the previous attempt's due time. */
   retrySchedule: readonly number[];
   /** Per-attempt timeout of a webhook delivery, ms. */
@@ -55,7 +57,7 @@ export function defaultOptions(): MockOptions {
     admin: true,
     jwtSecret: DEFAULT_JWT_SECRET,
     maxTenants: 1000,
-    faults: new Set(),
+    ...noPlantedFaults(),
     retrySchedule: DEFAULT_RETRY_SCHEDULE,
     deliveryTimeoutMs: 10_000,
     deliveryConcurrency: 64,

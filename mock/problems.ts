@@ -1,4 +1,4 @@
-import { catalogEntry } from '../spec/errors/index.js';
+import { catalogEntry, type ErrorCode } from '../spec/errors/index.js';
 import { RFC9110_401_TYPE, type Problem } from '../spec/schemas/problem.js';
 
 /** A problem answer: the HTTP status, the body and extra headers. Expected failures are values, not exceptions. */
@@ -27,14 +27,13 @@ export function instanceOf(ref: RequestRef): string {
  */
 export function codedProblem(
   baseUrl: string,
-  code: string,
+  code: ErrorCode,
   detail: string,
   ref: RequestRef,
   parameters: Record<string, unknown> = {},
   statusOverride?: number,
 ): ProblemAnswer {
   const entry = catalogEntry(code);
-  if (!entry) throw new Error(`unknown error code ${code}`);
   const status = statusOverride ?? entry.status;
   return {
     kind: 'problem',

@@ -12,13 +12,19 @@ import { Store } from './store/store.js';
 import { WebhookEngine } from './webhooks/engine.js';
 import { UndiciTransport } from './webhooks/delivery.js';
 import { hmacSigner } from './webhooks/signer.js';
-import { withWebhookFaults } from './faults/webhook-signer.js';
+import { plantFaults } from './faults/index.js';
 import { Persistence, type RestoreReport } from './persistence/persistence.js';
+import { createControl, type MockControl } from './control/control.js';
 
-/** A built mock: the Fastify app and its parts. */
+export type { MockControl, MockStats } from './control/control.js';
+export type { TenantControl, TenantClock, TokenRequest } from './control/tenant.js';
+export type { TenantView } from './control/tenant-view.js';
+
+/** A built mock: the Fastify app and the narrow control API (its internal parts stay private). */
 export interface Mock {
   readonly app: FastifyInstance;
-  readonly services: MockServices;
+  /** Drives and observes the mock in-process (tests, benchmarks): options, tenants, stats, idle. */
+  readonly control: MockControl;
   /** What was restored from `--state`, when a state file is used. */
   readonly restored: RestoreReport | null;
   /** Stops accepting, finishes in-flight requests and deliveries, persists, closes. */
@@ -35,13 +41,14 @@ export interface RunningMock extends Mock {
 export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clock = systemClock): Promise<Mock> {
   const options: MockOptions = { ...defaultOptions(), ...overrides };
   const document = buildDocument();
+  // Planted faults (`--fault`) decorate the faithful parts here, and only when some are planted.
+  const faults = options.faults.size > 0 ? plantFaults(options.faults) : null;
   const store = new Store({ seed: options.seed, skus: options.skus, maxTenants: options.maxTenants, jwtSecret: options.jwtSecret, clock });
   const transport = new UndiciTransport({ timeoutMs: options.deliveryTimeoutMs, blockPrivate: options.blockPrivateEndpoints, clock });
   const engine = new WebhookEngine(
     store,
     { retrySchedule: options.retrySchedule, concurrency: options.deliveryConcurrency, maxNotificationsPerTenant: options.maxNotifications },
-    // Planted signature faults wrap the signer or the transport; without them these are the faithful parts.
-    { clock, ...withWebhookFaults({ signer: hmacSigner, transport }, options.faults) },
+    { clock, ...(faults?.webhookParts({ signer: hmacSigner, transport }) ?? { signer: hmacSigner, transport }) },
   );
   const persistence = options.stateFile ? new Persistence(options.stateFile, store, engine) : null;
   const restored = persistence ? persistence.restore() : null;
@@ -55,11 +62,12 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
     clock,
     persistence,
   };
-  const app = await buildApp(services, allHandlers(engine), document);
+  const handlers = allHandlers(engine);
+  const app = await buildApp(services, faults?.handlers(handlers) ?? handlers, document, faults?.app);
   let closing: Promise<void> | null = null;
   return {
     app,
-    services,
+    control: createControl(services),
     restored,
     close: () =>
       (closing ??= (async () => {
@@ -73,8 +81,14 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
 /** Builds the mock and listens on `host:port` (port 0: any free port). */
 export async function startMock(overrides: Partial<MockOptions> = {}, clock: Clock = systemClock): Promise<RunningMock> {
   const mock = await buildMock(overrides, clock);
-  const { host, port } = mock.services.options;
-  await mock.app.listen({ host, port });
+  const { host, port } = mock.control.options;
+  try {
+    await mock.app.listen({ host, port });
+  } catch (error) {
+    // A failed bind (port taken, address not local) must not leak the app, the delivery engine or the state file.
+    await mock.close();
+    throw error;
+  }
   const address = mock.app.server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;

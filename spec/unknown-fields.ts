@@ -90,7 +90,7 @@ function walk(schemas: unknown[], value: unknown, path: string, resolve: RefReso
   if (Array.isArray(value)) {
     const items = all.map((v) => v.items).filter((s) => s !== undefined && typeof s !== 'boolean');
     if (items.length === 0) return;
-    value.forEach((element, i) => walk(items, element, `${path}[${i}]`, resolve, out, depth + 1));
+    for (const [i, element] of value.entries()) walk(items, element, `${path}[${i}]`, resolve, out, depth + 1);
     return;
   }
   if (!isObject(value)) return;

@@ -1,5 +1,5 @@
 import type { PathItemObject, SchemaObject } from 'openapi3-ts/oas31';
-import { EVENT_CATALOG } from '../fixtures/events.js';
+import { EVENT_CATALOG } from './events/catalog.js';
 import { documented, inferred } from './provenance.js';
 import { openObject } from './schemas/open.js';
 

@@ -3,7 +3,7 @@ import { runLoad, type LoadRun, type RequestPlan } from '../load.js';
 import type { LoadTargetResult } from '../results.js';
 import { median, ratio, round } from '../stats.js';
 import type { Target, TargetName } from '../targets/index.js';
-import { sleep } from '../children.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** The same requests against each target, interleaved (A B C, A B C...): a warm-up, then the measured rounds. */
 export async function compareTargets(

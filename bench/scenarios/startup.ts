@@ -1,4 +1,5 @@
-import { rssMb, sleep } from '../children.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { rssMb } from '../children.js';
 import { call } from '../http.js';
 import { runLoad } from '../load.js';
 import { adminToken, listPlan } from '../requests.js';

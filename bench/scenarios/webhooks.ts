@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
-import { EVENT_ID_HEADER, SIGNATURE_HEADER, verifySignature } from '../../mock/webhooks/signature.js';
-import { cpuSeconds, sleep } from '../children.js';
+import { EVENT_ID_HEADER, SIGNATURE_HEADER, verifySignature } from '../../common/signature.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { cpuSeconds } from '../children.js';
 import { expectStatus } from '../http.js';
 import { adminToken } from '../requests.js';
 import { median, round, summarise } from '../stats.js';

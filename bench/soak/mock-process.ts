@@ -1,12 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../test/support/free-port.js';
+import { freePort } from '../../common/free-port.js';
+import { startChild } from '../../common/process.js';
+import { rssMb } from '../children.js';
 export { freePort };
 
 /** The project root (the soak runs the mock from the sources, like `npm start`). */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
 
 /** The mock running as a child process. */
 export interface MockProcess {
@@ -26,74 +25,29 @@ const OUTPUT_LIMIT = 32 * 1024;
 
 /**
  * Starts `node --import tsx cli/opsapi.ts mock --port P --rate-limit off --quiet` and resolves once it prints its
- * URL. The child is the node process itself, so its pid is the mock's (for RSS). Killed if the soak exits first.
+ * URL. The child is the node process itself, so its pid is the mock's (for RSS). Killed if the soak exits first;
+ * kept in the soak's process group (inferred) so that whoever kills the soak's group (its test's timeout) kills it too.
  */
 export async function startMockProcess(timeoutMs = 60_000): Promise<MockProcess> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'cli/opsapi.ts', 'mock', '--port', String(port), '--rate-limit', 'off', '--quiet'], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const pid = child.pid;
-  if (pid === undefined) throw new Error('could not spawn the mock');
-  let out = '';
-  let exit: { code: number | null; signal: string | null } | null = null;
-  const onData = (chunk: Buffer) => {
-    out += chunk.toString();
-    if (out.length > OUTPUT_LIMIT * 2) out = out.slice(-OUTPUT_LIMIT);
-  };
-  child.stdout?.on('data', onData);
-  child.stderr?.on('data', onData);
-  const exited = new Promise<void>((resolve) => {
-    child.once('exit', (code, signal) => {
-      exit = { code, signal };
-      resolve();
-    });
-  });
-  const killOnExit = () => {
-    if (!exit) child.kill('SIGKILL');
-  };
-  process.on('exit', killOnExit);
-
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the mock did not start within ${timeoutMs} ms:\n${out}`)), timeoutMs);
-    const check = () => {
-      const m = /http:\/\/[^\s]+:\d+/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[0]);
-      }
-    };
-    child.stdout?.on('data', check);
-    void exited.then(() => {
-      clearTimeout(timer);
-      reject(new Error(`the mock exited before it was ready (${JSON.stringify(exit)}):\n${out}`));
-    });
-  });
-
+  const args = ['--expose-gc', '--import', 'tsx', 'cli/opsapi.ts', 'mock', '--port', String(port), '--rate-limit', 'off', '--quiet'];
+  const child = startChild(process.execPath, args, { cwd: PROJECT_ROOT, name: 'the mock', ownGroup: false, outputLimit: OUTPUT_LIMIT, killOnExit: true });
+  let url: string;
+  try {
+    [url] = await child.waitFor(/http:\/\/[^\s]+:\d+/, timeoutMs);
+  } catch (error) {
+    await child.stop();
+    throw error;
+  }
   return {
     url,
-    pid,
+    pid: child.pid,
     rss: () => {
-      try {
-        const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-        return m ? Number(m[1]) * 1024 : null;
-      } catch {
-        return null;
-      }
+      const mb = rssMb(child.pid);
+      return mb === null ? null : mb * 1024 * 1024;
     },
-    exited: () => exit,
-    output: () => out,
-    stop: async (graceMs = 15_000) => {
-      if (!exit) {
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-        await exited;
-        clearTimeout(timer);
-      }
-      process.off('exit', killOnExit);
-      return exit?.code ?? null;
-    },
+    exited: () => child.exitStatus(),
+    output: child.output,
+    stop: async (graceMs = 15_000) => (await child.stop(graceMs)).code,
   };
 }

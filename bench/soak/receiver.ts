@@ -1,51 +1,51 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { startReceiver as startWebhookReceiver } from '../../common/receiver.js';
 
 /**
- * A webhook receiver on 127.0.0.1 that checks every delivery's `X-HMAC-Signature` (lowercase hex HMAC-SHA256 of the
- * raw body with the tenant's secret; the tenant is the last path segment of the endpoint). Verified independently of
- * the mock's own code.
+ * The soak's webhook receiver on 127.0.0.1: counts every delivery and those whose `X-HMAC-Signature` does not
+ * verify with the tenant's secret (the tenant is the last path segment of the endpoint). Verification is
+ * common/signature.ts, not the mock's signing code.
  */
 export interface SoakReceiver {
   readonly url: string;
-  received: number;
-  signatureFailures: number;
+  readonly received: number;
+  readonly signatureFailures: number;
   /** org -> webhook secret. */
   readonly secrets: Map<string, string>;
   close(): Promise<void>;
 }
 
-function verify(body: Buffer, header: string | string[] | undefined, secret: string): boolean {
-  if (typeof header !== 'string' || !/^[0-9a-f]{64}$/.test(header)) return false;
-  const expected = createHmac('sha256', secret).update(body).digest();
-  return timingSafeEqual(Buffer.from(header, 'hex'), expected);
+/** The tenant named by the last path segment (undefined when it is not valid percent-encoding). */
+function orgOf(path: string): string | undefined {
+  try {
+    return decodeURIComponent(path.split('/').pop() ?? '');
+  } catch {
+    return undefined;
+  }
 }
 
 export async function startReceiver(): Promise<SoakReceiver> {
   const secrets = new Map<string, string>();
-  const state = { received: 0, signatureFailures: 0 };
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      state.received++;
-      const org = decodeURIComponent((req.url ?? '').split('/').pop() ?? '');
-      const secret = secrets.get(org);
-      if (!secret || !verify(Buffer.concat(chunks), req.headers['x-hmac-signature'], secret)) state.signatureFailures++;
-      res.statusCode = 204;
-      res.end();
-    });
+  let signatureFailures = 0;
+  const receiver = await startWebhookReceiver({
+    // Thousands of deliveries: none kept, only counted.
+    historyLimit: 0,
+    keepAliveTimeoutMs: 30_000,
+    secret: ({ path }) => secrets.get(orgOf(path) ?? ''),
+    respond: (delivery) => {
+      // No secret for the tenant counts as a failure too: every delivery must be verifiable.
+      if (delivery.signature !== 'valid') signatureFailures++;
+      return { status: 204, headers: {} };
+    },
   });
-  server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const port = (server.address() as { port: number }).port;
-  return Object.assign(state, {
-    url: `http://127.0.0.1:${port}/hook`,
+  return {
+    url: `${receiver.url}/hook`,
     secrets,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  });
+    get received() {
+      return receiver.count;
+    },
+    get signatureFailures() {
+      return signatureFailures;
+    },
+    close: () => receiver.close(),
+  };
 }

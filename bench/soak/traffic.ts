@@ -1,5 +1,5 @@
 import { Pool } from 'undici';
-import { adminClaims } from '../../mock/auth/presets.js';
+import { adminClaims } from '../../index.js';
 import type { SoakReceiver } from './receiver.js';
 import { emptyTally, record, type KindTally } from './stats.js';
 

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, extname } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import type { FixtureManifest } from '../../fixtures/seed/model.js';
+import { parsePartialDataManifest, type PartialDataManifest } from '../../common/data-manifest.js';
 import type { ConformOptions, ProgressEvent } from '../../conformance/context.js';
 import { allChecks } from '../../conformance/registry.js';
 import { htmlReport } from '../../conformance/report/html.js';
@@ -155,11 +155,11 @@ export function conformCommand(): Command {
         for (const file of o.report ?? []) {
           if (!FORMATS.includes(extname(file).toLowerCase() as (typeof FORMATS)[number])) throw new UsageError(`--report ${file}: use a .json, .xml or .html file name`);
         }
-        let data: Partial<FixtureManifest> | undefined;
+        let data: PartialDataManifest | undefined;
         if (o.data) {
-          const value = readJson(o.data, '--data');
-          if (!value || typeof value !== 'object' || Array.isArray(value)) throw new UsageError('--data: expected a JSON object in the GET /__mock/fixtures format');
-          data = value as Partial<FixtureManifest>;
+          const parsed = parsePartialDataManifest(readJson(o.data, '--data'));
+          if (!parsed.ok) throw new UsageError(`--data ${o.data}: not in the GET /__mock/fixtures format (${parsed.error})`);
+          data = parsed.value;
         }
         const tty = process.stderr.isTTY === true;
         const options: ConformOptions = {

@@ -1,17 +1,17 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { startMock } from '../../mock/server.js';
-import { DEFAULT_ORG, defaultOptions, parseLatency, parseRetrySchedule, type MockOptions } from '../../mock/options.js';
+import { defaultOptions, parseLatency, parseRetrySchedule, type MockOptions } from '../../mock/options.js';
 import { parseRate } from '../../mock/rate-limit.js';
-import { FAULTS, isFault, type FaultName } from '../../mock/faults.js';
-import { mintToken } from '../../mock/auth/tokens.js';
-import { adminClaims, limitedClaims } from '../../mock/auth/presets.js';
+import { FAULT_NAMES, parseFaults, type FaultName } from '../../mock/faults/index.js';
+import { bannerLines, startupFacts } from './mock-announce.js';
 import { flag, integer, parsed } from '../options.js';
 import { checkBindable, checkWritableFile, oneLine, systemErrorCode } from '../preflight.js';
 
+/** `--fault` (repeatable): parsed and validated by the planted-fault layer (mock/faults/option.ts). */
 function collectFault(value: string, previous: FaultName[] = []): FaultName[] {
-  const names = value.split(',').map((v) => v.trim()).filter(Boolean);
-  for (const name of names) if (!isFault(name)) throw new InvalidArgumentError(`unknown fault "${name}"; known: ${Object.keys(FAULTS).join(', ')}`);
-  return [...previous, ...(names as FaultName[])];
+  const result = parseFaults(value, previous);
+  if (!result.ok) throw new InvalidArgumentError(result.error);
+  return result.value;
 }
 
 /** `opsapi mock`: the stateful mock server with embedded defaults (`npm start`). */
@@ -34,10 +34,11 @@ export function mockCommand(): Command {
     .addOption(flag('--max-notifications <n>', 'notifications kept per tenant (oldest finished ones forgotten)', 'MAX_NOTIFICATIONS').default(d.maxNotifications).argParser(integer(10, 10_000_000)))
     .addOption(flag('--block-private-endpoints', 'refuse webhook endpoints resolving to private or loopback addresses', 'BLOCK_PRIVATE_ENDPOINTS'))
     .addOption(flag('--body-limit <bytes>', 'largest request body', 'BODY_LIMIT').default(d.bodyLimit).argParser(integer(1024, 100 * 1024 * 1024)))
-    .addOption(flag('--fault <name>', `plant a fault (repeatable): ${Object.keys(FAULTS).join(', ')}`, 'FAULT').argParser(collectFault))
+    .addOption(flag('--fault <name>', `plant a fault (repeatable): ${FAULT_NAMES}`, 'FAULT').argParser(collectFault))
     .addOption(flag('--state <file>', 'persist all state to this file (journal + snapshot) and restore it on start', 'STATE'))
     .addOption(flag('--log-requests', 'log every request to stderr', 'LOG_REQUESTS'))
     .addOption(flag('--quiet', 'print only the URL', 'QUIET'))
+    .addOption(flag('--print-json', 'print one JSON line {url, port, adminToken, limitedToken, webhookSecret, org} on stdout once listening, and nothing else there (the banner goes to stderr); for harnesses in other languages, with --port 0', 'PRINT_JSON'))
     .action(async (o: Record<string, unknown>) => {
       const options: Partial<MockOptions> = {
         port: o.port as number,
@@ -70,7 +71,7 @@ export function mockCommand(): Command {
         const writable = await checkWritableFile(options.stateFile, '--state');
         if (!writable.ok) refuse(writable.error);
       }
-      let mock;
+      let mock: Awaited<ReturnType<typeof startMock>>;
       try {
         mock = await startMock(options);
       } catch (error) {
@@ -82,24 +83,15 @@ export function mockCommand(): Command {
         throw error;
       }
       const running = mock;
-      const secret = running.services.store.tenant(DEFAULT_ORG).webhookSecret;
-      const lines = o.quiet
-        ? [running.url]
-        : [
-            `opsapi mock listening on ${running.url}`,
-            `  docs:           ${running.url}/docs`,
-            `  contract:       ${running.url}/openapi.json`,
-            `  tenant (org):   ${DEFAULT_ORG}`,
-            `  admin token:    ${await mintToken(options.jwtSecret ?? '', adminClaims(DEFAULT_ORG), 30 * 24 * 3600)}`,
-            `  limited token:  ${await mintToken(options.jwtSecret ?? '', limitedClaims(DEFAULT_ORG), 30 * 24 * 3600)}`,
-            `  webhook secret: ${secret}`,
-            `  rate limit:     ${options.rateLimit ? `${options.rateLimit.limit}/${options.rateLimit.windowMs}ms per tenant` : 'off'}`,
-            ...(options.faults && options.faults.size ? [`  FAULTS PLANTED: ${[...options.faults].join(', ')}`] : []),
-            ...(running.restored ? [`  state:          ${options.stateFile} (restored ${running.restored.tenants} tenants, ${running.restored.entities} records, ${running.restored.pendingNotifications} pending deliveries${running.restored.tornTail ? '; dropped a torn last line' : ''})`] : []),
-            ...(options.admin ? ['  admin API:      /__mock/* (tokens, reset, clock, events, fixtures, requests, webhook-secret, api-keys)'] : ['  admin API:      off']),
-            'Try: curl -H "Authorization: Bearer <admin token>" ' + `${running.url}/v1/items/skus?pageSize=5`,
-          ];
-      process.stdout.write(`${lines.join('\n')}\n`);
+      const facts = await startupFacts(running, options.jwtSecret ?? '');
+      if (o.printJson) {
+        // One JSON line, the only output ever written to stdout: a harness in any language reads it (DESIGN "Testing
+        // API"). The banner goes to stderr, where a human or a container log still sees it.
+        process.stdout.write(`${JSON.stringify(facts)}\n`);
+        if (!o.quiet) process.stderr.write(`${bannerLines(running, options, facts).join('\n')}\n`);
+      } else {
+        process.stdout.write(`${(o.quiet ? [running.url] : bannerLines(running, options, facts)).join('\n')}\n`);
+      }
       // Graceful shutdown: stop accepting, finish in-flight requests and deliveries, persist, exit 0.
       const shutdown = async (signal: string) => {
         process.stderr.write(`opsapi mock: ${signal}, shutting down\n`);

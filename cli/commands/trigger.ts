@@ -29,7 +29,7 @@ export function triggerCommand(): Command {
     .option('--json', 'print the raw JSON answer')
     .action(async (eventName: string, o: { version?: number; data?: Record<string, unknown>; baseUrl: string; org: string; token?: string; jwtSecret: string; json?: boolean }) => {
       const token = o.token ?? (await mintToken(o.jwtSecret, adminClaims(o.org), 300));
-      let res;
+      let res: Awaited<ReturnType<typeof request>>;
       try {
         res = await request(`${o.baseUrl.replace(/\/$/, '')}/__mock/events`, {
           method: 'POST',

@@ -77,7 +77,7 @@ export class ListenApi {
   private async call(method: 'GET' | 'POST' | 'DELETE', path: string, expected: number | number[], body?: unknown): Promise<unknown> {
     const wanted = Array.isArray(expected) ? expected : [expected];
     for (let attempt = 0; ; attempt++) {
-      let res;
+      let res: Awaited<ReturnType<typeof request>>;
       try {
         res = await request(`${this.base}${path}`, {
           method,

@@ -1,6 +1,7 @@
-import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import type { OutgoingHttpHeaders } from 'node:http';
 import { request } from 'undici';
-import { EVENT_ID_HEADER, SIGNATURE_HEADER, verifySignature } from '../../mock/webhooks/signature.js';
+import { startReceiver, type Answer, type Delivery } from '../../common/receiver.js';
+import { EVENT_ID_HEADER, SIGNATURE_HEADER } from '../../common/signature.js';
 import type { ReceivedEvent } from './format.js';
 import { RecentSet } from './recent-set.js';
 
@@ -35,26 +36,32 @@ export interface RunningReceiver {
 
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
 const FORWARD_EXCERPT_BYTES = 64 * 1024;
+/** Time the forwards under way get to finish when the listener stops (inferred). */
+const CLOSE_GRACE_MS = 1000;
 
 /** Headers that belong to one connection and are not forwarded. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length', 'expect']);
 
-class HttpAnswer {
-  constructor(
-    readonly status: number,
-    readonly body: string | Buffer,
-    readonly headers: OutgoingHttpHeaders = { 'content-type': 'application/json' },
-  ) {}
+/** An answer with a status (the listener never hangs up on purpose). */
+type Reply = Exclude<Answer, string>;
+
+const json = (status: number, value: unknown): Reply => ({ status, body: JSON.stringify(value), headers: { 'content-type': 'application/json' } });
+
+/** Why a signature did not verify, from the header alone. */
+function signatureProblem(header: string | string[] | undefined): string {
+  const value = Array.isArray(header) ? header.join(',') : header;
+  if (value === undefined || value === '') return `no ${SIGNATURE_HEADER} header`;
+  return /^[0-9a-f]{64}$/.test(value)
+    ? `${SIGNATURE_HEADER} does not match the body (wrong secret, or the body was changed)`
+    : `${SIGNATURE_HEADER} is not 64 lowercase hexadecimal characters`;
 }
 
-const json = (status: number, value: unknown) => new HttpAnswer(status, JSON.stringify(value));
-
 /**
- * A webhook receiver on `node:http`: keeps each request's raw bytes, verifies the signature on them (401 when it
- * does not verify), drops duplicates by the signed event id (answering 200 without processing them again),
- * reports each delivery, and optionally forwards the raw bytes and headers to another URL, answering with that
- * URL's status. An event counts as received only once it was answered 2xx, so a delivery the forward target
- * refused is processed again when the service retries it.
+ * The receiver of `opsapi listen`, on common/receiver.ts (which keeps each request's raw bytes and verifies the
+ * signature on them): answers 401 when it does not verify, drops duplicates by the signed event id (answering 200
+ * without processing them again), reports each delivery, and optionally forwards the raw bytes and headers to
+ * another URL, answering with that URL's status. An event counts as received only once it was answered 2xx, so a
+ * delivery the forward target refused is processed again when the service retries it.
  */
 export async function startWebhookReceiver(options: ReceiverOptions): Promise<RunningReceiver> {
   const seen = options.seen ?? new RecentSet();
@@ -63,17 +70,17 @@ export async function startWebhookReceiver(options: ReceiverOptions): Promise<Ru
   /** Deliveries of one event under way (forwarding), so a concurrent duplicate waits for the first's answer. */
   const underWay = new Map<string, Promise<number>>();
 
-  const reject = (req: IncomingMessage, status: number, reason: string): HttpAnswer => {
-    options.onWarning(`rejected ${req.method ?? '?'} ${req.url ?? '/'} from ${req.socket.remoteAddress ?? '?'}: ${reason} (answered ${status})`);
+  const reject = (d: Delivery, status: number, reason: string): Reply => {
+    options.onWarning(`rejected ${d.method || '?'} ${d.url} from ${d.remoteAddress}: ${reason} (answered ${status})`);
     return json(status, { error: reason });
   };
 
-  const forward = async (req: IncomingMessage, raw: Buffer): Promise<HttpAnswer> => {
+  const forward = async (d: Delivery): Promise<Reply> => {
     const target = options.forwardTo as string;
     const headers: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
+    for (const [name, value] of Object.entries(d.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
     try {
-      const res = await request(target, { method: 'POST', headers, body: raw, signal: AbortSignal.timeout(options.forwardTimeoutMs ?? 10_000) });
+      const res = await request(target, { method: 'POST', headers, body: d.raw, signal: AbortSignal.timeout(options.forwardTimeoutMs ?? 10_000) });
       const chunks: Buffer[] = [];
       let size = 0;
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
@@ -82,7 +89,8 @@ export async function startWebhookReceiver(options: ReceiverOptions): Promise<Ru
         if (size >= FORWARD_EXCERPT_BYTES) break;
       }
       const type = res.headers['content-type'];
-      return new HttpAnswer(res.statusCode, Buffer.concat(chunks).subarray(0, FORWARD_EXCERPT_BYTES), typeof type === 'string' ? { 'content-type': type } : {});
+      const answerHeaders: OutgoingHttpHeaders = typeof type === 'string' ? { 'content-type': type } : {};
+      return { status: res.statusCode, body: Buffer.concat(chunks).subarray(0, FORWARD_EXCERPT_BYTES), headers: answerHeaders };
     } catch (error) {
       const timedOut = (error as { name?: string }).name === 'TimeoutError';
       const status = timedOut ? 504 : 502;
@@ -91,41 +99,30 @@ export async function startWebhookReceiver(options: ReceiverOptions): Promise<Ru
     }
   };
 
-  const handle = async (req: IncomingMessage): Promise<HttpAnswer> => {
-    if (req.method !== 'POST') return new HttpAnswer(405, 'opsapi listen receives webhook notifications: POST only\n', { 'content-type': 'text/plain', allow: 'POST' });
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > maxBody) return reject(req, 413, `body of ${declared} bytes exceeds ${maxBody}`);
-    const raw = await readBody(req, maxBody);
-    if (raw === null) return reject(req, 413, `body exceeds ${maxBody} bytes`);
-
-    const header = req.headers[SIGNATURE_HEADER.toLowerCase()];
-    if (!verifySignature(raw, header, options.secret)) {
-      const value = Array.isArray(header) ? header.join(',') : header;
-      const reason =
-        value === undefined || value === ''
-          ? `no ${SIGNATURE_HEADER} header`
-          : /^[0-9a-f]{64}$/.test(value)
-            ? `${SIGNATURE_HEADER} does not match the body (wrong secret, or the body was changed)`
-            : `${SIGNATURE_HEADER} is not 64 lowercase hexadecimal characters`;
-      return reject(req, 401, `invalid signature: ${reason}`);
+  const handle = async (d: Delivery): Promise<Reply> => {
+    if (d.method !== 'POST') return { status: 405, body: 'opsapi listen receives webhook notifications: POST only\n', headers: { 'content-type': 'text/plain', allow: 'POST' } };
+    if (d.truncated) {
+      const declared = Number(d.headers['content-length'] ?? 0);
+      return reject(d, 413, declared > maxBody ? `body of ${declared} bytes exceeds ${maxBody}` : `body exceeds ${maxBody} bytes`);
     }
+    if (d.signature !== 'valid') return reject(d, 401, `invalid signature: ${signatureProblem(d.headers[SIGNATURE_HEADER.toLowerCase()])}`);
 
     let payload: Record<string, unknown>;
     try {
-      const parsed: unknown = JSON.parse(raw.toString('utf8'));
+      const parsed: unknown = JSON.parse(d.raw.toString('utf8'));
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not a JSON object');
       payload = parsed as Record<string, unknown>;
     } catch (error) {
-      return reject(req, 400, `signed body is not a JSON object (${(error as Error).message})`);
+      return reject(d, 400, `signed body is not a JSON object (${(error as Error).message})`);
     }
     // The signed `id` identifies the event; the header is a convenience and only checked for consistency.
-    const headerId = req.headers[EVENT_ID_HEADER.toLowerCase()];
+    const headerId = d.headers[EVENT_ID_HEADER.toLowerCase()];
     const eventId = typeof payload.id === 'string' && payload.id ? payload.id : typeof headerId === 'string' ? headerId : '';
-    if (!eventId) return reject(req, 400, 'no event id (payload "id" or X-Event-Id)');
+    if (!eventId) return reject(d, 400, 'no event id (payload "id" or X-Event-Id)');
     if (typeof headerId === 'string' && headerId !== eventId) options.onWarning(`${EVENT_ID_HEADER} ${headerId} differs from the signed payload id ${eventId}; using the payload id`);
 
     const eventVersion = typeof payload.eventVersion === 'number' ? payload.eventVersion : null;
-    const notificationHeader = req.headers['x-notification-id'];
+    const notificationHeader = d.headers['x-notification-id'];
     const event = (kind: ReceivedEvent['kind'], forwardStatus?: number): ReceivedEvent => ({
       receivedAt: now(),
       kind,
@@ -157,7 +154,7 @@ export async function startWebhookReceiver(options: ReceiverOptions): Promise<Ru
     let settle: (status: number) => void = () => undefined;
     underWay.set(key, new Promise<number>((resolve) => (settle = resolve)));
     try {
-      const answer = await forward(req, raw);
+      const answer = await forward(d);
       if (isSuccess(answer.status)) seen.add(key);
       options.onEvent(event('new', answer.status));
       settle(answer.status);
@@ -168,74 +165,20 @@ export async function startWebhookReceiver(options: ReceiverOptions): Promise<Ru
     }
   };
 
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    handle(req).then(
-      (answer) => send(res, answer),
-      (error: unknown) => {
+  const receiver = await startReceiver({
+    host: options.host,
+    port: options.port,
+    secret: options.secret,
+    maxBodyBytes: maxBody,
+    // A long-running listener keeps no bodies: what it needs is printed or forwarded at once.
+    historyLimit: 0,
+    respond: (d) =>
+      handle(d).catch((error: unknown) => {
         options.onWarning(`internal error: ${(error as Error).message}`);
-        send(res, json(500, { error: 'internal error' }));
-      },
-    );
-  });
-  server.on('clientError', (_error, socket) => socket.destroy());
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
-  const shownHost = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host.includes(':') ? `[${options.host}]` : options.host;
-  return {
-    port,
-    url: `http://${shownHost}:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-        setTimeout(() => server.closeAllConnections(), 1000).unref();
+        return json(500, { error: 'internal error' });
       }),
-  };
+  });
+  return { port: receiver.port, url: receiver.url, close: () => receiver.close(CLOSE_GRACE_MS) };
 }
 
 const isSuccess = (status: number) => status >= 200 && status < 300;
-
-function send(res: ServerResponse, answer: HttpAnswer): void {
-  if (res.headersSent) return;
-  res.on('error', () => undefined);
-  // A body left unread (too large) is not drained: the connection is closed after the answer.
-  res.writeHead(answer.status, answer.status === 413 ? { ...answer.headers, connection: 'close' } : answer.headers);
-  res.end(answer.body);
-}
-
-/** The body's raw bytes, or null when it exceeds `max` bytes (the rest is then not read). */
-function readBody(req: IncomingMessage, max: number): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    req.on('data', (chunk: Buffer) => {
-      if (done) return;
-      size += chunk.length;
-      if (size > max) {
-        done = true;
-        req.pause();
-        resolve(null);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (done) return;
-      done = true;
-      resolve(Buffer.concat(chunks));
-    });
-    req.on('error', (error) => {
-      if (done) return;
-      done = true;
-      reject(error);
-    });
-  });
-}

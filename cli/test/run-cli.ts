@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { opsapiNodeArgs } from '../../test/support/cli-command.js';
 
 /** The project root: the CLI runs from here, as `npx opsapi` does in a checkout. */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -12,13 +13,13 @@ export interface CliRun {
 }
 
 /**
- * Runs `opsapi <args>` (the TypeScript sources through tsx, as bin/opsapi.js does in a checkout) to completion,
- * killed after `timeoutMs`.
+ * Runs `opsapi <args>` in a process of its own (the CLI compiled for the test run, see test/support/cli-command.ts)
+ * from the project root to completion, killed after `timeoutMs`.
  */
 export function opsapi(args: string[], options: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<CliRun> {
   const timeoutMs = options.timeoutMs ?? 60_000;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'cli/opsapi.ts', ...args], { cwd: ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, opsapiNodeArgs(args), { cwd: ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

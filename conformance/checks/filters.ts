@@ -25,6 +25,7 @@ interface FilterCase {
 
 /** A value that needs no quoting in the filter language: no quotes, parentheses, brackets, `&`, `|`, or edge spaces. */
 function safe(value: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what a safe filter value must not hold
   return value.length > 0 && value.length <= 200 && value === value.trim() && !/["()&|[\]\\\u0000-\u001f]/.test(value);
 }
 

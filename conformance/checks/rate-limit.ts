@@ -1,6 +1,7 @@
 import { retryAfterMs, type Exchange, type RequestSpec } from '../client.js';
 import type { CheckContext, CheckDef } from '../context.js';
-import { problemOf, sleep } from '../helpers.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { problemOf } from '../helpers.js';
 
 const CODE = 'COMMON.RATE_LIMIT.EXCEEDED';
 

@@ -1,4 +1,4 @@
-import { verifySignature } from '../../mock/webhooks/signature.js';
+import { verifySignature } from '../../common/signature.js';
 import { payloadComponentName } from '../../spec/webhooks.js';
 import type { Exchange } from '../client.js';
 import { contract } from '../contract.js';

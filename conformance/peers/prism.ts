@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { request } from 'undici';
 import { runConformance } from '../runner.js';
 import type { Report } from '../types.js';
-import { freePort } from '../../test/support/free-port.js';
+import { freePort } from '../../common/free-port.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 export const RESULT_FILE = `${root}conformance/peers/prism-result.md`;

@@ -6,6 +6,7 @@ import { failureHeading, infoHeading } from './verdict.js';
 /** Escapes text for XML attributes and content, dropping characters XML 1.0 cannot carry. */
 export function xmlEscape(text: string): string {
   return text
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: XML 1.0 allows only these characters; the rest are dropped
     .replace(/[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')

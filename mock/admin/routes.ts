@@ -1,185 +1,158 @@
+import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { mintToken, ORG_PATTERN } from '../auth/tokens.js';
-import { codedProblem, unauthorized } from '../problems.js';
+import { mintToken } from '../auth/tokens.js';
+import { codedProblem, unauthorized, type ProblemAnswer } from '../problems.js';
 import type { TenantState } from '../store/tenant-state.js';
 import { authenticate } from '../http/credentials.js';
 import { baseUrlOf, refOf } from '../http/operation-route.js';
 import { send } from '../http/send.js';
 import type { MockServices } from '../http/services.js';
 import { ok } from '../http/context.js';
+import { ApiKeyParams, ClockBody, EventBody, ResetBody, StatsQuery, TokenBody } from './schemas.js';
+import { adminErrorHandler, parseJsonBody } from './validation.js';
+import { serveAdminDocument } from './openapi-route.js';
+import { registerCoverageRoute } from './coverage.js';
 
-/** Bounds of `POST /__mock/clock` (seconds): at most 10 years per call. */
-const MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600;
-
-function parseJson(req: FastifyRequest): { ok: true; value: Record<string, unknown> } | { ok: false; detail: string } {
-  const raw = req.body;
-  if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return { ok: true, value: {} };
-  try {
-    const value: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, detail: 'The body must be a JSON object.' };
-    return { ok: true, value: value as Record<string, unknown> };
-  } catch (error) {
-    return { ok: false, detail: `The body is not valid JSON: ${(error as Error).message}` };
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller's tenant on a tenant-scoped admin route, once authenticated. */
+    adminTenant: TenantState | null;
   }
 }
 
-/** Deepest nesting accepted in event `data`: a stored payload must stay serialisable (lists, journal, state file). */
-const MAX_DATA_DEPTH = 64;
-
-/** Whether a JSON value nests deeper than `max` levels (iterative: the value may be arbitrarily deep). */
-function nestsDeeperThan(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop()!;
-    if (typeof v !== 'object' || v === null) continue;
-    if (depth > max) return true;
-    for (const child of Object.values(v)) stack.push([child, depth + 1]);
-  }
-  return false;
-}
-
-function stringList(value: unknown): string[] | null {
-  if (value === undefined) return [];
-  return Array.isArray(value) && value.every((v) => typeof v === 'string' && v.length <= 200) && value.length <= 200 ? (value as string[]) : null;
+/** The tenant a `scoped` hook authenticated (set on every route that has the hook). */
+function tenantOf(req: FastifyRequest): TenantState {
+  if (!req.adminTenant) throw new Error(`${req.method} ${req.url}: a tenant-scoped admin route without its authentication hook`);
+  return req.adminTenant;
 }
 
 /**
  * The admin API at `/__mock/*` (DESIGN): JSON in and out; tenant-scoped calls take the tenant from the bearer
- * token (or API key), like `/v1`. Not rate limited. Turned off with `--no-admin`.
+ * token (or API key), like `/v1`. Not rate limited. Turned off with `--no-admin`. A Fastify plugin of its own:
+ * bodies and queries are validated by the TypeBox schemas of ./schemas.ts, and the order of answers is that of
+ * Fastify's lifecycle: media type (parsing, 415), authentication (401), JSON (400), schema (400), then the route.
  */
-export function registerAdmin(app: FastifyInstance, services: MockServices): void {
+export async function registerAdmin(app: FastifyInstance, services: MockServices): Promise<void> {
   const { store, verifier, engine, options, clock } = services;
-  const faults = options.faults;
 
-  const invalid = (req: FastifyRequest, reply: FastifyReply, detail: string, field: string) =>
-    send(reply, codedProblem(baseUrlOf(req), 'COMMON.VALIDATION.ERROR', detail, refOf(req), { field }), faults);
-
-  /** Runs a tenant-scoped admin call for the caller's tenant. */
-  const scoped = (fn: (tenant: TenantState, req: FastifyRequest, reply: FastifyReply) => unknown) => async (req: FastifyRequest, reply: FastifyReply) => {
+  /** The caller's tenant, or the plain 401 (Authentication, point 3) as a value. */
+  const callerTenant = async (req: FastifyRequest): Promise<{ tenant: TenantState } | { refusal: ProblemAnswer }> => {
     const auth = await authenticate(req.headers, verifier, store, clock.now());
-    if (!auth.ok) return send(reply, unauthorized(refOf(req), auth.reason), faults);
-    return fn(store.tenant(auth.principal.org), req, reply);
+    return auth.ok ? { tenant: store.tenant(auth.principal.org) } : { refusal: unauthorized(refOf(req), auth.reason) };
   };
 
-  app.get('/__mock/health', async (_req, reply) => send(reply, ok(200, { status: 'ok' }), faults));
+  /** A `preValidation` hook of tenant-scoped routes: authentication before the body is read. */
+  const scoped = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    const caller = await callerTenant(req);
+    if ('refusal' in caller) return send(reply, caller.refusal);
+    req.adminTenant = caller.tenant;
+    return undefined;
+  };
 
-  // Process figures for soak tests and operators: tenants in memory, stored notifications, memory. With `?gc=1`
-  // and a process started with --expose-gc, a full collection runs first, so `heapUsed` is the live heap.
-  app.get('/__mock/stats', async (req, reply) => {
-    const wantGc = (req.query as Record<string, unknown>).gc === '1';
-    const gc = (globalThis as { gc?: () => void }).gc;
-    if (wantGc && gc) gc();
-    let notifications = 0;
-    for (const org of store.orgs()) notifications += store.peek(org)?.notifications.size ?? 0;
-    const memory = process.memoryUsage();
-    return send(
-      reply,
-      ok(200, {
-        uptimeSeconds: Math.round(process.uptime()),
-        tenants: store.orgs().length,
-        notifications,
-        pendingDeliveries: engine.pendingCount(),
-        memory: { rss: memory.rss, heapUsed: memory.heapUsed, heapTotal: memory.heapTotal, external: memory.external },
-        gcForced: Boolean(wantGc && gc),
-      }),
-      faults,
-    );
-  });
+  // `GET /__mock/openapi.json`: every /__mock route registered from here on, with its schemas, documented.
+  serveAdminDocument(app, scoped);
 
-  app.post('/__mock/tokens', async (req, reply) => {
-    const body = parseJson(req);
-    if (!body.ok) return invalid(req, reply, body.detail, '');
-    const { org, expiresIn } = body.value;
-    if (typeof org !== 'string' || !ORG_PATTERN.test(org)) return invalid(req, reply, 'org must be 1-64 letters, digits, ".", "_" or "-".', 'org');
-    const permissions = stringList(body.value.permissions);
-    if (!permissions) return invalid(req, reply, 'permissions must be an array of strings.', 'permissions');
-    const roles = stringList(body.value.roles);
-    if (!roles) return invalid(req, reply, 'roles must be an array of strings.', 'roles');
-    if (expiresIn !== undefined && !(Number.isInteger(expiresIn) && (expiresIn as number) >= -86400 && (expiresIn as number) <= 31_536_000)) {
-      return invalid(req, reply, 'expiresIn must be an integer number of seconds up to one year (negative values mint expired tokens).', 'expiresIn');
-    }
-    const token = await mintToken(options.jwtSecret, { org, permissions, roles }, (expiresIn as number | undefined) ?? undefined);
-    return send(reply, ok(201, { token }), faults);
-  });
+  await app.register(async (plugin) => {
+    const admin = plugin.withTypeProvider<TypeBoxTypeProvider>();
+    // TypeBox checks bodies as sent: no type coercion ("60" is not a number), unlike Fastify's default Ajv setup.
+    admin.setValidatorCompiler(TypeBoxValidatorCompiler);
+    admin.setErrorHandler(adminErrorHandler);
+    admin.decorateRequest('adminTenant', null);
 
-  app.post('/__mock/reset', async (req, reply) => {
-    const body = parseJson(req);
-    if (!body.ok) return invalid(req, reply, body.detail, '');
-    if (body.value.all === true) {
-      // Like a tenant reset, a reset of all tenants gives every tenant a full rate-limit bucket again.
-      services.limiter?.clear();
-      store.resetAll();
-      return send(reply, ok(200, { reset: 'all' }), faults);
-    }
-    return scoped((tenant) => {
-      store.reset(tenant.org);
-      services.limiter?.forget(tenant.org);
-      return send(reply, ok(200, { reset: tenant.org }), faults);
-    })(req, reply);
-  });
+    admin.get('/__mock/health', async (_req, reply) => send(reply, ok(200, { status: 'ok' })));
 
-  app.get('/__mock/clock', scoped((tenant, _req, reply) => send(reply, ok(200, { now: tenant.nowIso(), offsetSeconds: tenant.clock.offset / 1000 }), faults)));
+    // Process figures for soak tests and operators: tenants in memory, stored notifications, memory. With `?gc=1`
+    // and a process started with --expose-gc, a full collection runs first, so `heapUsed` is the live heap.
+    admin.get('/__mock/stats', { schema: { querystring: StatsQuery.schema }, config: { fieldDetails: StatsQuery.details } }, async (req, reply) => {
+      const wantGc = req.query.gc === '1';
+      const gc = (globalThis as { gc?: () => void }).gc;
+      if (wantGc && gc) gc();
+      let notifications = 0;
+      for (const org of store.orgs()) notifications += store.peek(org)?.notifications.size ?? 0;
+      const memory = process.memoryUsage();
+      return send(
+        reply,
+        ok(200, {
+          uptimeSeconds: Math.round(process.uptime()),
+          tenants: store.orgs().length,
+          notifications,
+          pendingDeliveries: engine.pendingCount(),
+          memory: { rss: memory.rss, heapUsed: memory.heapUsed, heapTotal: memory.heapTotal, external: memory.external },
+          gcForced: Boolean(wantGc && gc),
+        }),
+      );
+    });
 
-  app.post(
-    '/__mock/clock',
-    scoped(async (tenant, req, reply) => {
-      const body = parseJson(req);
-      if (!body.ok) return invalid(req, reply, body.detail, '');
-      const seconds = body.value.advanceSeconds;
-      if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0 || seconds > MAX_ADVANCE_SECONDS) {
-        return invalid(req, reply, `advanceSeconds must be a number from 0 to ${MAX_ADVANCE_SECONDS}.`, 'advanceSeconds');
+    admin.post('/__mock/tokens', { schema: { body: TokenBody.schema }, config: { fieldDetails: TokenBody.details }, preValidation: parseJsonBody }, async (req, reply) => {
+      const { org, permissions = [], roles = [], expiresIn } = req.body;
+      const token = await mintToken(options.jwtSecret, { org, permissions, roles }, expiresIn);
+      return send(reply, ok(201, { token }));
+    });
+
+    admin.post('/__mock/reset', { schema: { body: ResetBody.schema }, config: { fieldDetails: ResetBody.details }, preValidation: parseJsonBody }, async (req, reply) => {
+      if (req.body.all === true) {
+        // Like a tenant reset, a reset of all tenants gives every tenant a full rate-limit bucket again.
+        services.limiter?.clear();
+        store.resetAll();
+        return send(reply, ok(200, { reset: 'all' }));
       }
-      await engine.advance(tenant, seconds);
-      return send(reply, ok(200, { now: tenant.nowIso(), offsetSeconds: tenant.clock.offset / 1000 }), faults);
-    }),
-  );
+      const caller = await callerTenant(req);
+      if ('refusal' in caller) return send(reply, caller.refusal);
+      const { org } = caller.tenant;
+      store.reset(org);
+      services.limiter?.forget(org);
+      return send(reply, ok(200, { reset: org }));
+    });
 
-  app.get('/__mock/fixtures', scoped((tenant, _req, reply) => send(reply, ok(200, tenant.manifest), faults)));
+    const clockNow = (tenant: TenantState) => ok(200, { now: tenant.nowIso(), offsetSeconds: tenant.clock.offset / 1000 });
 
-  app.get('/__mock/requests', scoped((tenant, _req, reply) => send(reply, ok(200, { requests: tenant.journal.list() }), faults)));
+    admin.get('/__mock/clock', { preValidation: scoped }, async (req, reply) => send(reply, clockNow(tenantOf(req))));
 
-  app.delete('/__mock/requests', scoped((tenant, _req, reply) => {
-    tenant.journal.clear();
-    return send(reply, ok(204), faults);
-  }));
+    admin.post('/__mock/clock', { schema: { body: ClockBody.schema }, config: { fieldDetails: ClockBody.details }, preValidation: [scoped, parseJsonBody] }, async (req, reply) => {
+      const tenant = tenantOf(req);
+      await engine.advance(tenant, req.body.advanceSeconds);
+      return send(reply, clockNow(tenant));
+    });
 
-  /**
-   * Revokes an API key of the caller's tenant (the contract has no revoke operation): the key record stays, with
-   * `isActive: false`, so requests carrying the key get the plain 401. Idempotent; another tenant's key id is 404.
-   */
-  app.delete(
-    '/__mock/api-keys/:id',
-    scoped((tenant, req, reply) => {
-      const id = (req.params as { id: string }).id;
+    admin.get('/__mock/fixtures', { preValidation: scoped }, async (req, reply) => send(reply, ok(200, tenantOf(req).manifest)));
+
+    admin.get('/__mock/requests', { preValidation: scoped }, async (req, reply) => send(reply, ok(200, { requests: tenantOf(req).journal.list() })));
+
+    admin.delete('/__mock/requests', { preValidation: scoped }, async (req, reply) => {
+      tenantOf(req).journal.clear();
+      return send(reply, ok(204));
+    });
+
+    registerCoverageRoute(admin, scoped);
+
+    /**
+     * Revokes an API key of the caller's tenant (the contract has no revoke operation): the key record stays, with
+     * `isActive: false`, so requests carrying the key get the plain 401. Idempotent; another tenant's key id is 404.
+     */
+    admin.delete('/__mock/api-keys/:id', { schema: { params: ApiKeyParams.schema }, preValidation: scoped }, async (req, reply) => {
+      const tenant = tenantOf(req);
+      const { id } = req.params;
       const record = tenant.apiKeys.get(id);
-      if (!record) return send(reply, codedProblem(baseUrlOf(req), 'COMMON.ENTITY.NOT_FOUND', `API key '${id}' does not exist.`, refOf(req), { entity: 'ApiKey', id }), faults);
+      if (!record) return send(reply, codedProblem(baseUrlOf(req), 'COMMON.ENTITY.NOT_FOUND', `API key '${id}' does not exist.`, refOf(req), { entity: 'ApiKey', id }));
       if (record.apiKey.isActive) tenant.commit('apiKey', id, { ...record, apiKey: { ...record.apiKey, isActive: false } });
-      return send(reply, ok(204), faults);
-    }),
-  );
+      return send(reply, ok(204));
+    });
 
-  app.get('/__mock/webhook-secret', scoped((tenant, _req, reply) => send(reply, ok(200, { secret: tenant.webhookSecret }), faults)));
+    admin.get('/__mock/webhook-secret', { preValidation: scoped }, async (req, reply) => send(reply, ok(200, { secret: tenantOf(req).webhookSecret })));
 
-  app.post(
-    '/__mock/events',
-    scoped((tenant, req, reply) => {
-      const body = parseJson(req);
-      if (!body.ok) return invalid(req, reply, body.detail, '');
-      const { eventName, eventVersion, data } = body.value;
-      if (typeof eventName !== 'string') return invalid(req, reply, 'eventName is required.', 'eventName');
-      if (eventVersion !== undefined && !(Number.isInteger(eventVersion) && (eventVersion as number) >= 1)) return invalid(req, reply, 'eventVersion must be a positive integer.', 'eventVersion');
-      if (data !== undefined && (typeof data !== 'object' || data === null || Array.isArray(data))) return invalid(req, reply, 'data must be a JSON object.', 'data');
-      if (data !== undefined && nestsDeeperThan(data, MAX_DATA_DEPTH)) return invalid(req, reply, `data must not nest deeper than ${MAX_DATA_DEPTH} levels.`, 'data');
+    admin.post('/__mock/events', { schema: { body: EventBody.schema }, config: { fieldDetails: EventBody.details }, preValidation: [scoped, parseJsonBody] }, async (req, reply) => {
+      const tenant = tenantOf(req);
+      const { eventName, eventVersion, data } = req.body;
       const emission = engine.emit(tenant, {
         eventName,
-        ...(eventVersion !== undefined ? { eventVersion: eventVersion as number } : {}),
-        ...(data !== undefined ? { data: data as Record<string, unknown> } : {}),
+        ...(eventVersion !== undefined ? { eventVersion } : {}),
+        ...(data !== undefined ? { data } : {}),
       });
       if ('error' in emission) {
         const parameters = { eventName, eventVersion: eventVersion ?? null };
-        return send(reply, codedProblem(baseUrlOf(req), 'NOTIFICATIONS.SUBSCRIPTION.EVENT_NOT_FOUND', `The environment has no event '${eventName}'${eventVersion !== undefined ? ` version ${String(eventVersion)}` : ''}.`, refOf(req), parameters), faults);
+        return send(reply, codedProblem(baseUrlOf(req), 'NOTIFICATIONS.SUBSCRIPTION.EVENT_NOT_FOUND', `The environment has no event '${eventName}'${eventVersion !== undefined ? ` version ${String(eventVersion)}` : ''}.`, refOf(req), parameters));
       }
-      return send(reply, ok(202, emission), faults);
-    }),
-  );
+      return send(reply, ok(202, emission));
+    });
+  });
 }

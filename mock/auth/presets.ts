@@ -1,9 +1,9 @@
-import { OPERATIONS } from '../../spec/operations/index.js';
+import { ALL_PERMISSIONS } from '../../spec/operations/index.js';
 import type { TokenClaims } from './tokens.js';
 import { ADMIN } from './principal.js';
 
-/** Every permission the contract's operations require. */
-export const ALL_PERMISSIONS: readonly string[] = [...new Set(OPERATIONS.map((op) => op.permission.name).filter((p): p is string => p !== null))].sort();
+/** Every permission the contract's operations require (one list, in spec; re-exported for the library's users). */
+export { ALL_PERMISSIONS };
 
 /** Claims of a token that may call every operation: role `App.Admin` plus every permission. */
 export function adminClaims(org: string): TokenClaims {

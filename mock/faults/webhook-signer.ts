@@ -1,4 +1,4 @@
-import type { FaultName } from '../faults.js';
+import type { FaultName } from './registry.js';
 import type { Signer } from '../webhooks/signer.js';
 import type { AttemptOutcome, DeliveryRequest, Transport } from '../webhooks/transport.js';
 

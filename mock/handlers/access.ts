@@ -2,6 +2,7 @@ import type { CreateApiKeyBody } from '../../spec/schemas/access.js';
 import type { Handler } from '../http/context.js';
 import { ok } from '../http/context.js';
 import { newApiKeyValue } from '../store/ids.js';
+import type { DomainHandlers } from './types.js';
 
 /**
  * `POST /v1/access/apiKeys` (Endpoints / Create an API key). The key acts with the tenant and permissions of
@@ -16,4 +17,4 @@ export const createApiKey: Handler = (ctx) => {
   return ok(201, apiKey, { location: `/v1/access/apiKeys/${id}` });
 };
 
-export const accessHandlers: Record<string, Handler> = { createApiKey };
+export const accessHandlers = { createApiKey } satisfies DomainHandlers;

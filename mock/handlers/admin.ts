@@ -1,7 +1,8 @@
 import type { Handler } from '../http/context.js';
 import { ok } from '../http/context.js';
+import type { DomainHandlers } from './types.js';
 
 /** `GET /v1/admin/tenants/self`: the tenant the credentials belong to. */
 export const getTenantSelf: Handler = (ctx) => ok(200, ctx.tenant.tenant);
 
-export const adminHandlers: Record<string, Handler> = { getTenantSelf };
+export const adminHandlers = { getTenantSelf } satisfies DomainHandlers;

@@ -1,4 +1,3 @@
-import type { Handler } from '../http/context.js';
 import type { WebhookEngine } from '../webhooks/engine.js';
 import { accessHandlers } from './access.js';
 import { adminHandlers } from './admin.js';
@@ -7,9 +6,10 @@ import { itemHandlers } from './items.js';
 import { maintenanceHandlers } from './maintenance.js';
 import { notificationHandlers } from './notifications.js';
 import { planningHandlers } from './planning.js';
+import type { Handlers } from './types.js';
 
-/** The behaviour of every operation of the contract, by operationId. */
-export function allHandlers(engine: WebhookEngine): Record<string, Handler> {
+/** The behaviour of every operation of the contract, by operationId (the type makes a missing one a compile error). */
+export function allHandlers(engine: WebhookEngine): Handlers {
   return {
     ...accessHandlers,
     ...adminHandlers,

@@ -3,6 +3,7 @@ import type { SkuRecord, StockEntry } from '../../fixtures/seed/model.js';
 import type { Handler, HandlerContext } from '../http/context.js';
 import { notFound, ok } from '../http/context.js';
 import { listAnswer } from '../http/list-answer.js';
+import type { DomainHandlers } from './types.js';
 
 /** Decimal places of a number as written (1.25 -> 2). */
 function decimalsOf(value: number): number {
@@ -86,7 +87,6 @@ export const updateSkuStock: Handler = (ctx) => {
       unitOfMeasureId: record.item.baseUnitOfMeasureId,
     },
   });
-  if (ctx.faults.has('stock-update-200-body')) return ok(200, { skuReference: reference, totalStock });
   return ok(204);
 };
 
@@ -139,6 +139,6 @@ export const deleteFamily: Handler = (ctx) => {
 };
 
 /** Handlers of the Items domain by operationId. */
-export const itemHandlers: Record<string, Handler> = { listSkus, updateSkuStock, updateSkuInspection, searchFamilies, deleteFamily };
+export const itemHandlers = { listSkus, updateSkuStock, updateSkuInspection, searchFamilies, deleteFamily } satisfies DomainHandlers;
 
 export type { HandlerContext };

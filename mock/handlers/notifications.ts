@@ -1,10 +1,10 @@
 import type { CreateSubscriptionBody, EventDescriptor, Subscription } from '../../spec/schemas/notifications.js';
-import { EVENT_CATALOG, findEventVersion } from '../../fixtures/events.js';
+import { EVENT_CATALOG, findEventVersion } from '../../spec/events/catalog.js';
 import { ListCollection } from '../lists/index.js';
-import type { Handler } from '../http/context.js';
 import { notFound, ok } from '../http/context.js';
 import { listAnswer } from '../http/list-answer.js';
 import type { WebhookEngine } from '../webhooks/engine.js';
+import type { DomainHandlers } from './types.js';
 
 /** Event descriptors of the environment, one per name and version, with a list id `name@version`. */
 const DESCRIPTORS = new ListCollection<EventDescriptor & { id: string }>(
@@ -35,7 +35,7 @@ export function endpointProblem(endpoint: string): string | null {
 }
 
 /** Handlers of the Notifications and Events tags; the delivery engine does the webhook work. */
-export function notificationHandlers(engine: WebhookEngine): Record<string, Handler> {
+export function notificationHandlers(engine: WebhookEngine) {
   return {
     listWebhookSubscriptions: (ctx) => listAnswer(ctx, ctx.tenant.subscriptions),
 
@@ -88,5 +88,5 @@ export function notificationHandlers(engine: WebhookEngine): Record<string, Hand
     listEvents: (ctx) => listAnswer(ctx, DESCRIPTORS, withoutId),
 
     listEventVersions: () => ok(200, EVENT_CATALOG.flatMap((e) => e.versions.map((v) => ({ eventName: e.eventName, eventVersion: v.version })))),
-  };
+  } satisfies DomainHandlers;
 }

@@ -1,14 +1,28 @@
 import type { PurchaseOrderLineUpdateBody } from '../../spec/schemas/planning.js';
-import type { Handler } from '../http/context.js';
+import type { Handler, HandlerContext } from '../http/context.js';
+import type { ProblemAnswer } from '../problems.js';
 import { notFound, ok } from '../http/context.js';
 import { lineKey } from '../store/tenant-state.js';
+import type { DomainHandlers } from './types.js';
 
 /**
- * `PUT /v1/planning/purchaseOrders/{id}/lines/{lineId}`. A cancelled line gives 422
- * PLANNING.PURCHASE_ORDER.CANNOT_MODIFY_CANCELLED_LINE (Errors / Status and code pairs, documented);
- * a received line and a quantity below the received quantity are refused too (inferred from the catalog).
+ * The documented rule of `PUT /v1/planning/purchaseOrders/{id}/lines/{lineId}`: a cancelled line gives 422
+ * PLANNING.PURCHASE_ORDER.CANNOT_MODIFY_CANCELLED_LINE (Errors / Status and code pairs). Null when the rule does
+ * not refuse (a line that does not exist is the 404 of the update itself).
  */
-export const updatePurchaseOrderLine: Handler = (ctx) => {
+function cancelledLineRefusal(ctx: HandlerContext): ProblemAnswer | null {
+  const purchaseOrderId = ctx.params.id ?? '';
+  const lineId = ctx.params.lineId ?? '';
+  if (ctx.tenant.purchaseOrderLines.get(lineKey(purchaseOrderId, lineId))?.status !== 'Cancelled') return null;
+  return ctx.problem('PLANNING.PURCHASE_ORDER.CANNOT_MODIFY_CANCELLED_LINE', `Line '${lineId}' of purchase order '${purchaseOrderId}' is cancelled and cannot be modified.`, { purchaseOrderId, lineId });
+}
+
+/**
+ * The update of a purchase order line by every rule but the cancelled-line one: 404 for a line that does not
+ * exist; a received line and a quantity below the received quantity are refused (inferred from the catalog).
+ * Exported apart from that rule so that the planted-fault layer (mock/faults) can answer without it.
+ */
+export const modifyPurchaseOrderLine: Handler = (ctx) => {
   const { tenant } = ctx;
   const purchaseOrderId = ctx.params.id ?? '';
   const lineId = ctx.params.lineId ?? '';
@@ -16,9 +30,6 @@ export const updatePurchaseOrderLine: Handler = (ctx) => {
   const line = tenant.purchaseOrderLines.get(key);
   if (!line) return notFound(ctx, 'PurchaseOrderLine', `${purchaseOrderId}/${lineId}`);
   const parameters = { purchaseOrderId, lineId };
-  if (line.status === 'Cancelled' && !ctx.faults.has('cancelled-line-modifiable')) {
-    return ctx.problem('PLANNING.PURCHASE_ORDER.CANNOT_MODIFY_CANCELLED_LINE', `Line '${lineId}' of purchase order '${purchaseOrderId}' is cancelled and cannot be modified.`, parameters);
-  }
   if (line.status === 'Received') {
     return ctx.problem('PLANNING.PURCHASE_ORDER.CANNOT_MODIFY_RECEIVED_LINE', `Line '${lineId}' of purchase order '${purchaseOrderId}' is fully received and cannot be modified.`, parameters);
   }
@@ -45,4 +56,7 @@ export const updatePurchaseOrderLine: Handler = (ctx) => {
   return ok(200, updated);
 };
 
-export const planningHandlers: Record<string, Handler> = { updatePurchaseOrderLine };
+/** `PUT /v1/planning/purchaseOrders/{id}/lines/{lineId}`: the cancelled-line rule first, then the update. */
+export const updatePurchaseOrderLine: Handler = (ctx) => cancelledLineRefusal(ctx) ?? modifyPurchaseOrderLine(ctx);
+
+export const planningHandlers = { updatePurchaseOrderLine } satisfies DomainHandlers;

@@ -7,11 +7,15 @@ import type { Handler } from './context.js';
 import { baseUrlOf, refOf, registerOperation } from './operation-route.js';
 import { allowedMethods } from './route-table.js';
 import { send } from './send.js';
+import { decorateApp, sendFrameworkProblem, type AppDecorator } from './decorator.js';
 import { successSerializerSchema } from './serializers.js';
 import type { MockServices } from './services.js';
 import { registerAdmin } from '../admin/routes.js';
+import { ADMIN_DOCUMENT } from '../admin/openapi-route.js';
 import { registerDocs } from './docs.js';
 import { registerErrorPages } from './error-pages.js';
+import { answerHook } from '../coverage/answer.js';
+import { recorderOf } from '../coverage/tenants.js';
 
 /** Characters of a request body the journal keeps at most. */
 const JOURNAL_BODY_CHARS = 4096;
@@ -26,11 +30,11 @@ const JSON_TYPES = /^application\/(?:[\w.+-]+\+)?json(?:;.*)?$/;
  * The HTTP shell: Fastify with the contract's operations, the admin API, the docs, CORS, and problem bodies for
  * every error (never a bare 500, never a crash).
  */
-export async function buildApp(services: MockServices, handlers: Record<string, Handler>, document: OpenAPIObject): Promise<FastifyInstance> {
+export async function buildApp(services: MockServices, handlers: Record<string, Handler>, document: OpenAPIObject, decorator?: AppDecorator): Promise<FastifyInstance> {
   const { options } = services;
-  const faults = options.faults;
   const app = Fastify({
-    logger: options.logRequests ? { level: 'info' } : false,
+    // stderr (as --log-requests says): stdout carries only what the CLI prints (`--print-json`: one JSON line).
+    logger: options.logRequests ? { level: 'info', stream: process.stderr } : false,
     bodyLimit: options.bodyLimit,
     routerOptions: { maxParamLength: 1000, caseSensitive: true, ignoreTrailingSlash: false },
     forceCloseConnections: true,
@@ -41,10 +45,11 @@ export async function buildApp(services: MockServices, handlers: Record<string, 
     // Such a segment addresses nothing: a plain 404 (a status every operation may answer).
     frameworkErrors: (error, req, reply) => {
       const ref = refOf(req);
-      if (error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-        return send(reply, plainProblem(404, `No resource answers ${ref.method} ${ref.path}: a path segment is not valid percent-encoding or is too long.`, ref), faults);
-      }
-      return send(reply, plainProblem(400, error.message, ref), faults);
+      const answer =
+        error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? plainProblem(404, `No resource answers ${ref.method} ${ref.path}: a path segment is not valid percent-encoding or is too long.`, ref)
+          : plainProblem(400, error.message, ref);
+      void sendFrameworkProblem(req, reply, answer, decorator);
     },
     clientErrorHandler: (error, socket) => {
       // Malformed HTTP never reaches a route; it still gets a problem body (400, or 431 for oversized headers).
@@ -60,6 +65,8 @@ export async function buildApp(services: MockServices, handlers: Record<string, 
       socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     },
   });
+
+  decorateApp(app, decorator);
 
   app.removeAllContentTypeParsers();
   // Bodies are kept as text and parsed after authentication, so an anonymous bad body still gets the 401.
@@ -77,7 +84,7 @@ export async function buildApp(services: MockServices, handlers: Record<string, 
 
   app.addHook('onRequest', async (req, reply) => {
     if (req.raw.httpVersion === '1.1' && req.headers.host === undefined) {
-      return send(reply, plainProblem(400, 'An HTTP/1.1 request needs a Host header.', refOf(req)), faults);
+      return send(reply, plainProblem(400, 'An HTTP/1.1 request needs a Host header.', refOf(req)));
     }
   });
 
@@ -86,17 +93,17 @@ export async function buildApp(services: MockServices, handlers: Record<string, 
     const ref = refOf(req);
     switch (error.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return send(reply, plainProblem(413, `The body is larger than ${options.bodyLimit} bytes.`, ref), faults);
+        return send(reply, plainProblem(413, `The body is larger than ${options.bodyLimit} bytes.`, ref));
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return send(reply, plainProblem(415, `Content-Type '${req.headers['content-type'] ?? ''}' is not supported; send application/json.`, ref), faults);
+        return send(reply, plainProblem(415, `Content-Type '${req.headers['content-type'] ?? ''}' is not supported; send application/json.`, ref));
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
-        return send(reply, codedProblem(baseUrlOf(req), 'COMMON.VALIDATION.ERROR', `The body is not valid: ${error.message}`, ref, { field: '' }), faults);
+        return send(reply, codedProblem(baseUrlOf(req), 'COMMON.VALIDATION.ERROR', `The body is not valid: ${error.message}`, ref, { field: '' }));
       default:
-        if ((error.statusCode ?? 500) < 500) return send(reply, plainProblem(400, error.message, ref), faults);
+        if ((error.statusCode ?? 500) < 500) return send(reply, plainProblem(400, error.message, ref));
         process.stderr.write(`opsapi mock: unexpected error on ${ref.method} ${ref.path}: ${error.stack ?? error.message}\n`);
-        return send(reply, plainProblem(500, 'The mock failed unexpectedly; the error was logged.', ref), faults);
+        return send(reply, plainProblem(500, 'The mock failed unexpectedly; the error was logged.', ref));
     }
   });
 
@@ -105,9 +112,8 @@ export async function buildApp(services: MockServices, handlers: Record<string, 
     if (!handler) throw new Error(`no handler for ${op.operationId}`);
     registerOperation(app, op, handler, services, successSerializerSchema(document, op));
   }
-  if (options.admin) registerAdmin(app, services);
-  await registerDocs(app, document);
-  registerErrorPages(app, faults);
+  await registerDocs(app, document, options.admin ? [ADMIN_DOCUMENT] : []);
+  registerErrorPages(app);
 
   if (services.persistence) {
     const persistence = services.persistence;
@@ -117,6 +123,9 @@ export async function buildApp(services: MockServices, handlers: Record<string, 
     });
   }
 
+  // Notes the problem code of each error answer (and the tenant of refused credentials) for the journal and coverage.
+  app.addHook('onSend', answerHook(services));
+
   app.addHook('onResponse', (req, reply, done) => {
     const tenant = req.tenantOrg ? services.store.peek(req.tenantOrg) : undefined;
     if (tenant) {
@@ -124,25 +133,31 @@ export async function buildApp(services: MockServices, handlers: Record<string, 
         atMs: tenant.clock.now(),
         method: req.method,
         url: req.url,
+        query: req.query,
         headers: req.headers,
         // Bounded: a large (even schema-valid) body is kept as a text excerpt, so 500 entries per tenant stay small.
       body: typeof req.body === 'string' && req.body.length > JOURNAL_BODY_CHARS ? req.body.slice(0, JOURNAL_BODY_CHARS) : (req.parsedBody ?? (typeof req.body === 'string' ? req.body : null)),
         status: reply.statusCode,
+        code: req.answerCode,
         operationId: req.operationId ?? null,
         durationMs: Math.round(reply.elapsedTime),
       });
+      if (req.operationId !== undefined) recorderOf(tenant).record(req.operationId, reply.statusCode, req.answerCode);
     }
     done();
   });
+
+  // A plugin of its own (its own body parsing and validation), registered after the hooks above so it inherits them.
+  if (options.admin) await registerAdmin(app, services);
 
   app.setNotFoundHandler((req, reply) => {
     const ref = refOf(req);
     const allowed = allowedMethods(ref.path);
     if (allowed.length > 0) {
       const allow = [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
-      return send(reply, plainProblem(405, `${req.method} is not allowed on ${ref.path}; allowed: ${allow}.`, ref, { allow }), faults);
+      return send(reply, plainProblem(405, `${req.method} is not allowed on ${ref.path}; allowed: ${allow}.`, ref, { allow }));
     }
-    return send(reply, plainProblem(404, `No operation answers ${req.method} ${ref.path}.`, ref), faults);
+    return send(reply, plainProblem(404, `No operation answers ${req.method} ${ref.path}.`, ref));
   });
 
   return app;

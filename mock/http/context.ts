@@ -1,8 +1,8 @@
+import type { ErrorCode } from '../../spec/errors/index.js';
 import type { OperationDef } from '../../spec/operations/index.js';
 import type { Principal } from '../auth/principal.js';
 import type { ProblemAnswer, RequestRef } from '../problems.js';
 import type { TenantState } from '../store/tenant-state.js';
-import type { FaultName } from '../faults.js';
 
 /** A successful answer of a handler. */
 export interface OkAnswer {
@@ -27,9 +27,8 @@ export interface HandlerContext {
   readonly ref: RequestRef;
   /** `{base_url}` of the request, for problem `type` addresses. */
   readonly baseUrl: string;
-  readonly faults: ReadonlySet<FaultName>;
   /** Builds a coded problem for this request. */
-  problem(code: string, detail: string, parameters?: Record<string, unknown>): ProblemAnswer;
+  problem(code: ErrorCode, detail: string, parameters?: Record<string, unknown>): ProblemAnswer;
 }
 
 /** One operation's behaviour. */

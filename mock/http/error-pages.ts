@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { catalogEntry, toCatalogEntry } from '../../spec/errors/index.js';
-import type { FaultName } from '../faults.js';
 import { plainProblem } from '../problems.js';
 import { negotiate } from './accept.js';
 import { ERROR_PAGE_CSP, errorPageHtml } from './error-page-html.js';
@@ -19,7 +18,7 @@ const FORMATS: Readonly<Record<string, string>> = { json: JSON_TYPE, html: HTML_
  * (inferred: it is documentation, like `/docs`), as JSON, or as a readable HTML page when `Accept` prefers
  * `text/html`. An unknown code is a 404 problem without `code`, like every error no catalog code names.
  */
-export function registerErrorPages(app: FastifyInstance, faults: ReadonlySet<FaultName>): void {
+export function registerErrorPages(app: FastifyInstance): void {
   app.get('/errors/:code', { exposeHeadRoute: true }, (req: FastifyRequest, reply: FastifyReply) => {
     const ref = refOf(req);
     const { code } = req.params as { code: string };
@@ -28,10 +27,10 @@ export function registerErrorPages(app: FastifyInstance, faults: ReadonlySet<Fau
     const vary = reply.getHeader('vary');
     reply.header('vary', vary ? `${String(vary)}, Accept` : 'Accept');
     if (format !== undefined && (typeof format !== 'string' || !FORMATS[format])) {
-      return send(reply, plainProblem(400, `Query parameter 'format' must be json or html.`, ref), faults);
+      return send(reply, plainProblem(400, `Query parameter 'format' must be json or html.`, ref));
     }
     const record = catalogEntry(code);
-    if (!record) return send(reply, plainProblem(404, `The error catalog has no code '${code.slice(0, 200)}'; GET /v1/errors/{errorCode} names the same codes.`, ref), faults);
+    if (!record) return send(reply, plainProblem(404, `The error catalog has no code '${code.slice(0, 200)}'; GET /v1/errors/{errorCode} names the same codes.`, ref));
 
     const type = typeof format === 'string' ? FORMATS[format] : negotiate(req.headers.accept, [JSON_TYPE, HTML_TYPE]);
     if (type === HTML_TYPE) {

@@ -1,7 +1,6 @@
 import { runList, type ListQuery, type ListSource } from '../lists/index.js';
 import type { HandlerContext, Answer } from './context.js';
 import { ok } from './context.js';
-import { adjustListQuery, adjustPage } from './fault-effects.js';
 
 /**
  * Answers a list or search operation with the one list engine (Endpoints / List and search endpoints):
@@ -11,18 +10,13 @@ export function listAnswer<T extends { id: string }>(ctx: HandlerContext, source
   const list = ctx.op.list;
   if (!list) throw new Error(`${ctx.op.operationId} is not a list operation`);
   const raw = (list.parametersIn === 'body' ? (ctx.body ?? {}) : ctx.query) as Record<string, unknown>;
-  let query: ListQuery = {
+  const query: ListQuery = {
     pageNumber: raw.pageNumber as string | number | undefined,
     pageSize: raw.pageSize as string | number | undefined,
     ...(list.filterAndSort ? { filterBy: raw.filterBy as string | undefined, sortBy: raw.sortBy as string | undefined } : {}),
   };
-  const original = query;
-  query = adjustListQuery(ctx.faults, query);
-  let result = runList(source, list.fields, query);
-  if (!result.ok && ctx.faults.has('filter-unknown-column-accepted') && result.error.code === 'COMMON.QUERY.FILTER_PARSING_FAILED' && result.error.detail.startsWith('Unknown filter field')) {
-    result = runList(source, list.fields, { ...query, filterBy: undefined });
-  }
+  const result = runList(source, list.fields, query);
   if (!result.ok) return ctx.problem(result.error.code, result.error.detail, result.error.parameters);
-  const page = adjustPage(ctx.faults, original, result.value);
+  const page = result.value;
   return ok(200, project ? { ...page, results: page.results.map(project) } : page);
 }

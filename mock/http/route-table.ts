@@ -1,4 +1,5 @@
 import { OPERATIONS } from '../../spec/operations/index.js';
+import { pathTemplateRegex } from '../../spec/path-template.js';
 
 interface Template {
   readonly regex: RegExp;
@@ -10,7 +11,7 @@ const TEMPLATES: Template[] = (() => {
   const byPath = new Map<string, string[]>();
   for (const op of OPERATIONS) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op.method.toUpperCase()]);
   return [...byPath].map(([path, methods]) => ({
-    regex: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`),
+    regex: pathTemplateRegex(path),
     methods,
   }));
 })();

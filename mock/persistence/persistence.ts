@@ -1,9 +1,9 @@
-import type { Notification } from '../../spec/schemas/notifications.js';
 import type { Change } from '../store/change.js';
 import type { Store } from '../store/store.js';
 import type { TenantState } from '../store/tenant-state.js';
 import type { WebhookEngine } from '../webhooks/engine.js';
-import type { EntityRecord } from './records.js';
+import type { EntityKind } from '../store/entities.js';
+import { entityRecordOf, type EntityRecord, type EntityRecordOf } from './records.js';
 import { StateFile } from './state-file.js';
 
 /** What a restore found. */
@@ -41,7 +41,7 @@ export class Persistence {
     for (const [org, records] of loaded.tenants) {
       const tenant = this.store.tenant(org);
       for (const record of records.values()) {
-        tenant.apply({ org, entity: record.entity, id: record.id, before: null, after: record.after, at: 0 });
+        tenant.apply(replayed(org, record));
         entities++;
       }
       restoreCounters(tenant, records.values());
@@ -49,7 +49,7 @@ export class Persistence {
       pendingNotifications += this.engine.resume(tenant);
     }
     // Attach after replay: restored entities are not journaled again.
-    this.store.onChange((change: Change) => this.file.append({ t: 'change', org: change.org, entity: change.entity, id: change.id, after: change.after }));
+    this.store.onChange((change: Change) => this.file.append({ t: 'change', org: change.org, ...entityRecordOf(change) }));
     this.store.onDrop.push((org, reason) => {
       if (reason === 'reset') this.file.append({ t: 'reset', org });
     });
@@ -67,6 +67,11 @@ export class Persistence {
   }
 }
 
+/** A persisted entity as a change to replay onto a freshly seeded tenant (nothing before it, at time 0). */
+function replayed<K extends EntityKind>(org: string, record: EntityRecordOf<K>): Change<K> {
+  return { org, entity: record.entity, id: record.id, before: null, after: record.after, at: 0 };
+}
+
 /** Continues each id sequence after the highest id the restored state holds. */
 function restoreCounters(tenant: TenantState, records: Iterable<EntityRecord>): void {
   const max: Record<string, number> = { ...tenant.ids.snapshot() };
@@ -76,13 +81,12 @@ function restoreCounters(tenant: TenantState, records: Iterable<EntityRecord>): 
     if (m?.[1] && m[2]) max[m[1]] = Math.max(max[m[1]] ?? 0, Number(m[2]));
   };
   for (const r of records) {
-    const after = r.after as Record<string, unknown> | null;
     see(r.id.includes('/') ? r.id.split('/')[1] : r.id);
-    if (after && typeof after === 'object') {
-      see(after.id);
-      see((after as Partial<Notification>).eventId);
-      see((after as { apiKey?: { id?: string } }).apiKey?.id);
-    }
+    const after = r.after;
+    if (after === null || typeof after !== 'object') continue;
+    if ('id' in after) see(after.id);
+    if ('eventId' in after) see(after.eventId);
+    if ('apiKey' in after) see(after.apiKey?.id);
   }
   tenant.ids.restore(max);
 }

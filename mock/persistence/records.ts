@@ -1,4 +1,4 @@
-import type { EntityKind } from '../store/change.js';
+import type { EntityKind, EntityMap } from '../store/entities.js';
 
 /** The header of a state file: what the state was written for. A restart with other settings is refused. */
 export interface StateHeader {
@@ -8,16 +8,24 @@ export interface StateHeader {
   readonly skus: number;
 }
 
-/** One entity value as the state keeps it (the latest `after` of its changes; null: removed). */
-export interface EntityRecord {
-  readonly entity: EntityKind;
+/** One entity value of one kind as the state keeps it (the latest `after` of its changes; null: removed). */
+export interface EntityRecordOf<K extends EntityKind> {
+  readonly entity: K;
   readonly id: string;
-  readonly after: unknown;
+  readonly after: EntityMap[K] | null;
+}
+
+/** One entity value as the state keeps it, typed like the store's changes (a union over the kinds). */
+export type EntityRecord<K extends EntityKind = EntityKind> = { [P in K]: EntityRecordOf<P> }[K];
+
+/** The record a change (or a journal line) leaves in the state: its kind, id and value, kept paired by the type. */
+export function entityRecordOf<K extends EntityKind>(entry: EntityRecordOf<K>): EntityRecord<K> {
+  return { entity: entry.entity, id: entry.id, after: entry.after };
 }
 
 /** A line of the journal. */
 export type JournalRecord =
-  | { readonly t: 'change'; readonly org: string; readonly entity: EntityKind; readonly id: string; readonly after: unknown }
+  | ({ readonly t: 'change'; readonly org: string } & EntityRecord)
   | { readonly t: 'reset'; readonly org: string }
   | { readonly t: 'reset-all' };
 

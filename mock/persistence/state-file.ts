@@ -1,7 +1,7 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { decodeLines, encodeLine } from './line-codec.js';
-import { StateFileError, type EntityRecord, type JournalRecord, type Snapshot, type StateHeader } from './records.js';
+import { StateFileError, entityRecordOf, type EntityRecord, type JournalRecord, type Snapshot, type StateHeader } from './records.js';
 
 /** Journal lines after which the journal is compacted into the snapshot. */
 export const COMPACT_AFTER_LINES = 20_000;
@@ -174,7 +174,7 @@ export class StateFile {
         }
         const key = `${record.entity}\u0000${record.id}`;
         map.delete(key);
-        map.set(key, { entity: record.entity, id: record.id, after: record.after });
+        map.set(key, entityRecordOf(record));
         return;
       }
       case 'reset':

@@ -4,11 +4,16 @@ export interface JournalEntry {
   readonly at: string;
   readonly method: string;
   readonly path: string;
-  readonly query: string;
+  /** The query string parsed (a repeated parameter is a list), for assertions on what the client sent. */
+  readonly query: Record<string, string | string[]>;
+  /** The query string as sent, without the `?` (its exact encoding, e.g. `%26%26` inside `filterBy`). */
+  readonly queryString: string;
   /** Request headers with credentials redacted. */
   readonly headers: Record<string, string>;
   readonly body: unknown;
   readonly status: number;
+  /** The problem `code` of the answer; absent for successes and for problems without one (the plain 401). */
+  readonly code?: string;
   readonly operationId: string | null;
   readonly durationMs: number;
 }
@@ -19,9 +24,12 @@ export interface RawJournalEntry {
   readonly method: string;
   /** The request URL with its query string. */
   readonly url: string;
+  /** The query as the framework parsed it (a reference). */
+  readonly query: unknown;
   readonly headers: Record<string, string | string[] | undefined>;
   readonly body: unknown;
   readonly status: number;
+  readonly code: string | undefined;
   readonly operationId: string | null;
   readonly durationMs: number;
 }
@@ -35,6 +43,17 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     out[name] = SECRET_HEADERS.has(name.toLowerCase()) ? '[redacted]' : Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+/** A copy of a parsed query: string values and lists of strings only. */
+function queryCopy(query: unknown): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  if (typeof query !== 'object' || query === null) return out;
+  for (const [name, value] of Object.entries(query)) {
+    if (typeof value === 'string') out[name] = value;
+    else if (Array.isArray(value)) out[name] = value.map(String);
   }
   return out;
 }
@@ -70,10 +89,12 @@ export class RequestJournal {
         at: new Date(raw.atMs).toISOString(),
         method: raw.method,
         path: q === -1 ? raw.url : raw.url.slice(0, q),
-        query: q === -1 ? '' : raw.url.slice(q + 1),
+        query: queryCopy(raw.query),
+        queryString: q === -1 ? '' : raw.url.slice(q + 1),
         headers: redactHeaders(raw.headers),
         body: raw.body,
         status: raw.status,
+        ...(raw.code === undefined ? {} : { code: raw.code }),
         operationId: raw.operationId,
         durationMs: raw.durationMs,
       });

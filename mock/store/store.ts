@@ -32,10 +32,8 @@ export class Store {
   constructor(readonly options: StoreOptions) {
     this.onChange((change) => {
       if (change.entity !== 'apiKey') return;
-      const before = change.before as { apiKey: { key: string } } | null;
-      const after = change.after as { apiKey: { key: string } } | null;
-      if (before) this.apiKeyOrgs.delete(before.apiKey.key);
-      if (after) this.apiKeyOrgs.set(after.apiKey.key, change.org);
+      if (change.before) this.apiKeyOrgs.delete(change.before.apiKey.key);
+      if (change.after) this.apiKeyOrgs.set(change.after.apiKey.key, change.org);
     });
   }
 

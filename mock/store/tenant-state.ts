@@ -1,4 +1,3 @@
-import type { ApiKey } from '../../spec/schemas/access.js';
 import type { Family, SkuListItem } from '../../spec/schemas/items.js';
 import type { Asset } from '../../spec/schemas/maintenance.js';
 import type { Tenant } from '../../spec/schemas/admin.js';
@@ -7,23 +6,11 @@ import type { DeliveryAttempt, Notification, Subscription } from '../../spec/sch
 import type { FixtureManifest, Lot, SkuRecord, StockLocation, UnitOfMeasure, World } from '../../fixtures/seed/model.js';
 import { ListCollection } from '../lists/index.js';
 import { VirtualClock, type Clock } from '../clock.js';
-import type { Change, ChangeEvent, ChangeListener, EntityKind } from './change.js';
+import type { Change, ChangeEvent, ChangeListener } from './change.js';
+import type { ApiKeyRecord, EntityKind, EntityMap, FamilyTombstone } from './entities.js';
+import { entityAccess, type EntityAccess } from './entity-access.js';
 import { IdSequence, tenantTag } from './ids.js';
 import { RequestJournal } from './journal.js';
-
-/** An API key with the tenant and permissions of its creator (DESIGN: the key acts as its creator). */
-export interface ApiKeyRecord {
-  readonly apiKey: ApiKey;
-  readonly subject: string;
-  readonly permissions: readonly string[];
-  readonly roles: readonly string[];
-}
-
-/** A family that was deleted: kept as a tombstone so a second delete answers ALREADY_DELETED. */
-export interface FamilyTombstone {
-  readonly family: Family;
-  readonly deletedAt: string;
-}
 
 /** Key of a purchase order line in the tenant's map. */
 export function lineKey(purchaseOrderId: string, lineId: string): string {
@@ -67,6 +54,9 @@ export class TenantState {
   /** Real-time instant of the last request, for least-recently-used eviction. */
   lastUsed = 0;
 
+  /** Reads and writes of each kind of entity, for the write seam. */
+  private readonly access: EntityAccess = entityAccess(this);
+
   constructor(
     readonly org: string,
     world: World,
@@ -102,116 +92,22 @@ export class TenantState {
   }
 
   /** Records a write: builds the change, applies it, and hands it to the listeners. The one write seam. */
-  commit(entity: EntityKind, id: string, after: unknown, event?: ChangeEvent): Change {
-    const change: Change = { org: this.org, entity, id, before: this.current(entity, id) ?? null, after, at: this.clock.now(), ...(event ? { event } : {}) };
+  commit<K extends EntityKind>(entity: K, id: string, after: EntityMap[K] | null, event?: ChangeEvent): Change<K> {
+    const change: Change<K> = { org: this.org, entity, id, before: this.current(entity, id) ?? null, after, at: this.clock.now(), ...(event ? { event } : {}) };
     this.apply(change);
-    this.listener(change);
+    // Widening a change of one kind to the union of all kinds is sound, but TypeScript cannot relate a generic
+    // correlated type to its union (microsoft/TypeScript#30581), so this one assertion states it.
+    this.listener(change as Change);
     return change;
   }
 
   /** The current value of an entity, as a change records it. */
-  current(entity: EntityKind, id: string): unknown {
-    switch (entity) {
-      case 'sku':
-        return this.skuRecords.get(id);
-      case 'family':
-        return this.families.get(id) ?? this.familyTombstones.get(id);
-      case 'asset':
-        return this.assets.get(id);
-      case 'purchaseOrderLine':
-        return this.purchaseOrderLines.get(id);
-      case 'apiKey':
-        return this.apiKeys.get(id);
-      case 'subscription':
-        return this.subscriptions.get(id);
-      case 'notification':
-        return this.notifications.get(id);
-      case 'attempt': {
-        const [notificationId] = id.split('/');
-        const attemptId = notificationId ? id.slice(notificationId.length + 1) : '';
-        return notificationId ? this.attempts.get(notificationId)?.find((a) => a.id === attemptId) : undefined;
-      }
-      case 'clock':
-        return this.clock.offset;
-    }
+  current<K extends EntityKind>(entity: K, id: string): EntityMap[K] | undefined {
+    return this.access[entity].read(id);
   }
 
   /** Applies a change to the collections (also used to replay persisted changes). */
-  apply(change: Change): void {
-    const { entity, id, after } = change;
-    switch (entity) {
-      case 'sku': {
-        const record = after as SkuRecord | null;
-        if (record) {
-          this.skuRecords.set(id, record);
-          this.skus.set(record.item);
-        } else {
-          const old = this.skuRecords.get(id);
-          this.skuRecords.delete(id);
-          if (old) this.skus.delete(old.item.id);
-        }
-        return;
-      }
-      case 'family': {
-        const value = after as Family | FamilyTombstone | null;
-        if (value && 'deletedAt' in value) {
-          this.families.delete(id);
-          this.familyTombstones.set(id, value);
-        } else if (value) {
-          this.familyTombstones.delete(id);
-          this.families.set(value);
-        } else {
-          this.families.delete(id);
-          this.familyTombstones.delete(id);
-        }
-        return;
-      }
-      case 'asset':
-        if (after) this.assets.set(after as Asset);
-        else this.assets.delete(id);
-        return;
-      case 'purchaseOrderLine':
-        if (after) this.purchaseOrderLines.set(id, after as PurchaseOrderLine);
-        else this.purchaseOrderLines.delete(id);
-        return;
-      case 'apiKey': {
-        const record = after as ApiKeyRecord | null;
-        const old = this.apiKeys.get(id);
-        if (old) this.apiKeysByValue.delete(old.apiKey.key);
-        if (record) {
-          this.apiKeys.set(id, record);
-          this.apiKeysByValue.set(record.apiKey.key, id);
-        } else this.apiKeys.delete(id);
-        return;
-      }
-      case 'subscription':
-        if (after) this.subscriptions.set(after as Subscription);
-        else this.subscriptions.delete(id);
-        return;
-      case 'notification':
-        if (after) this.notifications.set(after as Notification);
-        else {
-          this.notifications.delete(id);
-          this.attempts.delete(id);
-        }
-        return;
-      case 'attempt': {
-        const attempt = after as DeliveryAttempt | null;
-        const [notificationId] = id.split('/');
-        if (!notificationId) return;
-        const attemptId = id.slice(notificationId.length + 1);
-        const list = this.attempts.get(notificationId) ?? [];
-        const index = list.findIndex((a) => a.id === attemptId);
-        if (attempt) {
-          if (index === -1) list.push(attempt);
-          else list[index] = attempt;
-        } else if (index !== -1) list.splice(index, 1);
-        this.attempts.set(notificationId, list);
-        return;
-      }
-      case 'clock':
-        this.clock.restore(typeof after === 'number' ? after : 0);
-        return;
-    }
+  apply<K extends EntityKind>(change: Change<K>): void {
+    this.access[change.entity].write(change.id, change.after);
   }
 }

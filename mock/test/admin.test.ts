@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureManifest } from '../../fixtures/seed/index.js';
 import { adminClaims } from '../auth/presets.js';
-import { expectProblem, freshOrg, startHarness, type Harness } from './harness.js';
+import { expectProblem, freshOrg, injectHarness, type InjectHarness } from './harness.js';
 
 const MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600;
 
 describe('the admin API', () => {
-  let h: Harness;
+  let h: InjectHarness;
 
   beforeAll(async () => {
-    h = await startHarness();
+    h = await injectHarness();
   });
 
   afterAll(async () => {
@@ -254,7 +254,7 @@ describe('the admin API', () => {
         ['GET', '/v1/items/skus', 200, 'listSkus'],
         ['POST', '/v1/access/apiKeys', 201, 'createApiKey'],
       ]);
-      expect(requests[0]).toMatchObject({ query: 'pageSize=2' });
+      expect(requests[0]).toMatchObject({ query: { pageSize: '2' }, queryString: 'pageSize=2' });
       expect(requests[1]).toMatchObject({ body: { name: 'journal' } });
       for (const r of requests) {
         const headers = r.headers as Record<string, string>;
@@ -344,10 +344,10 @@ describe('the admin API', () => {
 });
 
 describe('the admin API turned off (admin: false)', () => {
-  let h: Harness;
+  let h: InjectHarness;
 
   beforeAll(async () => {
-    h = await startHarness({ admin: false });
+    h = await injectHarness({ admin: false });
   });
 
   afterAll(async () => {

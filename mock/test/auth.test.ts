@@ -5,7 +5,7 @@ import { RFC9110_401_TYPE } from '../../spec/schemas/problem.js';
 import { adminClaims } from '../auth/presets.js';
 import { ADMIN } from '../auth/principal.js';
 import { mintToken } from '../auth/tokens.js';
-import { expectProblem, freshOrg, startHarness, type Harness, type Reply } from './harness.js';
+import { expectProblem, freshOrg, injectHarness, type InjectHarness, type Reply } from './harness.js';
 
 /** The path of an operation with every path parameter filled with a dummy value. */
 function pathOf(op: OperationDef): string {
@@ -25,13 +25,13 @@ function expectPlain401(reply: Reply, instance: string): void {
 }
 
 describe('authentication', () => {
-  let h: Harness;
+  let h: InjectHarness;
   let secret: string;
   const nowSeconds = () => Math.floor(Date.now() / 1000);
 
   beforeAll(async () => {
-    h = await startHarness();
-    secret = h.mock.services.options.jwtSecret;
+    h = await injectHarness();
+    secret = h.mock.control.options.jwtSecret;
   });
 
   afterAll(async () => {

@@ -1,31 +1,21 @@
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../spec/errors/index.js';
-import { expectProblem, startHarness, type Harness, type Reply } from './harness.js';
+import { expectProblem, injectHarness, type InjectHarness, type Reply } from './harness.js';
 
 /** What Chromium sends when it navigates to a page. */
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
 
-/** A plain GET of an absolute URL, without credentials, as a reader following a `type` link does. */
-async function fetchUrl(url: string, headers: Record<string, string> = {}): Promise<Reply> {
-  const res = await request(url, { headers });
-  const text = await res.body.text();
-  const flat: Record<string, string> = {};
-  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // HTML or empty: keep the text
-  }
-  return { status: res.statusCode, headers: flat, body, text };
+/** A plain GET of an absolute URL of the mock, without credentials, as a reader following a `type` link does. */
+function fetchUrl(h: InjectHarness, url: string, headers: Record<string, string> = {}): Promise<Reply> {
+  expect(url.startsWith(`${h.origin}/`), `${url} is an address of the mock`).toBe(true);
+  return h.call('GET', url.slice(h.origin.length), { token: null, headers });
 }
 
 describe('problem type URIs resolve on the mock (Errors / Problem body: type is {base_url}/errors/<code>)', () => {
-  let h: Harness;
+  let h: InjectHarness;
 
   beforeAll(async () => {
-    h = await startHarness();
+    h = await injectHarness();
   });
 
   afterAll(async () => {
@@ -49,9 +39,9 @@ describe('problem type URIs resolve on the mock (Errors / Problem body: type is 
     for (const p of problems) {
       expect(p.status, p.text).toBeGreaterThanOrEqual(400);
       const { type, code } = p.body as { type: string; code: string };
-      expect(type).toBe(`${h.url}/errors/${code}`);
+      expect(type).toBe(`${h.origin}/errors/${code}`);
       codes.add(code);
-      const page = await fetchUrl(type);
+      const page = await fetchUrl(h, type);
       expect(page.status, `${type}: ${page.text.slice(0, 200)}`).toBe(200);
       expect(page.headers['content-type']).toMatch(/^application\/json/);
       expect((page.body as { code: string }).code).toBe(code);
@@ -61,7 +51,7 @@ describe('problem type URIs resolve on the mock (Errors / Problem body: type is 
 
   it('answers the same body as GET /v1/errors/{errorCode}', async () => {
     for (const code of ['COMMON.ENTITY.NOT_FOUND', 'COMMON.RATE_LIMIT.EXCEEDED', 'PLANNING.PURCHASE_ORDER.CANNOT_MODIFY_CANCELLED_LINE', 'WAREHOUSE.AI.GENERATED_INVALID_RESPONSE']) {
-      const page = await fetchUrl(`${h.url}/errors/${code}`);
+      const page = await fetchUrl(h, `${h.origin}/errors/${code}`);
       const api = await h.call('GET', `/v1/errors/${code}`, { op: 'getError' });
       expect(page.body).toEqual(api.body);
     }
@@ -69,13 +59,13 @@ describe('problem type URIs resolve on the mock (Errors / Problem body: type is 
 
   it('resolves every code of the catalog', async () => {
     for (let i = 0; i < ERROR_CODES.length; i += 25) {
-      const batch = await Promise.all(ERROR_CODES.slice(i, i + 25).map((code) => fetchUrl(`${h.url}/errors/${code}`)));
+      const batch = await Promise.all(ERROR_CODES.slice(i, i + 25).map((code) => fetchUrl(h, `${h.origin}/errors/${code}`)));
       for (const [j, page] of batch.entries()) expect(page.status, ERROR_CODES[i + j]).toBe(200);
     }
   });
 
   it('answers an HTML page to a client whose Accept prefers text/html', async () => {
-    const page = await fetchUrl(`${h.url}/errors/COMMON.AUTH.MISSING_PERMISSIONS`, { accept: BROWSER_ACCEPT });
+    const page = await fetchUrl(h, `${h.origin}/errors/COMMON.AUTH.MISSING_PERMISSIONS`, { accept: BROWSER_ACCEPT });
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.headers.vary).toMatch(/accept/i);
@@ -97,28 +87,28 @@ describe('problem type URIs resolve on the mock (Errors / Problem body: type is 
     { accept: 'text/html, application/json', what: 'a tie between HTML and JSON' },
     { accept: 'image/png', what: 'neither type acceptable' },
   ])('answers JSON to $what', async ({ accept }) => {
-    const page = await fetchUrl(`${h.url}/errors/COMMON.ENTITY.NOT_FOUND`, accept ? { accept } : {});
+    const page = await fetchUrl(h, `${h.origin}/errors/COMMON.ENTITY.NOT_FOUND`, accept ? { accept } : {});
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toMatch(/^application\/json/);
     expect((page.body as { code: string }).code).toBe('COMMON.ENTITY.NOT_FOUND');
   });
 
   it('varies on Accept and keeps the CORS headers for a browser origin', async () => {
-    const page = await fetchUrl(`${h.url}/errors/COMMON.ENTITY.NOT_FOUND`, { origin: 'http://app.example' });
+    const page = await fetchUrl(h, `${h.origin}/errors/COMMON.ENTITY.NOT_FOUND`, { origin: 'http://app.example' });
     expect(page.headers['access-control-allow-origin']).toBe('http://app.example');
     expect(page.headers.vary).toMatch(/origin/i);
     expect(page.headers.vary).toMatch(/accept/i);
   });
 
   it('lets ?format= choose over Accept, so the HTML page can link to its JSON', async () => {
-    const json = await fetchUrl(`${h.url}/errors/COMMON.ENTITY.NOT_FOUND?format=json`, { accept: BROWSER_ACCEPT });
+    const json = await fetchUrl(h, `${h.origin}/errors/COMMON.ENTITY.NOT_FOUND?format=json`, { accept: BROWSER_ACCEPT });
     expect(json.headers['content-type']).toMatch(/^application\/json/);
-    const html = await fetchUrl(`${h.url}/errors/COMMON.ENTITY.NOT_FOUND?format=html`, { accept: 'application/json' });
+    const html = await fetchUrl(h, `${h.origin}/errors/COMMON.ENTITY.NOT_FOUND?format=html`, { accept: 'application/json' });
     expect(html.headers['content-type']).toMatch(/^text\/html/);
   });
 
   it('refuses an unknown format with a 400 problem without code', async () => {
-    const reply = await fetchUrl(`${h.url}/errors/COMMON.ENTITY.NOT_FOUND?format=xml`);
+    const reply = await fetchUrl(h, `${h.origin}/errors/COMMON.ENTITY.NOT_FOUND?format=xml`);
     expectProblem(reply, 400, null, 'GET /errors/COMMON.ENTITY.NOT_FOUND');
     expect(reply.body.detail).toContain('json or html');
   });
@@ -129,14 +119,14 @@ describe('problem type URIs resolve on the mock (Errors / Problem body: type is 
     { what: 'markup in place of a code', path: `/errors/${encodeURIComponent('<b>x</b>')}` },
   ])('answers $what with a 404 problem without code, whatever the Accept header', async ({ path }) => {
     for (const accept of ['application/json', BROWSER_ACCEPT]) {
-      const reply = await fetchUrl(`${h.url}${path}`, { accept });
+      const reply = await fetchUrl(h, `${h.origin}${path}`, { accept });
       expectProblem(reply, 404, null);
       expect(reply.body.type).toBe('https://www.rfc-editor.org/rfc/rfc9110#section-15.5.5');
     }
   });
 
   it('is not the API: it needs no credentials and leaves the tenant journal alone', async () => {
-    const page = await fetchUrl(`${h.url}/errors/COMMON.ENTITY.NOT_FOUND`, { authorization: `Bearer ${h.admin}` });
+    const page = await fetchUrl(h, `${h.origin}/errors/COMMON.ENTITY.NOT_FOUND`, { authorization: `Bearer ${h.admin}` });
     expect(page.status).toBe(200);
     const journal = (await h.call('GET', '/__mock/requests')).body as { requests: { url?: string; path?: string }[] };
     expect(journal.requests.length).toBeGreaterThan(0);
@@ -145,10 +135,10 @@ describe('problem type URIs resolve on the mock (Errors / Problem body: type is 
 });
 
 describe('problem type URIs on a mock without the admin API', () => {
-  let h: Harness;
+  let h: InjectHarness;
 
   beforeAll(async () => {
-    h = await startHarness({ admin: false });
+    h = await injectHarness({ admin: false });
   });
 
   afterAll(async () => {
@@ -156,7 +146,7 @@ describe('problem type URIs on a mock without the admin API', () => {
   });
 
   it('still resolve: they are documentation, like /docs', async () => {
-    const page = await fetchUrl(`${h.url}/errors/COMMON.RATE_LIMIT.EXCEEDED`);
+    const page = await fetchUrl(h, `${h.origin}/errors/COMMON.RATE_LIMIT.EXCEEDED`);
     expect(page.status).toBe(200);
     expect((page.body as { code: string }).code).toBe('COMMON.RATE_LIMIT.EXCEEDED');
   });

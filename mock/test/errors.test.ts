@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureManifest } from '../../fixtures/seed/index.js';
 import { operation } from '../../spec/operations/index.js';
-import { expectProblem, startHarness, type Harness } from './harness.js';
+import { expectProblem, injectHarness, type InjectHarness } from './harness.js';
 
 describe('request errors', () => {
-  let h: Harness;
+  let h: InjectHarness;
   let m: FixtureManifest;
 
   beforeAll(async () => {
-    h = await startHarness({ bodyLimit: 2048 });
+    h = await injectHarness({ bodyLimit: 2048 });
     m = (await h.call('GET', '/__mock/fixtures')).body as FixtureManifest;
   });
 
@@ -248,10 +248,10 @@ describe('request errors', () => {
 });
 
 describe('added latency', () => {
-  let h: Harness;
+  let h: InjectHarness;
 
   beforeAll(async () => {
-    h = await startHarness({ latency: { min: 30, max: 30 } });
+    h = await injectHarness({ latency: { min: 30, max: 30 } });
   });
 
   afterAll(async () => {

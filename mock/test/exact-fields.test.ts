@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocument } from '../../spec/build.js';
 import { OPERATIONS, operation } from '../../spec/operations/index.js';
@@ -12,6 +11,7 @@ import { mintToken } from '../auth/tokens.js';
 import { successSerializerSchema } from '../http/serializers.js';
 import { buildMock, type Mock } from '../server.js';
 import { freshOrg } from './harness.js';
+import { throughInject, type Send } from './transports.js';
 
 /**
  * The contract's response objects are open ("Other SKU fields: not shown"), the mock's answers are not: it sends
@@ -35,7 +35,7 @@ function keyMismatches(schema: any, value: unknown, path = '', out: string[] = [
   const s = deref(schema);
   if (!s || value === null || typeof value !== 'object') return out;
   if (Array.isArray(value)) {
-    if (s.items) value.forEach((v, i) => keyMismatches(s.items, v, `${path}[${i}]`, out));
+    if (s.items) for (const [i, v] of value.entries()) keyMismatches(s.items, v, `${path}[${i}]`, out);
     return out;
   }
   // A nullable object (`anyOf [object, null]`): its object branch.
@@ -67,7 +67,7 @@ interface Answer {
 
 describe('the mock sends exactly the fields the contract names', () => {
   let mock: Mock;
-  let url: string;
+  let send: Send;
   let token: string;
   let receiver: Server;
   const handed = new Map<string, unknown>();
@@ -76,12 +76,12 @@ describe('the mock sends exactly the fields the contract names', () => {
   async function call(operationId: string, method: string, path: string, body?: unknown): Promise<Answer> {
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'x-test-call': String(answers.length) };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await request(`${url}${path}`, { method: method as never, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-    const text = await res.body.text();
+    const res = await send({ method, path, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    const text = res.text;
     const answer: Answer = {
       operationId,
-      status: res.statusCode,
-      contentType: res.headers['content-type'] as string | undefined,
+      status: res.status,
+      contentType: res.headers['content-type'],
       text,
       body: text ? JSON.parse(text) : undefined,
       handed: handed.get(headers['x-test-call'] as string),
@@ -98,9 +98,8 @@ describe('the mock sends exactly the fields the contract names', () => {
       if (typeof id === 'string') handed.set(id, JSON.parse(JSON.stringify(payload)));
       return payload;
     });
-    await mock.app.listen({ host: '127.0.0.1', port: 0 });
-    url = `http://127.0.0.1:${(mock.app.server.address() as AddressInfo).port}`;
-    token = await mintToken(mock.services.options.jwtSecret, adminClaims(freshOrg('exact')));
+    send = throughInject(mock.app);
+    token = await mintToken(mock.control.options.jwtSecret, adminClaims(freshOrg('exact')));
     receiver = createServer((req, res) => {
       req.resume();
       req.on('end', () => res.writeHead(204).end());
@@ -127,13 +126,13 @@ describe('the mock sends exactly the fields the contract names', () => {
     await call('listEvents', 'GET', '/v1/notifications/events?pageSize=1000');
     await call('listEventVersions', 'GET', '/v1/notifications/events/versions');
     await call('updateSkuStock', 'PUT', `/v1/items/skus/${sku}/stock`, { locationReference: m.sku.locationReference, stock: 4 });
-    await mock.services.engine.idle();
+    await mock.control.idle();
     const list = await call('listWebhookNotifications', 'GET', '/v1/notifications/webhook');
     const id = (list.body as { results: { id: string }[] }).results[0]?.id ?? 'none';
     await call('getWebhookNotification', 'GET', `/v1/notifications/webhook/${id}`);
     await call('listWebhookNotificationAttempts', 'GET', `/v1/notifications/webhook/${id}/attempts`);
     await call('retryWebhookNotification', 'POST', `/v1/notifications/webhook/${id}/retry`);
-    await mock.services.engine.idle();
+    await mock.control.idle();
     await call('listWebhookSubscriptions', 'GET', '/v1/notifications/webhook/subscriptions');
     await call('deleteWebhookSubscription', 'DELETE', `/v1/notifications/webhook/subscriptions/${(sub.body as { id: string }).id}`);
   }, 60_000);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILTER_OPERATORS } from '../../spec/lists/operators.js';
 import { operation } from '../../spec/operations/index.js';
-import { startHarness, type Harness, type Reply } from './harness.js';
+import { injectHarness, type InjectHarness, type Reply } from './harness.js';
 
 const LIST_CODES = ['COMMON.QUERY.FILTER_PARSING_FAILED', 'COMMON.QUERY.SORTING_PARSING_FAILED', 'COMMON.VALIDATION.ERROR'];
 const SKU_FIELDS = operation('listSkus').list!.fields.map((f) => f.name);
@@ -57,10 +57,10 @@ function expectListAnswer(reply: Reply): void {
 }
 
 describe('random list parameters', () => {
-  let h: Harness;
+  let h: InjectHarness;
 
   beforeAll(async () => {
-    h = await startHarness();
+    h = await injectHarness();
   });
 
   afterAll(async () => {

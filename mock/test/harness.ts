@@ -1,11 +1,11 @@
-import { request } from 'undici';
 import { expect } from 'vitest';
 import { ContractValidator } from '../../spec/validate.js';
 import { buildDocument } from '../../spec/build.js';
 import { mintToken } from '../auth/tokens.js';
 import { adminClaims, limitedClaims } from '../auth/presets.js';
-import { startMock, type RunningMock } from '../server.js';
+import { buildMock, startMock, type Mock, type RunningMock } from '../server.js';
 import type { MockOptions } from '../options.js';
+import { INJECT_ORIGIN, overSocket, throughInject, type Send } from './transports.js';
 
 const validator = new ContractValidator(buildDocument());
 
@@ -29,16 +29,26 @@ export interface CallOptions {
   op?: string;
 }
 
-/** A running mock on a loopback port, with tokens for a fresh tenant and a call helper. */
-export interface Harness {
-  mock: RunningMock;
-  url: string;
+/**
+ * A mock answering through `app.inject()` (no socket), with tokens for a fresh tenant and a call helper: what
+ * HTTP-shell tests need. The socket `Harness` offers the same and a URL.
+ */
+export interface InjectHarness {
+  mock: Mock;
+  /** The origin the mock sees requests come to (its `{base_url}`, e.g. in problem types). */
+  origin: string;
   org: string;
   admin: string;
   limited: string;
   call(method: string, path: string, options?: CallOptions): Promise<Reply>;
   token(claims: Parameters<typeof mintToken>[1], expiresIn?: number): Promise<string>;
   close(): Promise<void>;
+}
+
+/** A running mock on a loopback port (for tests that need the wire, processes or receivers), as `InjectHarness`. */
+export interface Harness extends InjectHarness {
+  mock: RunningMock;
+  url: string;
 }
 
 let orgCounter = 0;
@@ -55,7 +65,18 @@ export function freshOrg(prefix = 'test'): string {
  */
 export async function startHarness(overrides: Partial<MockOptions> = {}): Promise<Harness> {
   const mock = await startMock({ port: 0, rateLimit: null, ...overrides });
-  const secret = mock.services.options.jwtSecret;
+  return { ...(await harnessOver(mock, overSocket(mock.url), mock.url)), mock, url: mock.url };
+}
+
+/** As `startHarness`, but the mock never listens: every call goes through `app.inject()`. */
+export async function injectHarness(overrides: Partial<MockOptions> = {}): Promise<InjectHarness> {
+  const mock = await buildMock({ port: 0, rateLimit: null, ...overrides });
+  return harnessOver(mock, throughInject(mock.app), INJECT_ORIGIN);
+}
+
+/** Tokens for a fresh tenant and the call helper over one transport. */
+async function harnessOver(mock: Mock, send: Send, origin: string): Promise<InjectHarness> {
+  const secret = mock.control.options.jwtSecret;
   const org = freshOrg();
   const admin = await mintToken(secret, adminClaims(org));
   const limited = await mintToken(secret, limitedClaims(org));
@@ -68,25 +89,22 @@ export async function startHarness(overrides: Partial<MockOptions> = {}): Promis
     if (options.raw !== undefined) body = options.raw;
     else if (options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
-    const res = await request(`${mock.url}${path}`, { method: method as never, headers, ...(body !== undefined ? { body } : {}) });
-    const text = await res.body.text();
-    const flat: Record<string, string> = {};
-    for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
+    const res = await send({ method, path, headers, ...(body !== undefined ? { body } : {}) });
     let parsed: unknown = undefined;
-    if (text) {
+    if (res.text) {
       try {
-        parsed = JSON.parse(text);
+        parsed = JSON.parse(res.text);
       } catch {
-        parsed = text;
+        parsed = res.text;
       }
     }
-    const reply: Reply = { status: res.statusCode, headers: flat, body: parsed, text };
+    const reply: Reply = { status: res.status, headers: res.headers, body: parsed, text: res.text };
     if (options.op) expectContract(options.op, reply);
     return reply;
   };
   return {
     mock,
-    url: mock.url,
+    origin,
     org,
     admin,
     limited,

@@ -3,7 +3,7 @@ import { buildDocument } from '../../spec/build.js';
 import { EXAMPLE_ORG } from '../../spec/examples/demo.js';
 import { docOperation, docOperations, exampleRequest, resolveParameter, type DocOperation } from '../../spec/test/example-requests.js';
 import { adminClaims } from '../auth/presets.js';
-import { expectProblem, startHarness, type Harness, type Reply } from './harness.js';
+import { expectProblem, injectHarness, type InjectHarness, type Reply } from './harness.js';
 
 /**
  * Limits the contract declares are the limits the mock enforces: each bound is read from the document, then probed
@@ -45,7 +45,7 @@ const boundedBodyStrings = operations.flatMap((op) => {
 });
 
 describe('declared limits are enforced limits', () => {
-  let h: Harness;
+  let h: InjectHarness;
   let token: string;
 
   /** Sends an operation's example request, with parameters or body fields replaced. */
@@ -68,7 +68,7 @@ describe('declared limits are enforced limits', () => {
   }
 
   beforeAll(async () => {
-    h = await startHarness();
+    h = await injectHarness();
     // The examples address tenant `demo`; a subscription and a stock update give the attempts list a notification.
     token = await h.token(adminClaims(EXAMPLE_ORG));
     expect((await h.call('POST', '/__mock/reset', { token, body: {} })).status).toBe(200);
@@ -105,7 +105,7 @@ describe('declared limits are enforced limits', () => {
   });
 
   describe('pageNumber', () => {
-    const max = (doc.components?.parameters as Record<string, any>).PageNumber.schema.maximum as number;
+    const max = (doc.components?.parameters as Record<string, any> | undefined)?.PageNumber.schema.maximum as number;
 
     it('declares a maximum that a double holds exactly', () => {
       expect(max).toBe(2147483647);

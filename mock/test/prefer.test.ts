@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operation } from '../../spec/operations/index.js';
 import { declaredStatuses, preferredCode } from '../http/prefer.js';
-import { expectProblem, startHarness, type Harness } from './harness.js';
+import { expectProblem, injectHarness, type InjectHarness } from './harness.js';
 
 describe('reading Prefer: code= for an operation', () => {
   const stock = operation('updateSkuStock');
@@ -30,10 +30,10 @@ describe('reading Prefer: code= for an operation', () => {
 });
 
 describe('Prefer: code= with a status the operation does not declare', () => {
-  let h: Harness;
+  let h: InjectHarness;
 
   beforeAll(async () => {
-    h = await startHarness();
+    h = await injectHarness();
   });
 
   afterAll(async () => {

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClaims } from '../auth/presets.js';
 import { RateLimiter, parseRate } from '../rate-limit.js';
-import { expectProblem, freshOrg, startHarness, type Harness } from './harness.js';
+import { expectProblem, freshOrg, injectHarness, type InjectHarness } from './harness.js';
 
 describe('the per-tenant rate limit over HTTP (5 per minute)', () => {
-  let h: Harness;
+  let h: InjectHarness;
 
   beforeAll(async () => {
-    h = await startHarness({ rateLimit: { limit: 5, windowMs: 60_000 } });
+    h = await injectHarness({ rateLimit: { limit: 5, windowMs: 60_000 } });
   });
 
   afterAll(async () => {
@@ -90,10 +90,10 @@ describe('the per-tenant rate limit over HTTP (5 per minute)', () => {
 });
 
 describe('no rate limit (rateLimit: null)', () => {
-  let h: Harness;
+  let h: InjectHarness;
 
   beforeAll(async () => {
-    h = await startHarness({ rateLimit: null });
+    h = await injectHarness({ rateLimit: null });
   });
 
   afterAll(async () => {
@@ -101,7 +101,7 @@ describe('no rate limit (rateLimit: null)', () => {
   });
 
   it('never answers 429 over 50 requests of one tenant', async () => {
-    expect(h.mock.services.limiter).toBeNull();
+    expect(h.mock.control.options.rateLimit).toBeNull();
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {
       const replies = await Promise.all(Array.from({ length: 10 }, () => h.call('GET', '/v1/admin/tenants/self', { op: 'getTenantSelf' })));

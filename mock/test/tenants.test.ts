@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureManifest } from '../../fixtures/seed/index.js';
 import { adminClaims } from '../auth/presets.js';
-import { freshOrg, startHarness, type Harness } from './harness.js';
+import { freshOrg, injectHarness, type InjectHarness } from './harness.js';
 
 /** A tenant as the tests drive it: its org and an admin token. */
 interface Tenant {
@@ -9,43 +9,43 @@ interface Tenant {
   token: string;
 }
 
-async function tenantOf(h: Harness, prefix = 'tenant'): Promise<Tenant> {
+async function tenantOf(h: InjectHarness, prefix = 'tenant'): Promise<Tenant> {
   const org = freshOrg(prefix);
   return { org, token: await h.token(adminClaims(org)) };
 }
 
-async function manifestOf(h: Harness, t: Tenant): Promise<FixtureManifest> {
+async function manifestOf(h: InjectHarness, t: Tenant): Promise<FixtureManifest> {
   const reply = await h.call('GET', '/__mock/fixtures', { token: t.token });
   expect(reply.status).toBe(200);
   return reply.body as FixtureManifest;
 }
 
-async function firstPage(h: Harness, t: Tenant): Promise<unknown[]> {
+async function firstPage(h: InjectHarness, t: Tenant): Promise<unknown[]> {
   const reply = await h.call('GET', '/v1/items/skus?pageSize=50', { token: t.token, op: 'listSkus' });
   expect(reply.status).toBe(200);
   return reply.body.results as unknown[];
 }
 
-async function totalStockOf(h: Harness, t: Tenant, reference: string): Promise<number> {
+async function totalStockOf(h: InjectHarness, t: Tenant, reference: string): Promise<number> {
   const reply = await h.call('GET', `/v1/items/skus?filterBy=${encodeURIComponent(`reference[Equals]${reference}`)}`, { token: t.token, op: 'listSkus' });
   expect(reply.status).toBe(200);
   expect(reply.body.totalCount).toBe(1);
   return reply.body.results[0].totalStock as number;
 }
 
-async function familyCount(h: Harness, t: Tenant, id: string): Promise<number> {
+async function familyCount(h: InjectHarness, t: Tenant, id: string): Promise<number> {
   const reply = await h.call('POST', '/v1/items/families/search', { token: t.token, body: { filterBy: `id[Equals]${id}` }, op: 'searchFamilies' });
   expect(reply.status).toBe(200);
   return reply.body.totalCount as number;
 }
 
-async function subscriptionCount(h: Harness, t: Tenant): Promise<number> {
+async function subscriptionCount(h: InjectHarness, t: Tenant): Promise<number> {
   const reply = await h.call('GET', '/v1/notifications/webhook/subscriptions', { token: t.token, op: 'listWebhookSubscriptions' });
   expect(reply.status).toBe(200);
   return reply.body.totalCount as number;
 }
 
-async function setStock(h: Harness, t: Tenant, m: FixtureManifest, stock: number): Promise<void> {
+async function setStock(h: InjectHarness, t: Tenant, m: FixtureManifest, stock: number): Promise<void> {
   const reply = await h.call('PUT', `/v1/items/skus/${m.sku.reference}/stock`, {
     token: t.token,
     body: { locationReference: m.sku.locationReference, lotId: m.sku.lotId, stock },
@@ -55,10 +55,10 @@ async function setStock(h: Harness, t: Tenant, m: FixtureManifest, stock: number
 }
 
 describe('tenants', () => {
-  let h: Harness;
+  let h: InjectHarness;
 
   beforeAll(async () => {
-    h = await startHarness();
+    h = await injectHarness();
   });
 
   afterAll(async () => {
@@ -141,7 +141,7 @@ describe('tenants', () => {
 
   it('seeds the same org the same way on two mock instances with the same seed', async () => {
     const org = freshOrg('twin');
-    const other = await startHarness({ seed: h.mock.services.options.seed });
+    const other = await injectHarness({ seed: h.mock.control.options.seed });
     try {
       const here = { org, token: await h.token(adminClaims(org)) };
       const there = { org, token: await other.token(adminClaims(org)) };
@@ -175,10 +175,10 @@ describe('tenants', () => {
 });
 
 describe('tenants beyond --max-tenants', () => {
-  let h: Harness;
+  let h: InjectHarness;
 
   beforeAll(async () => {
-    h = await startHarness({ maxTenants: 2 });
+    h = await injectHarness({ maxTenants: 2 });
   });
 
   afterAll(async () => {
@@ -196,21 +196,21 @@ describe('tenants beyond --max-tenants', () => {
     expect(await familyCount(h, a, ma.deletableFamilyId)).toBe(0);
     expect(await familyCount(h, b, mb.deletableFamilyId)).toBe(0);
     // b is now the most recently used; c's first request pushes a, the least recently used, out.
-    expect(h.mock.services.store.orgs()).toEqual([a.org, b.org]);
+    expect(h.mock.control.orgs()).toEqual([a.org, b.org]);
     await firstPage(h, c);
-    expect(h.mock.services.store.orgs()).toEqual([b.org, c.org]);
+    expect(h.mock.control.orgs()).toEqual([b.org, c.org]);
     expect(await familyCount(h, b, mb.deletableFamilyId)).toBe(0);
     // a comes back as a freshly seeded world: its delete is gone (and b, now least recently used, is evicted).
     expect(await familyCount(h, a, ma.deletableFamilyId)).toBe(1);
-    expect(h.mock.services.store.orgs()).toHaveLength(2);
+    expect(h.mock.control.orgs()).toHaveLength(2);
   });
 });
 
 describe('a full store whose other tenants cannot be evicted (maxTenants: 1)', () => {
-  let h: Harness;
+  let h: InjectHarness;
 
   beforeAll(async () => {
-    h = await startHarness({ maxTenants: 1 });
+    h = await injectHarness({ maxTenants: 1 });
   });
 
   afterAll(async () => {
@@ -229,7 +229,7 @@ describe('a full store whose other tenants cannot be evicted (maxTenants: 1)', (
     expect(sub.status).toBe(201);
     const emitted = await h.call('POST', '/__mock/events', { token: a.token, body: { eventName: 'Items.Sku.Created' } });
     expect(emitted.body.notifications).toHaveLength(1);
-    await h.mock.services.engine.idle();
+    await h.mock.control.idle();
     // The newcomer's write must stick, and the pinned tenant must keep its subscription.
     const created = await h.call('POST', '/v1/notifications/webhook/subscriptions', {
       token: b.token,

@@ -1,5 +1,5 @@
 import type { Notification } from '../../spec/schemas/notifications.js';
-import { findEvent, findEventVersion, latestVersion } from '../../fixtures/events.js';
+import { findEvent, findEventVersion, latestVersion } from '../../spec/events/catalog.js';
 import type { TenantState } from '../store/tenant-state.js';
 import { buildPayload, projectData } from './payload.js';
 import { sampleData } from './sample-data.js';

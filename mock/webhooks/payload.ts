@@ -1,6 +1,6 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { WebhookPayload } from '../../spec/schemas/notifications.js';
-import type { EventVersionDef } from '../../fixtures/events.js';
+import type { EventVersionDef } from '../../spec/events/catalog.js';
 
 /**
  * Keeps only the properties a version's `data` schema declares, filling required ones the source lacks with

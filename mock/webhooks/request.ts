@@ -1,5 +1,5 @@
 import type { Notification } from '../../spec/schemas/notifications.js';
-import { EVENT_ID_HEADER, SIGNATURE_HEADER } from './signature.js';
+import { EVENT_ID_HEADER, SIGNATURE_HEADER } from '../../common/signature.js';
 import type { DeliveryRequest } from './transport.js';
 
 /**

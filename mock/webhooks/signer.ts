@@ -1,4 +1,4 @@
-import { sign } from './signature.js';
+import { sign } from '../../common/signature.js';
 
 /**
  * Computes the `X-HMAC-Signature` value of a body. Injected into the engine so the delivery code never decides

@@ -295,7 +295,12 @@ export function isErrorCode(s: string): s is ErrorCode {
   return BY_CODE.has(s);
 }
 
-/** The catalog record of a code, or `undefined` when the string is not a catalog code. */
+/**
+ * The catalog record of a code, or `undefined` when the string is not a catalog code. Total for an `ErrorCode`:
+ * the catalog holds a record for every code (it is built from `ERROR_CODES`).
+ */
+export function catalogEntry(code: ErrorCode): CatalogRecord;
+export function catalogEntry(code: string): CatalogRecord | undefined;
 export function catalogEntry(code: string): CatalogRecord | undefined {
   return BY_CODE.get(code);
 }

@@ -1,18 +1,17 @@
-import { DEFAULT_SEED, DEFAULT_SKUS, generateWorld, tenantTag } from '../../fixtures/seed/index.js';
+import { DEMO_WORLD } from './demo-world.js';
 
 /**
  * Values of the contract's examples: real identifiers of the world the mock seeds for tenant `demo` with its
- * defaults (`npm start`: `--seed` 42, 300 SKUs), computed from the same deterministic generator, so every example
+ * defaults (`npm start`: `--seed` 42, 300 SKUs), generated from the same deterministic generator into
+ * `demo-world.ts` (fixtures/examples/write-demo-world.ts; a test fails when it drifts), so every example
  * sent to a fresh `demo` tenant addresses something that exists (inferred: the reference shows no example values).
  * Identifiers embed a hash of the org, so the examples address nothing in another tenant.
  */
 
 /** The tenant the examples are written for: the org `npm start` prints tokens for. */
-export const EXAMPLE_ORG = 'demo';
+export const EXAMPLE_ORG = DEMO_WORLD.org;
 
-const world = generateWorld({ seed: DEFAULT_SEED, org: EXAMPLE_ORG, skus: DEFAULT_SKUS });
-const manifest = world.manifest;
-const tag = tenantTag(EXAMPLE_ORG);
+const tag = DEMO_WORLD.tenantTag;
 
 /**
  * The n-th identifier of a kind that the mock creates at run time in a fresh tenant (`sub`, `ntf`): ids are
@@ -23,21 +22,19 @@ function createdId(kind: string, n = 1): string {
   return `${kind}_${tag}_${String(n).padStart(6, '0')}`;
 }
 
-const sku = manifest.sku;
-
 /** The example values, by what they name. */
 export const DEMO = {
   /** An active SKU with inspections, stock in a lot and two units (the first SKU of the world). */
-  skuReference: sku.reference,
-  inspectionId: sku.inspectionIds[0] ?? '',
-  locationReference: sku.locationReference,
-  lotId: sku.lotId,
-  baseUnitOfMeasureId: sku.baseUnitOfMeasureId,
+  skuReference: DEMO_WORLD.skuReference,
+  inspectionId: DEMO_WORLD.inspectionId,
+  locationReference: DEMO_WORLD.locationReference,
+  lotId: DEMO_WORLD.lotId,
+  baseUnitOfMeasureId: DEMO_WORLD.baseUnitOfMeasureId,
   /** A family with no SKUs (deletable). */
-  familyId: manifest.deletableFamilyId,
+  familyId: DEMO_WORLD.familyId,
   /** A Confirmed purchase order line with nothing received (modifiable). */
-  purchaseOrderId: manifest.purchaseOrderLine.purchaseOrderId,
-  purchaseOrderLineId: manifest.purchaseOrderLine.lineId,
+  purchaseOrderId: DEMO_WORLD.purchaseOrderId,
+  purchaseOrderLineId: DEMO_WORLD.purchaseOrderLineId,
   /** The first subscription created in a fresh tenant. */
   subscriptionId: createdId('sub'),
   /** The first notification created in a fresh tenant. */

@@ -17,8 +17,11 @@ import { getTenantSelf } from './admin.js';
 import { updatePurchaseOrderLine } from './planning.js';
 import { getError } from './errors.js';
 
-/** Every operation of the contract: the 13 the reference describes and the 6 named only in its error messages. */
-export const OPERATIONS: readonly OperationDef[] = [
+/**
+ * Every operation of the contract by operationId, in document order: the 13 the reference describes and the 6
+ * named only in its error messages. The keys are the one list `OperationId` is derived from.
+ */
+const BY_OPERATION_ID = {
   createApiKey,
   listWebhookSubscriptions,
   createWebhookSubscription,
@@ -38,15 +41,31 @@ export const OPERATIONS: readonly OperationDef[] = [
   listAssets,
   getTenantSelf,
   updatePurchaseOrderLine,
-];
+} as const satisfies Readonly<Record<string, OperationDef>>;
 
-const BY_ID = new Map(OPERATIONS.map((op) => [op.operationId, op]));
+/** The operationId of an operation of the contract (a handler table keyed by it misses none). */
+export type OperationId = keyof typeof BY_OPERATION_ID;
+
+// The key and the definition's own operationId are written apart; a mismatch is a programming error caught at load.
+for (const [key, op] of Object.entries(BY_OPERATION_ID)) {
+  if (op.operationId !== key) throw new Error(`operation ${key} declares operationId ${op.operationId}`);
+}
+
+/** Every operation of the contract, in document order. */
+export const OPERATIONS: readonly OperationDef[] = Object.values(BY_OPERATION_ID);
+
+/** Every permission the contract's operations require, sorted: the one list mock presets and the runner read. */
+export const ALL_PERMISSIONS: readonly string[] = [...new Set(OPERATIONS.map((op) => op.permission.name).filter((p): p is string => p !== null))].sort();
+
+/** Whether a string (from a document, a journal or a report) is an operationId of the contract. */
+export function isOperationId(s: string): s is OperationId {
+  return Object.hasOwn(BY_OPERATION_ID, s);
+}
 
 /** The operation with this operationId; throws for an unknown id (a programming error). */
 export function operation(operationId: string): OperationDef {
-  const op = BY_ID.get(operationId);
-  if (!op) throw new Error(`unknown operation ${operationId}`);
-  return op;
+  if (!isOperationId(operationId)) throw new Error(`unknown operation ${operationId}`);
+  return BY_OPERATION_ID[operationId];
 }
 
 export type { OperationDef, ListSpec, ErrorResponse, SuccessResponse, PathParam, Tag } from './types.js';

@@ -1,6 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { ListFieldTable } from '../lists/fields.js';
 import type { ListExamples } from '../lists/examples.js';
+import type { ErrorCode } from '../errors/index.js';
 import type { LinkDef } from './links.js';
 
 /** The tags (domains) operations are grouped by. */
@@ -19,7 +20,7 @@ export interface PathParam {
 }
 
 /** An error response of an operation: its status and the catalog codes it can carry (none: a plain problem). */
-export type ErrorResponse = Sourced<{ readonly status: number; readonly codes: readonly string[]; readonly description: string }>;
+export type ErrorResponse = Sourced<{ readonly status: number; readonly codes: readonly ErrorCode[]; readonly description: string }>;
 
 /** The success response of an operation. `schema` names a component; null for no body. `links` are the next calls a client walks from it. */
 export type SuccessResponse = Sourced<{ readonly status: number; readonly schema: string | null; readonly description: string; readonly links?: Readonly<Record<string, LinkDef>> }>;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../../mock/server.js';
+import { startMock, type RunningMock } from '../../index.js';
 import { ContractValidator } from '../validate.js';
 import { EXAMPLE_ORG } from '../examples/demo.js';
 import { committedDocument } from './load.js';

@@ -1,11 +1,9 @@
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, startProcess, type Started } from '../../../test/support/process.js';
+import { freePort, startProcess, type Started } from '../../../common/process.js';
+import { opsapiNodeArgs } from '../../../test/support/cli-command.js';
 
 export const root = fileURLToPath(new URL('../../../', import.meta.url));
-const TSX = join(root, 'node_modules/.bin/tsx');
-const CLI = join(root, 'cli/opsapi.ts');
 
 export interface CliRun {
   code: number | null;
@@ -20,7 +18,8 @@ export interface CliRun {
 export function opsapi(args: string[], env: Record<string, string> = {}, timeoutMs = 90_000): Promise<CliRun> {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('OPSAPI_')));
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [CLI, ...args], { cwd: root, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // One process: node on the CLI compiled for the test run (test/support/cli-command.ts).
+    const child = spawn(process.execPath, opsapiNodeArgs(args), { cwd: root, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -39,7 +38,7 @@ export function opsapi(args: string[], env: Record<string, string> = {}, timeout
 /** Starts `opsapi mock` on a free port; the rate limit is the default one the probe is sized for (300/1s). */
 export async function mockProcess(extra: string[] = []): Promise<{ process: Started; url: string }> {
   const port = await freePort();
-  const started = await startProcess(TSX, [CLI, 'mock', '--port', String(port), '--rate-limit', '300/1s', '--quiet', ...extra], /http:\/\/127\.0\.0\.1:\d+/, { cwd: root, timeoutMs: 60_000 });
+  const started = await startProcess(process.execPath, opsapiNodeArgs(['mock', '--port', String(port), '--rate-limit', '300/1s', '--quiet', ...extra]), /http:\/\/127\.0\.0\.1:\d+/, { cwd: root, timeoutMs: 60_000 });
   return { process: started, url: `http://127.0.0.1:${port}` };
 }
 

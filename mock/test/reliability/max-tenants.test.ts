@@ -9,14 +9,14 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureManifest } from '../../../fixtures/seed/index.js';
 import { adminClaims } from '../../auth/presets.js';
-import { freshOrg, startHarness, type Harness } from '../harness.js';
+import { freshOrg, injectHarness, type InjectHarness } from '../harness.js';
 import { settleWebhooks, startReceiver, type Receiver } from './support.js';
 
 const MAX = 5;
 const THROWAWAY = 50;
 
 /** 50 throwaway orgs, each making one request; the store never holds more than MAX tenants that could be evicted. */
-async function churn(h: Harness, count = THROWAWAY, keep: string[] = []): Promise<string[]> {
+async function churn(h: InjectHarness, count = THROWAWAY, keep: string[] = []): Promise<string[]> {
   const orgs: string[] = [];
   for (let i = 0; i < count; i++) {
     const org = freshOrg('throwaway');
@@ -24,7 +24,7 @@ async function churn(h: Harness, count = THROWAWAY, keep: string[] = []): Promis
     const reply = await h.call('GET', '/v1/admin/tenants/self', { token: await h.token(adminClaims(org)), op: 'getTenantSelf' });
     expect(reply.status).toBe(200);
     expect(reply.body.orgCode).toBe(org);
-    const inMemory = h.mock.services.store.orgs();
+    const inMemory = h.mock.control.orgs();
     expect(inMemory.filter((o) => !keep.includes(o)).length).toBeLessThanOrEqual(MAX - keep.length);
     expect(inMemory).toContain(org);
   }
@@ -32,14 +32,14 @@ async function churn(h: Harness, count = THROWAWAY, keep: string[] = []): Promis
 }
 
 describe(`maxTenants: ${MAX}`, () => {
-  let h: Harness | undefined;
+  let h: InjectHarness | undefined;
   afterEach(async () => {
     await h?.close();
     h = undefined;
   });
 
   it(`keeps at most ${MAX} tenants in memory while ${THROWAWAY} orgs each make a request`, async () => {
-    h = await startHarness({ maxTenants: MAX });
+    h = await injectHarness({ maxTenants: MAX });
     const early = freshOrg('early');
     const token = await h.token(adminClaims(early));
     const key = await h.call('POST', '/v1/access/apiKeys', { token, body: { name: 'short-lived' }, op: 'createApiKey' });
@@ -47,15 +47,15 @@ describe(`maxTenants: ${MAX}`, () => {
     const manifest = (await h.call('GET', '/__mock/fixtures', { token })).body as FixtureManifest;
 
     const orgs = await churn(h);
-    const inMemory = h.mock.services.store.orgs();
+    const inMemory = h.mock.control.orgs();
     expect(inMemory.length).toBe(MAX);
     expect(inMemory).toEqual(orgs.slice(-MAX));
 
     // The evicted tenant comes back as a fresh copy of its seeded world: its API key is gone, its fixtures are the same.
-    expect(h.mock.services.store.peek(early)).toBeUndefined();
+    expect(h.mock.control.tenant(early).inspect()).toBeUndefined();
     expect((await h.call('GET', '/v1/items/skus', { token: null, apiKey: key.body.key as string, op: 'listSkus' })).status).toBe(401);
     expect((await h.call('GET', '/__mock/fixtures', { token })).body).toEqual(manifest);
-    expect(h.mock.services.store.orgs().length).toBe(MAX);
+    expect(h.mock.control.orgs().length).toBe(MAX);
   });
 
   describe('a tenant with webhook deliveries still scheduled', () => {
@@ -68,7 +68,7 @@ describe(`maxTenants: ${MAX}`, () => {
     });
 
     it('is never evicted, and becomes evictable once nothing is scheduled', async () => {
-      h = await startHarness({ maxTenants: MAX, retrySchedule: [0, 3600] });
+      h = await injectHarness({ maxTenants: MAX, retrySchedule: [0, 3600] });
       const busy = freshOrg('busy');
       const token = await h.token(adminClaims(busy));
       receiver.secrets.add((await h.call('GET', '/__mock/webhook-secret', { token })).body.secret as string);
@@ -78,18 +78,18 @@ describe(`maxTenants: ${MAX}`, () => {
       const id = emitted.body.notifications[0] as string;
       // The first attempt fails (503); the next one is an hour away.
       for (let i = 0; i < 100 && receiver.received === 0; i++) await new Promise((r) => setTimeout(r, 20));
-      await h.mock.services.engine.idle();
+      await h.mock.control.idle();
       const before = await h.call('GET', `/v1/notifications/webhook/${id}`, { token, op: 'getWebhookNotification' });
       expect(before.body).toMatchObject({ status: 'Pending', attemptCount: 1 });
-      const state = h.mock.services.store.peek(busy);
-      expect(state).toBeDefined();
+      expect(h.mock.control.tenant(busy).inspect()).toBeDefined();
 
       await churn(h, THROWAWAY, [busy]);
-      expect(h.mock.services.store.peek(busy)).toBe(state);
-      expect(h.mock.services.store.orgs().length).toBeLessThanOrEqual(MAX);
+      // Still the same tenant: nothing requested `busy` during the churn, so had it been evicted it would be absent.
+      expect(h.mock.control.orgs()).toContain(busy);
+      expect(h.mock.control.orgs().length).toBeLessThanOrEqual(MAX);
       const after = await h.call('GET', `/v1/notifications/webhook/${id}`, { token, op: 'getWebhookNotification' });
       expect(after.body).toEqual(before.body);
-      expect(h.mock.services.engine.pendingCount()).toBe(1);
+      expect(h.mock.control.stats().pendingDeliveries).toBe(1);
 
       // Running the last retry (it fails: the schedule is exhausted) leaves nothing scheduled: the tenant may go.
       const advanced = await h.call('POST', '/__mock/clock', { token, body: { advanceSeconds: 3600 } });
@@ -98,7 +98,7 @@ describe(`maxTenants: ${MAX}`, () => {
       const done = await h.call('GET', `/v1/notifications/webhook/${id}`, { token, op: 'getWebhookNotification' });
       expect(done.body).toMatchObject({ status: 'Failure', attemptCount: 2 });
       await churn(h, MAX + 1);
-      expect(h.mock.services.store.peek(busy)).toBeUndefined();
+      expect(h.mock.control.tenant(busy).inspect()).toBeUndefined();
       expect(receiver.badSignatures).toBe(0);
     });
   });
@@ -109,7 +109,7 @@ describe(`maxTenants: ${MAX}`, () => {
 
     it('retains the tenants holding persisted state, with their data, and evicts the others', async () => {
       const stateFile = join(dir, 'state.jsonl');
-      h = await startHarness({ maxTenants: MAX, stateFile });
+      h = await injectHarness({ maxTenants: MAX, stateFile });
       const kept: { org: string; token: string; key: string; reference: string; stock: number }[] = [];
       for (let i = 0; i < 3; i++) {
         const org = freshOrg('persisted');
@@ -124,17 +124,17 @@ describe(`maxTenants: ${MAX}`, () => {
       }
       const keptOrgs = kept.map((k) => k.org);
       const throwaways = await churn(h, THROWAWAY, keptOrgs);
-      const inMemory = h.mock.services.store.orgs();
+      const inMemory = h.mock.control.orgs();
       expect(inMemory.length).toBeLessThanOrEqual(MAX);
       for (const org of keptOrgs) expect(inMemory).toContain(org);
       expect(throwaways.filter((o) => inMemory.includes(o)).length).toBe(MAX - keptOrgs.length);
 
-      const check = async (mock: Harness) => {
+      const check = async (mock: InjectHarness) => {
         for (const k of kept) {
           const self = await mock.call('GET', '/v1/admin/tenants/self', { token: null, apiKey: k.key, op: 'getTenantSelf' });
           expect(self.status).toBe(200);
           expect(self.body.orgCode).toBe(k.org);
-          const record = mock.mock.services.store.peek(k.org)?.skuRecords.get(k.reference);
+          const record = mock.mock.control.tenant(k.org).inspect()?.sku(k.reference);
           expect(record?.stock.some((e) => e.quantity === k.stock)).toBe(true);
         }
       };
@@ -142,7 +142,7 @@ describe(`maxTenants: ${MAX}`, () => {
 
       // And after a restart from the file.
       await h.close();
-      h = await startHarness({ maxTenants: MAX, stateFile });
+      h = await injectHarness({ maxTenants: MAX, stateFile });
       await check(h);
     });
   });

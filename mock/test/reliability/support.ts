@@ -6,8 +6,8 @@ import { buildDocument } from '../../../spec/build.js';
 import { OPERATIONS, type OperationDef } from '../../../spec/operations/index.js';
 import { ContractValidator } from '../../../spec/validate.js';
 import type { FixtureManifest } from '../../../fixtures/seed/index.js';
-import { verifySignature } from '../../webhooks/signature.js';
-import type { Harness } from '../harness.js';
+import { verifySignature } from '../../../common/signature.js';
+import type { Harness, InjectHarness } from '../harness.js';
 
 /** Every request of the reliability tests gives up after this long: a hang is a failure, never a stuck test. */
 export const REQUEST_TIMEOUT_MS = 10_000;
@@ -233,8 +233,9 @@ export async function tenantSnapshot(h: Harness, wire: Wire, token: string, org:
     return reply.body;
   };
   const search = await probe(wire, { method: 'POST', path: '/v1/items/families/search', headers: bearer(token), body: JSON.stringify({ pageSize: 1000, sortBy: 'id' }) });
-  const tenant = h.mock.services.store.peek(org);
-  const lines = [m.purchaseOrderLine, m.cancelledPurchaseOrderLine, m.receivedPurchaseOrderLine].map((l) => tenant?.purchaseOrderLines.get(`${l.purchaseOrderId}\u0000${l.lineId}`));
+  const tenant = h.mock.control.tenant(org).inspect();
+  const stored = tenant?.purchaseOrderLines() ?? [];
+  const lines = [m.purchaseOrderLine, m.cancelledPurchaseOrderLine, m.receivedPurchaseOrderLine].map((l) => stored.find((s) => s.purchaseOrderId === l.purchaseOrderId && s.id === l.lineId));
   return {
     skus: [await get('/v1/items/skus?pageSize=100&sortBy=id'), await get('/v1/items/skus?pageSize=100&pageNumber=3&sortBy=-lastModifiedAt')],
     families: search.body,
@@ -243,11 +244,11 @@ export async function tenantSnapshot(h: Harness, wire: Wire, token: string, org:
     notifications: await get('/v1/notifications/webhook?pageSize=1000&sortBy=id'),
     manifestSku: await get(`/v1/items/skus?filterBy=${encodeURIComponent(`reference[Equals]${m.sku.reference}`)}`),
     tenant: await get('/v1/admin/tenants/self'),
-    record: structuredClone(tenant?.skuRecords.get(m.sku.reference)),
-    lines: structuredClone(lines),
-    apiKeys: [...(tenant?.apiKeys.values() ?? [])].map((r) => ({ id: r.apiKey.id, isActive: r.apiKey.isActive })),
-    tombstones: [...(tenant?.familyTombstones.keys() ?? [])],
-    clock: tenant?.clock.offset,
+    record: tenant?.sku(m.sku.reference),
+    lines,
+    apiKeys: (tenant?.apiKeys() ?? []).map((k) => ({ id: k.id, isActive: k.isActive })),
+    tombstones: tenant?.deletedFamilies() ?? [],
+    clock: tenant?.clockOffsetSeconds,
   };
 }
 
@@ -284,12 +285,12 @@ export async function startReceiver(status = 204): Promise<Receiver> {
 }
 
 /** Waits until the webhook engine has nothing under way (bounded). */
-export async function settleWebhooks(h: Harness, timeoutMs = 5000): Promise<void> {
-  const engine = h.mock.services.engine;
+export async function settleWebhooks(h: InjectHarness, timeoutMs = 5000): Promise<void> {
+  const control = h.mock.control;
   const until = Date.now() + timeoutMs;
   for (;;) {
     await new Promise((r) => setTimeout(r, 20));
-    await engine.idle();
-    if (engine.pendingCount() === 0 || Date.now() > until) return;
+    await control.idle();
+    if (control.stats().pendingDeliveries === 0 || Date.now() > until) return;
   }
 }

@@ -4,7 +4,7 @@ import { DEFAULT_RETRY_SCHEDULE } from '../../options.js';
 import { Store } from '../../store/store.js';
 import type { TenantState } from '../../store/tenant-state.js';
 import { WebhookEngine } from '../engine.js';
-import { verifySignature } from '../signature.js';
+import { verifySignature } from '../../../common/signature.js';
 import { hmacSigner } from '../signer.js';
 import { FakeTime } from './fake-time.js';
 import { FakeTransport, type Answer } from './fake-transport.js';

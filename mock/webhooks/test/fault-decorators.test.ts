@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { FaultName } from '../../faults.js';
+import type { FaultName } from '../../faults/index.js';
 import { withWebhookFaults } from '../../faults/webhook-signer.js';
 import type { Notification } from '../../../spec/schemas/notifications.js';
 import { serialisePayload } from '../payload.js';
 import { deliveryRequest } from '../request.js';
-import { sign, verifySignature } from '../signature.js';
+import { sign, verifySignature } from '../../../common/signature.js';
 import { hmacSigner } from '../signer.js';
 import { FakeTime } from './fake-time.js';
 import { FakeTransport } from './fake-transport.js';

@@ -1,0 +1,58 @@
+import type { RunningMock } from '../../mock/server.js';
+import { DEFAULT_ORG, type MockOptions } from '../../mock/options.js';
+import { mintToken } from '../../mock/auth/tokens.js';
+import { adminClaims, limitedClaims } from '../../mock/auth/presets.js';
+
+/** Validity of the tokens printed at start: long enough for a working day or a CI job of any length (inferred). */
+const PRINTED_TOKEN_SECONDS = 30 * 24 * 3600;
+
+/**
+ * What a started mock tells its user: the `--print-json` line (DESIGN "Testing API": `{url, port, adminToken,
+ * limitedToken, webhookSecret, org}`), which a harness in any language or a Testcontainers wait strategy reads, and
+ * the banner's facts. Tokens are for the default tenant and valid for 30 days.
+ */
+export interface StartupFacts {
+  readonly url: string;
+  readonly port: number;
+  readonly adminToken: string;
+  readonly limitedToken: string;
+  readonly webhookSecret: string;
+  readonly org: string;
+}
+
+export async function startupFacts(running: RunningMock, jwtSecret: string): Promise<StartupFacts> {
+  return {
+    url: running.url,
+    port: Number(new URL(running.url).port),
+    adminToken: await mintToken(jwtSecret, adminClaims(DEFAULT_ORG), PRINTED_TOKEN_SECONDS),
+    limitedToken: await mintToken(jwtSecret, limitedClaims(DEFAULT_ORG), PRINTED_TOKEN_SECONDS),
+    webhookSecret: running.control.tenant(DEFAULT_ORG).webhookSecret(),
+    org: DEFAULT_ORG,
+  };
+}
+
+/** The human banner. */
+export function bannerLines(running: RunningMock, options: Partial<MockOptions>, facts: StartupFacts): string[] {
+  return [
+    `opsapi mock listening on ${running.url}`,
+    `  docs:           ${running.url}/docs`,
+    `  contract:       ${running.url}/openapi.json`,
+    `  tenant (org):   ${facts.org}`,
+    `  admin token:    ${facts.adminToken}`,
+    `  limited token:  ${facts.limitedToken}`,
+    `  webhook secret: ${facts.webhookSecret}`,
+    `  rate limit:     ${options.rateLimit ? `${options.rateLimit.limit}/${options.rateLimit.windowMs}ms per tenant` : 'off'}`,
+    ...(options.faults?.size ? [`  FAULTS PLANTED: ${[...options.faults].join(', ')}`] : []),
+    ...(running.restored
+      ? [
+          `  state:          ${options.stateFile} (restored ${running.restored.tenants} tenants, ${running.restored.entities} records, ${running.restored.pendingNotifications} pending deliveries${running.restored.tornTail ? '; dropped a torn last line' : ''})`,
+        ]
+      : []),
+    ...(options.admin
+      ? [
+          '  admin API:      /__mock/* (tokens, reset, clock, events, fixtures, requests, webhook-secret, api-keys, coverage); documented at /__mock/openapi.json',
+        ]
+      : ['  admin API:      off']),
+    `Try: curl -H "Authorization: Bearer <admin token>" ${running.url}/v1/items/skus?pageSize=5`,
+  ];
+}

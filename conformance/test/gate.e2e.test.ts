@@ -1,0 +1,120 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminClaims } from '../../index.js';
+import { mintToken } from '../../index.js';
+import { DEFAULT_JWT_SECRET } from '../../index.js';
+import { startMock, type RunningMock } from '../../index.js';
+import type { Started } from '../../common/process.js';
+import { NoCredentialError, UsageError } from '../errors.js';
+import { runConformance } from '../runner.js';
+import type { Report } from '../types.js';
+import { mockProcess, opsapi, stderrLines } from './support/cli.js';
+
+/**
+ * The gate cannot pass by testing nothing: a run without any credential for its target stops with exit 2, and a run
+ * that skipped more than half of its MUST checks exits 1 unless --allow-skips. The targets are real mocks started
+ * with `--no-admin`, so the runner cannot mint its own tokens (what a shared deployment looks like).
+ */
+describe('opsapi conform as a CI gate', () => {
+  let bare: { process: Started; url: string };
+  let token: string;
+  const dir = mkdtempSync(join(tmpdir(), 'opsapi-gate-'));
+
+  beforeAll(async () => {
+    bare = await mockProcess(['--no-admin', '--jwt-secret', DEFAULT_JWT_SECRET]);
+    token = await mintToken(DEFAULT_JWT_SECRET, adminClaims('conform-gate'));
+  }, 90_000);
+
+  afterAll(async () => {
+    await bare?.process.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('exits 2 with one line naming the options to pass when it holds no credential for the target', async () => {
+    const run = await opsapi(['conform', '--base-url', bare.url]);
+    expect(run.code, run.stdout + run.stderr).toBe(2);
+    expect(stderrLines(run)).toEqual([`opsapi conform: no credential for ${bare.url}: pass --token (or OPSAPI_TOKEN), --api-key, --token-command, or target a mock with its admin API`]);
+    expect(run.stdout).toBe('');
+  }, 60_000);
+
+  it('exits 2 when OPSAPI_TOKEN is set but empty (a CI secret that is missing)', async () => {
+    const run = await opsapi(['conform'], { OPSAPI_BASE_URL: bare.url, OPSAPI_TOKEN: '' });
+    expect(run.code, run.stdout + run.stderr).toBe(2);
+    expect(stderrLines(run)).toHaveLength(1);
+    expect(run.stderr).toContain(`no credential for ${bare.url} (the token given is empty): pass --token (or OPSAPI_TOKEN)`);
+  }, 60_000);
+
+  it('runs without a credential when every selected check needs none (the unauthenticated auth checks)', async () => {
+    const run = await opsapi(['conform', '--base-url', bare.url, '--only', 'auth.401-no-code,auth.401-type']);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain('2 of 2 MUST checks ran');
+  }, 60_000);
+
+  it('exits 1 when more than half of the MUST checks were skipped, and says how many ran', async () => {
+    // Without --allow-writes the ten MUST writes checks are skipped for a missing precondition; auth.401-type runs.
+    const file = join(dir, 'skipped.json');
+    const run = await opsapi(['conform', '--base-url', bare.url, '--token', token, '--only', 'writes,auth.401-type', '--report', file]);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    const report = JSON.parse(readFileSync(file, 'utf8')) as Report;
+    expect(report.mustRan).toBe(1);
+    expect(report.mustTotal).toBeGreaterThan(2);
+    expect(report.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'error')).toEqual([]);
+    expect(report.exitReasons).toEqual([`only 1 of ${report.mustTotal} MUST checks ran (${report.mustTotal - 1} skipped, more than half): give what the skip reasons name, or pass --allow-skips`]);
+    expect(run.stdout).toContain(`1 of ${report.mustTotal} MUST checks ran`);
+    expect(run.stdout).toContain('exit 1: only 1 of');
+    expect(run.stdout).not.toMatch(/NOT CERTIFIED[^\n]*no MUST check failed/);
+  }, 60_000);
+
+  it('exits 0 for the same run with --allow-skips (or OPSAPI_ALLOW_SKIPS)', async () => {
+    const [flag, env] = await Promise.all([
+      opsapi(['conform', '--base-url', bare.url, '--token', token, '--only', 'writes,auth.401-type', '--allow-skips']),
+      opsapi(['conform', '--base-url', bare.url, '--only', 'writes,auth.401-type'], { OPSAPI_TOKEN: token, OPSAPI_ALLOW_SKIPS: 'true' }),
+    ]);
+    for (const run of [flag, env]) {
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect(run.stdout).toMatch(/certification: NOT CERTIFIED: \d+ MUST checks were skipped: writes\./);
+      expect(run.stdout).toMatch(/exit 0: no MUST check failed or errored \(1 of \d+ MUST checks ran\)/);
+    }
+  }, 60_000);
+
+  it('does not count checks left out by --only as skipped', async () => {
+    const run = await opsapi(['conform', '--base-url', bare.url, '--token', token, '--only', 'lists.defaults']);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain('1 of 1 MUST checks ran');
+  }, 60_000);
+});
+
+describe('runConformance without a credential', () => {
+  let bare: RunningMock;
+  let admin: RunningMock;
+  beforeAll(async () => {
+    [bare, admin] = await Promise.all([startMock({ port: 0, admin: false }), startMock({ port: 0 })]);
+  });
+  afterAll(async () => {
+    await Promise.all([bare?.close(), admin?.close()]);
+  });
+
+  it('throws a NoCredentialError, a UsageError, naming the target', async () => {
+    const error = await runConformance({ baseUrl: bare.url }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NoCredentialError);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as NoCredentialError).target).toBe(bare.url);
+  });
+
+  it('treats a blank token as none', async () => {
+    await expect(runConformance({ baseUrl: bare.url, token: '  ' })).rejects.toThrow(/the token given is empty/);
+  });
+
+  it('says so when the admin API of a mock is turned off by useMockAdmin: false', async () => {
+    await expect(runConformance({ baseUrl: admin.url, useMockAdmin: false })).rejects.toThrow(/its admin API is off: --no-mock-admin/);
+  });
+
+  it('needs no credential against a mock with its admin API: it mints its own', async () => {
+    const report = await runConformance({ baseUrl: admin.url, token: '', only: ['lists.defaults'] });
+    expect(report.mockAdmin).toBe(true);
+    expect(report.mustRan).toBe(1);
+    expect(report.exitCode).toBe(0);
+  });
+});

@@ -1,0 +1,94 @@
+import { Type } from '@sinclair/typebox';
+import { DataManifest } from '../../common/data-manifest.js';
+
+/**
+ * Bodies the admin API answers with, as its document (`/__mock/openapi.json`) shows them. Inferred throughout: the
+ * reference does not know the admin API. Objects stay open (a later version may add members), like the contract's
+ * response objects; a unit test sends each route and validates its answer against these schemas.
+ */
+
+export const Health = Type.Object({ status: Type.Literal('ok') }, { description: 'The mock is up.' });
+
+export const Stats = Type.Object(
+  {
+    uptimeSeconds: Type.Integer({ minimum: 0 }),
+    tenants: Type.Integer({ minimum: 0, description: 'tenants in memory' }),
+    notifications: Type.Integer({ minimum: 0, description: 'stored notifications over all tenants' }),
+    pendingDeliveries: Type.Integer({ minimum: 0, description: 'delivery attempts scheduled or under way' }),
+    memory: Type.Object(
+      { rss: Type.Integer(), heapUsed: Type.Integer(), heapTotal: Type.Integer(), external: Type.Integer() },
+      { description: 'bytes' },
+    ),
+    gcForced: Type.Boolean({
+      description: 'whether `?gc=1` ran a full collection first (only under `node --expose-gc`)',
+    }),
+  },
+  { description: 'Figures of the mock process.' },
+);
+
+export const MintedToken = Type.Object({
+  token: Type.String({ description: 'an HS256 JWT for `Authorization: Bearer`' }),
+});
+
+export const ResetDone = Type.Object({
+  reset: Type.String({ description: '`all`, or the org of the tenant that was reset' }),
+});
+
+export const ClockReading = Type.Object({
+  now: Type.String({ format: 'date-time', description: "the tenant's virtual time" }),
+  offsetSeconds: Type.Number({ description: 'how far the virtual clock runs ahead of real time' }),
+});
+
+/** Sample records of the caller's tenant, in the conformance runner's `--data` format (one schema for both). */
+export const Fixtures = DataManifest;
+
+export const JournalEntry = Type.Object(
+  {
+    id: Type.Integer(),
+    at: Type.String({ format: 'date-time', description: 'tenant time of the request' }),
+    method: Type.String(),
+    path: Type.String(),
+    query: Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]), {
+      description: 'the query string parsed (a repeated parameter is a list)',
+    }),
+    queryString: Type.String({ description: 'the query string as sent, without `?`' }),
+    headers: Type.Record(Type.String(), Type.String(), { description: 'request headers, credentials redacted' }),
+    body: Type.Unknown({ description: 'the request body (a long one as a text excerpt)' }),
+    status: Type.Integer(),
+    code: Type.Optional(Type.String({ description: 'the problem `code` of the answer, when it had one' })),
+    operationId: Type.Union([Type.String(), Type.Null()], {
+      description: 'the operation of the contract, null for other routes',
+    }),
+    durationMs: Type.Number({ minimum: 0 }),
+  },
+  { description: 'One request as the tenant sent it and the status it got; credentials redacted.' },
+);
+
+export const Journal = Type.Object({ requests: Type.Array(JournalEntry, { description: 'oldest first' }) });
+
+export const WebhookSecret = Type.Object({
+  secret: Type.String({ description: 'the HMAC-SHA256 key of the `X-HMAC-Signature` header' }),
+});
+
+export const Emission = Type.Object({
+  eventId: Type.String(),
+  notifications: Type.Array(Type.String(), {
+    description: 'identifiers of the notifications created, one per matching subscription',
+  }),
+});
+
+const HitTotal = Type.Object({ hit: Type.Integer({ minimum: 0 }), total: Type.Integer({ minimum: 0 }) });
+
+export const Coverage = Type.Object(
+  {
+    operations: Type.Unknown({ description: 'each operation of the contract and whether it was exercised' }),
+    pairs: Type.Unknown({ description: 'each documented status/code pair and whether it was exercised' }),
+    summary: Type.Object({ operations: HitTotal, pairs: HitTotal }),
+  },
+  { description: "Which operations and documented status/code pairs the caller's tenant's traffic exercised." },
+);
+
+export const OpenApiDocument = Type.Object(
+  { openapi: Type.String({ pattern: '^3\\.1\\.' }) },
+  { description: 'An OpenAPI 3.1 document.' },
+);

@@ -1,0 +1,192 @@
+import { compileErrors, validate } from '@readme/openapi-parser';
+import spectralCore from '@stoplight/spectral-core';
+import spectralParsers from '@stoplight/spectral-parsers';
+import { oas } from '@stoplight/spectral-rulesets';
+import type { OpenAPIObject, OperationObject } from 'openapi3-ts/oas31';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ContractValidator } from '../../spec/validate.js';
+import { buildAdminDocument } from '../admin/admin-document.js';
+import { ClockBody, EventBody, TokenBody } from '../admin/schemas.js';
+import { injectHarness, type InjectHarness, type Reply } from './harness.js';
+
+// Both packages are CommonJS; under ESM their named exports sit on the default export.
+const { Spectral, Document } = spectralCore as unknown as typeof import('@stoplight/spectral-core');
+const { Json } = spectralParsers as unknown as typeof import('@stoplight/spectral-parsers');
+
+/** `METHOD /path` of every /__mock route the app registered, from Fastify's own route table (HEAD twins left out). */
+function registeredAdminRoutes(h: InjectHarness): string[] {
+  const out: string[] = [];
+  for (const line of h.mock.app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const found = /(\/__mock\/\S+) \(([A-Z, ]+)\)/.exec(line);
+    if (!found?.[1] || !found[2]) continue;
+    for (const method of found[2].split(', '))
+      if (method !== 'HEAD') out.push(`${method} ${found[1].replace(/:(\w+)/g, '{$1}')}`);
+  }
+  return out.sort();
+}
+
+function operations(doc: OpenAPIObject): [string, OperationObject][] {
+  return Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
+    Object.entries(item as Record<string, OperationObject>).map(
+      ([method, op]) => [`${method.toUpperCase()} ${path}`, op] as [string, OperationObject],
+    ),
+  );
+}
+
+function plain(schema: unknown): unknown {
+  return JSON.parse(JSON.stringify(schema));
+}
+
+describe('the admin API document at /__mock/openapi.json', () => {
+  let h: InjectHarness;
+  let doc: OpenAPIObject;
+  let validator: ContractValidator;
+
+  beforeAll(async () => {
+    h = await injectHarness();
+    const reply = await h.call('GET', '/__mock/openapi.json', { token: null });
+    expect(reply.status, reply.text).toBe(200);
+    doc = reply.body as OpenAPIObject;
+    validator = new ContractValidator(doc);
+  });
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  /** Calls a route and asserts that the answer is the one the document declares for it. */
+  async function expectDocumented(operationId: string, reply: Reply): Promise<void> {
+    expect(
+      validator.validateResponse(operationId, {
+        status: reply.status,
+        contentType: reply.headers['content-type'],
+        body: reply.body,
+      }),
+      `${operationId} ${reply.status} ${reply.text.slice(0, 300)}`,
+    ).toEqual({ ok: true });
+  }
+
+  it('is served as JSON without credentials', async () => {
+    const reply = await h.call('GET', '/__mock/openapi.json', { token: null });
+    expect(reply.headers['content-type']).toMatch(/^application\/json/);
+    expect(doc.openapi).toBe('3.1.0');
+  });
+
+  it('is valid OpenAPI 3.1 (openapi-parser)', async () => {
+    const result = await validate(structuredClone(doc) as never);
+    expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true);
+  });
+
+  it("has zero errors under Spectral's spectral:oas ruleset", async () => {
+    const spectral = new Spectral();
+    spectral.setRuleset({ extends: [[oas as never, 'recommended']] } as never);
+    const results = await spectral.run(new Document(JSON.stringify(doc), Json, 'admin.json'));
+    expect(
+      results.filter((r) => r.severity === 0).map((r) => `${r.code} at ${r.path.join('.')}: ${r.message}`),
+    ).toEqual([]);
+  });
+
+  it('documents every /__mock route the mock registers, and no other', () => {
+    const documented = operations(doc)
+      .map(([key]) => key)
+      .sort();
+    expect(documented).toEqual(registeredAdminRoutes(h));
+    expect(documented).toContain('GET /__mock/openapi.json');
+  });
+
+  it('gives every operation a unique operationId, a summary, a tag and the inferred mark with its rationale', () => {
+    const ids = operations(doc).map(([, op]) => op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const [key, op] of operations(doc)) {
+      expect(op.summary, key).not.toBe(key);
+      expect(op.tags?.length, key).toBe(1);
+      expect(op['x-provenance'], key).toBe('inferred');
+      expect(String(op['x-rationale']), key).toMatch(/does not know the admin API/);
+    }
+  });
+
+  it('shows as request bodies the very TypeBox schemas the routes validate with', () => {
+    const body = (key: string) => {
+      const requestBody = operations(doc).find(([k]) => k === key)?.[1].requestBody as
+        | { content?: Record<string, { schema: unknown }> }
+        | undefined;
+      return requestBody?.content?.['application/json']?.schema;
+    };
+    expect(body('POST /__mock/tokens')).toEqual(plain(TokenBody.schema));
+    expect(body('POST /__mock/clock')).toEqual(plain(ClockBody.schema));
+    expect(body('POST /__mock/events')).toEqual(plain(EventBody.schema));
+  });
+
+  it('asks for credentials exactly on the tenant-scoped routes, and makes them optional on reset', () => {
+    const security = Object.fromEntries(operations(doc).map(([key, op]) => [key, op.security]));
+    expect(security['GET /__mock/health']).toEqual([]);
+    expect(security['POST /__mock/tokens']).toEqual([]);
+    expect(security['POST /__mock/clock']).toEqual([{ JWTApiKey: [] }, { ApiKey: [] }]);
+    expect(security['DELETE /__mock/api-keys/{id}']).toEqual([{ JWTApiKey: [] }, { ApiKey: [] }]);
+    expect(security['POST /__mock/reset']).toEqual([{}, { JWTApiKey: [] }, { ApiKey: [] }]);
+  });
+
+  it('declares the answers the routes really give, successes and problems', async () => {
+    await expectDocumented('mockHealth', await h.call('GET', '/__mock/health', { token: null }));
+    await expectDocumented('mockStats', await h.call('GET', '/__mock/stats', { token: null }));
+    await expectDocumented(
+      'mockMintToken',
+      await h.call('POST', '/__mock/tokens', { token: null, body: { org: h.org } }),
+    );
+    await expectDocumented(
+      'mockMintToken',
+      await h.call('POST', '/__mock/tokens', { token: null, body: { org: 'bad org' } }),
+    );
+    await expectDocumented('mockReadClock', await h.call('GET', '/__mock/clock'));
+    await expectDocumented('mockReadClock', await h.call('GET', '/__mock/clock', { token: null }));
+    await expectDocumented('mockAdvanceClock', await h.call('POST', '/__mock/clock', { body: { advanceSeconds: 60 } }));
+    await expectDocumented('mockFixtures', await h.call('GET', '/__mock/fixtures'));
+    await expectDocumented('mockWebhookSecret', await h.call('GET', '/__mock/webhook-secret'));
+    await expectDocumented(
+      'mockEmitEvent',
+      await h.call('POST', '/__mock/events', { body: { eventName: 'Items.Sku.Created' } }),
+    );
+    await expectDocumented(
+      'mockEmitEvent',
+      await h.call('POST', '/__mock/events', { body: { eventName: 'No.Such.Event' } }),
+    );
+    // Journal entries of a success and of a coded problem.
+    expect((await h.call('GET', '/v1/items/skus?pageSize=1')).status).toBe(200);
+    expect((await h.call('GET', '/v1/items/skus?filterBy=nope')).status).toBe(400);
+    const journal = await h.call('GET', '/__mock/requests');
+    expect(journal.body.requests.length).toBeGreaterThanOrEqual(2);
+    await expectDocumented('mockRequests', journal);
+    await expectDocumented('mockClearRequests', await h.call('DELETE', '/__mock/requests'));
+    await expectDocumented('mockRevokeApiKey', await h.call('DELETE', '/__mock/api-keys/no-such-key'));
+    await expectDocumented('mockCoverage', await h.call('GET', '/__mock/coverage'));
+    await expectDocumented('mockAdminDocument', await h.call('GET', '/__mock/openapi.json', { token: null }));
+    await expectDocumented('mockReset', await h.call('POST', '/__mock/reset', { body: {} }));
+  });
+
+  it('names the origin it was requested from in servers', async () => {
+    const reply = await h.call('GET', '/__mock/openapi.json', { token: null, headers: { host: 'mock.internal:8123' } });
+    expect(reply.body.servers[0].url).toBe('http://mock.internal:8123');
+  });
+});
+
+describe('the admin document builder', () => {
+  it('still shows a route it has no prose for, with its schemas', () => {
+    const doc = buildAdminDocument([
+      {
+        method: 'POST',
+        url: '/__mock/new-thing/:id',
+        schema: { body: ClockBody.schema, params: { type: 'object', properties: { id: { type: 'string' } } } },
+        tenantScoped: true,
+      },
+    ]);
+    const op = doc.paths?.['/__mock/new-thing/{id}']?.post;
+    expect(op?.operationId).toBe('mockPostNewThingId');
+    expect(op?.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }]);
+    expect(Object.keys(op?.responses ?? {})).toEqual(['200', '400', '401', '413', '415']);
+  });
+
+  it('leaves out the HEAD twins of GET routes', () => {
+    const doc = buildAdminDocument([{ method: 'HEAD', url: '/__mock/health', tenantScoped: false }]);
+    expect(doc.paths).toEqual({});
+  });
+});

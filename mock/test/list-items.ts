@@ -1,0 +1,38 @@
+import { expect } from 'vitest';
+import type { ListField } from '../../spec/lists/fields.js';
+
+/** A list item as the tests read it, and list parameters (query or body). */
+export type Item = Record<string, unknown>;
+export type Params = Record<string, string | number>;
+
+/** The identity of a list item (event descriptors are listed without an id; the engine orders them by `name@version`). */
+export function idOf(item: Item): string {
+  return typeof item.id === 'string' ? item.id : `${String(item.eventName)}@${String(item.eventVersion)}`;
+}
+
+/** The sort key of a field value: null when missing; ordinal strings, numbers, booleans, instants. */
+function keyOf(item: Item, field: ListField): string | number | boolean | null {
+  const v = item[field.name];
+  if (v === null || v === undefined) return null;
+  if (field.type === 'date') return Date.parse(String(v));
+  return v as string | number | boolean;
+}
+
+/** Asserts an order: by the field (nulls first ascending, last descending), ties by id ascending. */
+export function expectOrdered(items: Item[], field: ListField, descending: boolean): void {
+  const sign = descending ? -1 : 1;
+  for (let i = 1; i < items.length; i++) {
+    const a = items[i - 1]!;
+    const b = items[i]!;
+    const ka = keyOf(a, field);
+    const kb = keyOf(b, field);
+    let cmp: number;
+    if (ka === kb) cmp = 0;
+    else if (ka === null) cmp = -sign;
+    else if (kb === null) cmp = sign;
+    else cmp = ka < kb ? -sign : sign;
+    const where = `${field.name} ${descending ? 'desc' : 'asc'} at ${i}: ${JSON.stringify(ka)} then ${JSON.stringify(kb)}`;
+    expect(cmp, where).toBeLessThanOrEqual(0);
+    if (cmp === 0) expect(idOf(a) < idOf(b), `tiebreak ${where}`).toBe(true);
+  }
+}

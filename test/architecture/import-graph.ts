@@ -1,0 +1,138 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+
+/** The parts of the kit, bottom to top (CONTRIBUTING.md: "Layers"). `api` is the package entry (index.ts, testing.ts). */
+export type Layer = 'spec' | 'common' | 'fixtures' | 'mock' | 'conformance' | 'cli' | 'api' | 'bench' | 'test';
+
+/**
+ * What each layer's non-test sources may import. Arrows point down only: spec at the bottom imports nothing of the
+ * kit; the runner never imports the mock (it certifies other people's servers); benchmarks use the public API.
+ */
+export const ALLOWED: Readonly<Record<Layer, readonly Layer[]>> = {
+  spec: ['spec'],
+  common: ['common', 'spec'],
+  fixtures: ['fixtures', 'spec', 'common'],
+  mock: ['mock', 'spec', 'fixtures', 'common'],
+  conformance: ['conformance', 'spec', 'common'],
+  cli: ['cli', 'mock', 'conformance', 'fixtures', 'spec', 'common'],
+  api: ['api', 'cli', 'mock', 'conformance', 'fixtures', 'spec', 'common'],
+  bench: ['bench', 'api', 'common'],
+  test: ['test', 'api', 'common', 'spec'],
+};
+
+/** One source file of the kit and the kit files it imports. */
+export interface SourceFile {
+  path: string;
+  layer: Layer;
+  isTest: boolean;
+  imports: string[];
+}
+
+const SKIP = new Set(['node_modules', 'dist', '.git']);
+const ROOT_API = new Set(['index.ts', 'testing.ts']);
+
+/** The layer of a path relative to the project root, or undefined for files outside the layers (configs). */
+export function layerOf(path: string): Layer | undefined {
+  if (ROOT_API.has(path)) return 'api';
+  const top = path.split('/')[0] ?? '';
+  return (['spec', 'common', 'fixtures', 'mock', 'conformance', 'cli', 'bench', 'test'] as const).find((l) => l === top);
+}
+
+/** Tests: `*.test.ts`, anything under a `test/` folder of a part, and the top-level `test/` folder. */
+export function isTestPath(path: string): boolean {
+  return path.endsWith('.test.ts') || path.split('/').slice(0, -1).includes('test');
+}
+
+function walk(root: string, dir: string, out: string[]): void {
+  for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+    if (SKIP.has(entry.name)) continue;
+    const rel = dir ? `${dir}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) walk(root, rel, out);
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) out.push(rel);
+  }
+}
+
+/** Every TypeScript source of the kit with its relative imports resolved to project paths (TypeScript's own scanner). */
+export function readSources(root: string): SourceFile[] {
+  const paths: string[] = [];
+  walk(root, '', paths);
+  const files: SourceFile[] = [];
+  for (const path of paths) {
+    const layer = layerOf(path);
+    if (!layer) continue;
+    const info = ts.preProcessFile(readFileSync(join(root, path), 'utf8'), true, true);
+    const imports = info.importedFiles
+      .map((f) => f.fileName)
+      .filter((spec) => spec.startsWith('.'))
+      .map((spec) => relative(root, resolve(root, dirname(path), spec)).replace(/\.js$/, '.ts'));
+    files.push({ path, layer, isTest: isTestPath(path), imports });
+  }
+  return files;
+}
+
+/** An import that points where its layer may not look. */
+export interface Violation {
+  from: string;
+  to: string;
+  rule: string;
+}
+
+/**
+ * Non-test sources follow ALLOWED. Tests may also import their own part's internals and the shared test support
+ * (`test/support/`), but reach other parts only through the public API or common helpers.
+ */
+export function violations(files: readonly SourceFile[]): Violation[] {
+  const out: Violation[] = [];
+  for (const file of files) {
+    for (const to of file.imports) {
+      const target = layerOf(to);
+      if (!target) continue;
+      const allowed = new Set<Layer>(ALLOWED[file.layer]);
+      if (file.isTest) {
+        for (const l of ALLOWED.test) allowed.add(l);
+        allowed.add(file.layer);
+        if (to.startsWith('test/support/')) allowed.add('test');
+      }
+      if (!allowed.has(target)) out.push({ from: file.path, to, rule: `${file.layer}${file.isTest ? ' (test)' : ''} may import ${[...allowed].join(', ')}` });
+    }
+  }
+  return out;
+}
+
+/** Import cycles among non-test sources (Tarjan's strongly connected components of more than one file). */
+export function cycles(files: readonly SourceFile[]): string[][] {
+  const graph = new Map(files.filter((f) => !f.isTest).map((f) => [f.path, f.imports]));
+  let index = 0;
+  const indexOf = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string): void => {
+    indexOf.set(v, index);
+    low.set(v, index);
+    index += 1;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!indexOf.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, indexOf.get(w)!));
+    }
+    if (low.get(v) === indexOf.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1) found.push(component.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!indexOf.has(v)) visit(v);
+  return found;
+}
