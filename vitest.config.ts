@@ -29,7 +29,16 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['**/*.test.ts'], exclude: [...IGNORED, E2E], pool: 'threads' } },
       // The e2e set-up compiles the CLI once for the run (test/support/compiled-cli.ts).
-      { extends: true, test: { name: 'e2e', include: [E2E], exclude: IGNORED, pool: 'forks', globalSetup: ['test/support/e2e-setup.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: [E2E],
+          exclude: IGNORED,
+          pool: 'forks',
+          globalSetup: ['test/support/e2e-setup.ts'],
+        },
+      },
     ],
   },
 });

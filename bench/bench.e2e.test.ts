@@ -21,7 +21,11 @@ const SMOKE_ARGS = ['--quick', '--duration', '0.25', '--out', out];
 /** Runs `node --import tsx bench/run.ts <SMOKE_ARGS>` (bounded); resolves with its exit code and output. */
 function runQuickBench(): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', ...SMOKE_ARGS], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', ...SMOKE_ARGS], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));
@@ -77,7 +81,8 @@ describe('npm run bench --quick', () => {
     const list = results.scenarios.list;
     expect(list?.status).toBe('ok');
     if (list?.status === 'ok') {
-      for (const target of ['bare', 'prism', 'ours']) expect(typeof list.metrics[`${target}.reqPerSec`], target).toBe('number');
+      for (const target of ['bare', 'prism', 'ours'])
+        expect(typeof list.metrics[`${target}.reqPerSec`], target).toBe('number');
       expect(typeof list.metrics.oursVsPrism).toBe('number');
       expect(typeof list.metrics.oursVsBare).toBe('number');
     }

@@ -26,7 +26,12 @@ export interface Child {
  * Spawns a child in its own process group (so a tree, e.g. npx -> tsx -> node, is stopped as one) and keeps reading
  * its output (a child blocked on a full pipe would stall the load). Throws when it cannot be spawned.
  */
-export function spawnChild(name: string, command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Child {
+export function spawnChild(
+  name: string,
+  command: string,
+  args: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Child {
   const child = startChild(command, args, { ...options, name, outputLimit: OUTPUT_LIMIT });
   return {
     name,

@@ -2,7 +2,16 @@ import { resolve } from 'node:path';
 import { ROOT } from './targets/index.js';
 
 /** Every scenario, in the order they run. */
-export const SCENARIOS = ['list', 'list-10k', 'list-100k', 'stock', 'unauthorized', 'webhooks', 'conform', 'startup-and-memory'] as const;
+export const SCENARIOS = [
+  'list',
+  'list-10k',
+  'list-100k',
+  'stock',
+  'unauthorized',
+  'webhooks',
+  'conform',
+  'startup-and-memory',
+] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 /** How hard and how long the bench runs. */
@@ -18,7 +27,15 @@ export interface Settings {
   maxRequests: number;
   /** Catalog sizes of list-10k / list-100k (null: skipped). */
   bigCatalogs: { 'list-10k': number | null; 'list-100k': number | null };
-  webhooks: { subscriptions: number; events: number; triggerConcurrency: number; warmupEvents: number; pacedEvents: number; rounds: number; deliveryTimeoutS: number };
+  webhooks: {
+    subscriptions: number;
+    events: number;
+    triggerConcurrency: number;
+    warmupEvents: number;
+    pacedEvents: number;
+    rounds: number;
+    deliveryTimeoutS: number;
+  };
   /** SKUs of the startup-and-memory mock, and its list load (seconds). */
   startup: { skus: number; listLoadS: number };
   conformTimeoutS: number;
@@ -41,7 +58,15 @@ const FULL: Settings = {
   rounds: 3,
   maxRequests: 5_000_000,
   bigCatalogs: { 'list-10k': 10_000, 'list-100k': 100_000 },
-  webhooks: { subscriptions: 10, events: 300, triggerConcurrency: 8, warmupEvents: 30, pacedEvents: 50, rounds: 3, deliveryTimeoutS: 60 },
+  webhooks: {
+    subscriptions: 10,
+    events: 300,
+    triggerConcurrency: 8,
+    warmupEvents: 30,
+    pacedEvents: 50,
+    rounds: 3,
+    deliveryTimeoutS: 60,
+  },
   startup: { skus: 100_000, listLoadS: 10 },
   conformTimeoutS: 180,
 };
@@ -54,7 +79,15 @@ const QUICK: Settings = {
   rounds: 1,
   maxRequests: 1_000_000,
   bigCatalogs: { 'list-10k': 10_000, 'list-100k': null },
-  webhooks: { subscriptions: 3, events: 30, triggerConcurrency: 4, warmupEvents: 0, pacedEvents: 5, rounds: 1, deliveryTimeoutS: 20 },
+  webhooks: {
+    subscriptions: 3,
+    events: 30,
+    triggerConcurrency: 4,
+    warmupEvents: 0,
+    pacedEvents: 5,
+    rounds: 1,
+    deliveryTimeoutS: 20,
+  },
   // A quarter second of list load is hundreds of requests: enough for the smoke run to prove the RSS measurements.
   startup: { skus: 10_000, listLoadS: 0.25 },
   conformTimeoutS: 30,
@@ -83,7 +116,10 @@ export function parseArgs(argv: readonly string[]): Args | 'help' {
   let duration: number | null = null;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
     const value = () => {
       const v = inline ?? argv[++i];
       if (v === undefined || v === '') throw new Error(`${flag} needs a value`);
@@ -99,8 +135,13 @@ export function parseArgs(argv: readonly string[]): Args | 'help' {
         quick = true;
         break;
       case '--scenarios': {
-        const names = value().split(',').map((s) => s.trim()).filter(Boolean);
-        for (const n of names) if (!(SCENARIOS as readonly string[]).includes(n)) throw new Error(`unknown scenario "${n}"; known: ${SCENARIOS.join(', ')}`);
+        const names = value()
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
+        for (const n of names)
+          if (!(SCENARIOS as readonly string[]).includes(n))
+            throw new Error(`unknown scenario "${n}"; known: ${SCENARIOS.join(', ')}`);
         scenarios = SCENARIOS.filter((s) => names.includes(s));
         scenariosNamed = true;
         break;

@@ -10,7 +10,11 @@ export interface Answer {
 }
 
 /** A request with a JSON body (if any), bounded by `timeoutMs`; never throws on a status. */
-export async function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, options: { token?: string; body?: unknown; timeoutMs?: number } = {}): Promise<Answer> {
+export async function call(
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  options: { token?: string; body?: unknown; timeoutMs?: number } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
@@ -27,8 +31,14 @@ export async function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: strin
 }
 
 /** A call that must answer `status`; throws with the body otherwise. */
-export async function expectStatus(status: number, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, options: { token?: string; body?: unknown; timeoutMs?: number } = {}): Promise<Answer> {
+export async function expectStatus(
+  status: number,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  options: { token?: string; body?: unknown; timeoutMs?: number } = {},
+): Promise<Answer> {
   const answer = await call(method, url, options);
-  if (answer.status !== status) throw new Error(`${method} ${url}: expected ${status}, got ${answer.status}: ${answer.text.slice(0, 500)}`);
+  if (answer.status !== status)
+    throw new Error(`${method} ${url}: expected ${status}, got ${answer.status}: ${answer.text.slice(0, 500)}`);
   return answer;
 }

@@ -9,13 +9,15 @@ function num(v: number | null | undefined, digits = 2): string {
   return Number.isInteger(v) ? String(v) : v.toFixed(digits);
 }
 
-const metricOf = (r: ScenarioResult | undefined, key: string): number | null => (r && r.status === 'ok' ? (r.metrics[key] ?? null) : null);
+const metricOf = (r: ScenarioResult | undefined, key: string): number | null =>
+  r && r.status === 'ok' ? (r.metrics[key] ?? null) : null;
 
 /** The kit's performance targets, set against the measured numbers (informational, never asserted). */
 export function goals(scenarios: Record<string, ScenarioResult>): Goal[] {
   const s = scenarios;
   const out: Goal[] = [];
-  const add = (goal: string, value: number | null, unit: string, ok: (v: number) => boolean) => out.push({ goal, value, unit, met: value === null ? null : ok(value) });
+  const add = (goal: string, value: number | null, unit: string, ok: (v: number) => boolean) =>
+    out.push({ goal, value, unit, met: value === null ? null : ok(value) });
   add('list: ours >= 10x Prism req/s', metricOf(s.list, 'oursVsPrism'), 'x', (v) => v >= 10);
   add('list: ours >= 35% of bare req/s', metricOf(s.list, 'oursVsBare'), 'x', (v) => v >= 0.35);
   add('list: ours p99 <= 5 ms', metricOf(s.list, 'ours.p99Ms'), 'ms', (v) => v <= 5);
@@ -23,15 +25,34 @@ export function goals(scenarios: Record<string, ScenarioResult>): Goal[] {
   add('unauthorized: ours p99 <= 5 ms', metricOf(s.unauthorized, 'ours.p99Ms'), 'ms', (v) => v <= 5);
   add('list-10k: ours p50 <= 3 ms', metricOf(s['list-10k'], 'ours.p50Ms'), 'ms', (v) => v <= 3);
   add('list-100k: ours p50 <= 20 ms', metricOf(s['list-100k'], 'ours.p50Ms'), 'ms', (v) => v <= 20);
-  add('list-100k (uncached filters, informational): p50 <= 20 ms', metricOf(s['list-100k'], 'ours.coldP50Ms'), 'ms', (v) => v <= 20);
+  add(
+    'list-100k (uncached filters, informational): p50 <= 20 ms',
+    metricOf(s['list-100k'], 'ours.coldP50Ms'),
+    'ms',
+    (v) => v <= 20,
+  );
   const skus = metricOf(s['startup-and-memory'], 'skus');
   const label = skus === null ? '' : ` (${skus.toLocaleString('en-US')} SKUs)`;
-  add(`startup: spawn + seeding + first answer <= 3 s${label}`, metricOf(s['startup-and-memory'], 'firstAnswerMs'), 'ms', (v) => v <= 3000);
-  const rss = [metricOf(s['startup-and-memory'], 'rssAfterSeedMb'), metricOf(s['startup-and-memory'], 'rssAfterListMb'), metricOf(s['startup-and-memory'], 'rssAfterSecondListMb')].filter((v): v is number => v !== null);
+  add(
+    `startup: spawn + seeding + first answer <= 3 s${label}`,
+    metricOf(s['startup-and-memory'], 'firstAnswerMs'),
+    'ms',
+    (v) => v <= 3000,
+  );
+  const rss = [
+    metricOf(s['startup-and-memory'], 'rssAfterSeedMb'),
+    metricOf(s['startup-and-memory'], 'rssAfterListMb'),
+    metricOf(s['startup-and-memory'], 'rssAfterSecondListMb'),
+  ].filter((v): v is number => v !== null);
   add(`startup: RSS <= 400 MB${label}`, rss.length ? Math.max(...rss) : null, 'MB', (v) => v <= 400);
   add('webhooks: >= 2,000 deliveries/s', metricOf(s.webhooks, 'deliveriesPerSec'), '/s', (v) => v >= 2000);
   add('webhooks: event-to-delivery p50 <= 5 ms', metricOf(s.webhooks, 'latencyP50Ms'), 'ms', (v) => v <= 5);
-  add('webhooks (paced, informational): event-to-delivery p50 <= 5 ms', metricOf(s.webhooks, 'pacedLatencyP50Ms'), 'ms', (v) => v <= 5);
+  add(
+    'webhooks (paced, informational): event-to-delivery p50 <= 5 ms',
+    metricOf(s.webhooks, 'pacedLatencyP50Ms'),
+    'ms',
+    (v) => v <= 5,
+  );
   add('webhooks: 0 signature failures', metricOf(s.webhooks, 'signatureFailures'), '', (v) => v === 0);
   add('conform: full run <= 10 s', metricOf(s.conform, 'wallS'), 's', (v) => v <= 10);
   return out;
@@ -65,7 +86,17 @@ function loadRows(results: Results): Row[] {
   return rows;
 }
 
-const LOAD_HEAD = ['scenario', 'target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'unexpected', 'ours/Prism', 'ours/bare'];
+const LOAD_HEAD = [
+  'scenario',
+  'target',
+  'req/s',
+  'p50 ms',
+  'p99 ms',
+  'errors',
+  'unexpected',
+  'ours/Prism',
+  'ours/bare',
+];
 
 function otherRows(results: Results): Row[] {
   const rows: Row[] = [];
@@ -73,24 +104,38 @@ function otherRows(results: Results): Row[] {
     if (r.status === 'skipped') rows.push([r.name, 'skipped', r.reason]);
     else if (r.status === 'failed') rows.push([r.name, 'FAILED', r.error.split('\n')[0] ?? '']);
     else if (!isLoad(r)) for (const [k, v] of Object.entries(r.metrics)) rows.push([r.name, k, num(v, 2)]);
-    else for (const [k, v] of Object.entries(r.metrics)) if (k.includes('rss') || k.includes('ready') || k.includes('cold') || k === 'skus') rows.push([r.name, k, num(v, 2)]);
+    else
+      for (const [k, v] of Object.entries(r.metrics))
+        if (k.includes('rss') || k.includes('ready') || k.includes('cold') || k === 'skus')
+          rows.push([r.name, k, num(v, 2)]);
   }
   return rows;
 }
 
 function goalRows(results: Results): Row[] {
-  return results.goals.map((g) => [g.goal, g.value === null ? '-' : `${num(g.value, 2)} ${g.unit}`.trim(), g.met === null ? 'n/a' : g.met ? 'met' : 'MISSED']);
+  return results.goals.map((g) => [
+    g.goal,
+    g.value === null ? '-' : `${num(g.value, 2)} ${g.unit}`.trim(),
+    g.met === null ? 'n/a' : g.met ? 'met' : 'MISSED',
+  ]);
 }
 
 function textTable(head: Row, rows: Row[]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (r: Row) => r.map((c, i) => (i >= 2 && /^[-\d.,x ]+$/.test(c) ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join('  ');
+  const line = (r: Row) =>
+    r
+      .map((c, i) => (i >= 2 && /^[-\d.,x ]+$/.test(c) ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)))
+      .join('  ');
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
 function mdTable(head: Row, rows: Row[]): string {
   const esc = (c: string) => c.replace(/\|/g, '\\|');
-  return [`| ${head.map(esc).join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`)].join('\n');
+  return [
+    `| ${head.map(esc).join(' | ')} |`,
+    `| ${head.map(() => '---').join(' | ')} |`,
+    ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`),
+  ].join('\n');
 }
 
 function machineLine(results: Results): string {
@@ -136,7 +181,9 @@ export function markdownReport(results: Results): string {
     '',
     '## Notes',
     '',
-    ...Object.values(results.scenarios).flatMap((r) => (r.status === 'ok' ? r.notes.map((n) => `- ${r.name}: ${n}`) : [])),
+    ...Object.values(results.scenarios).flatMap((r) =>
+      r.status === 'ok' ? r.notes.map((n) => `- ${r.name}: ${n}`) : [],
+    ),
     '',
     'Regenerate with `npm run bench` (details of every round in `results.json`).',
     '',

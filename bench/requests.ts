@@ -18,7 +18,12 @@ export function listPath(i: number): string {
 }
 
 export function listPlan(token: string): RequestPlan {
-  return { method: 'GET', headers: { authorization: `Bearer ${token}`, accept: 'application/json' }, path: listPath, expected: [200] };
+  return {
+    method: 'GET',
+    headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+    path: listPath,
+    expected: [200],
+  };
 }
 
 /** `PUT /v1/items/skus/{ref}/stock` setting a varying whole quantity at a location of the SKU. */

@@ -52,7 +52,9 @@ const scenarios: Record<string, ScenarioResult> = {};
 const loadAverageStart = loadAverage();
 if (args.profileDir) mkdirSync(args.profileDir, { recursive: true });
 
-log(`bench: ${settings.mode} mode, scenarios: ${args.scenarios.join(', ')}; load average ${loadAverageStart} on ${os.cpus().length} cores`);
+log(
+  `bench: ${settings.mode} mode, scenarios: ${args.scenarios.join(', ')}; load average ${loadAverageStart} on ${os.cpus().length} cores`,
+);
 try {
   for (const name of args.scenarios) {
     const def = SCENARIO_DEFS[name];
@@ -64,10 +66,21 @@ try {
         scenarios[name] = { name, description: def.description, status: 'skipped', reason: outcome.skip };
         log(`   skipped: ${outcome.skip}`);
       } else {
-        scenarios[name] = { name, description: def.description, status: 'ok', wallS: Math.round(performance.now() - t0) / 1000, ...outcome };
+        scenarios[name] = {
+          name,
+          description: def.description,
+          status: 'ok',
+          wallS: Math.round(performance.now() - t0) / 1000,
+          ...outcome,
+        };
       }
     } catch (error) {
-      scenarios[name] = { name, description: def.description, status: 'failed', error: (error as Error).stack ?? String(error) };
+      scenarios[name] = {
+        name,
+        description: def.description,
+        status: 'failed',
+        error: (error as Error).stack ?? String(error),
+      };
       log(`   FAILED: ${(error as Error).message}`);
     }
   }

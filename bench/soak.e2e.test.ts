@@ -9,7 +9,12 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 function run(args: string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     // Its own process group, so a timeout stops the soak and the mock it started as one.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/soak.ts', ...args], { cwd: root, env: { ...process.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/soak.ts', ...args], {
+      cwd: root,
+      env: { ...process.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -36,7 +41,11 @@ describe('npm run soak', () => {
       expect(stdout).toMatch(/health probe latency:\s+p50 [\d.]+ ms, p99 [\d.]+ ms/);
       expect(stdout).toMatch(/mock RSS:\s+start [\d.]+ MB/);
       expect(stdout).toContain('result: PASS');
-      const result = JSON.parse(readFileSync(out, 'utf8')) as { requests: { total: number; byGroup: Record<string, number> }; webhooks: { received: number; signatureFailures: number }; passed: boolean };
+      const result = JSON.parse(readFileSync(out, 'utf8')) as {
+        requests: { total: number; byGroup: Record<string, number> };
+        webhooks: { received: number; signatureFailures: number };
+        passed: boolean;
+      };
       expect(result.passed).toBe(true);
       expect(Object.keys(result.requests.byGroup).sort()).toEqual(['bad', 'read', 'webhook', 'write']);
       expect(result.webhooks.received).toBeGreaterThan(0);

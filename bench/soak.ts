@@ -31,7 +31,9 @@ try {
 }
 
 const warmUpSeconds = Math.min(3, Math.max(1, Math.round(args.seconds / 10)));
-log(`starting the mock (${args.seconds} s run, ${warmUpSeconds} s warm-up, ${args.concurrency} workers, ${args.tenants} tenants)`);
+log(
+  `starting the mock (${args.seconds} s run, ${warmUpSeconds} s warm-up, ${args.concurrency} workers, ${args.tenants} tenants)`,
+);
 const mock = await startMockProcess();
 // The mock never outlives the soak: stopped on Ctrl-C and SIGTERM too.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -53,7 +55,11 @@ function startHealthProbes(): { stop: () => Promise<{ latencies: number[]; failu
     while (running) {
       const started = performance.now();
       try {
-        const res = await client.request({ path: '/__mock/health', method: 'GET', signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+        const res = await client.request({
+          path: '/__mock/health',
+          method: 'GET',
+          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        });
         await res.body.text();
         if (res.statusCode === 200) latencies.push(performance.now() - started);
         else failures++;
@@ -77,7 +83,8 @@ function startHealthProbes(): { stop: () => Promise<{ latencies: number[]; failu
 let exitCode = 1;
 try {
   const tenants = [];
-  for (let i = 0; i < args.tenants; i++) tenants.push(await setUpTenant(traffic, receiver, `soak-${process.pid}-${i + 1}`));
+  for (let i = 0; i < args.tenants; i++)
+    tenants.push(await setUpTenant(traffic, receiver, `soak-${process.pid}-${i + 1}`));
 
   log('warming up');
   const warmUpEnd = Date.now() + warmUpSeconds * 1000;
@@ -120,7 +127,13 @@ try {
     settings: { seconds: args.seconds, warmUpSeconds, concurrency: args.concurrency, tenants: args.tenants },
     mock: { pid: mock.pid, url: mock.url, exitCode: mockExit, crashed },
     requests,
-    healthProbe: { probes: sorted.length + health.failures, failures: health.failures, p50Ms: round(percentile(sorted, 50)), p99Ms: round(percentile(sorted, 99)), maxMs: round(Math.max(0, ...sorted)) },
+    healthProbe: {
+      probes: sorted.length + health.failures,
+      failures: health.failures,
+      p50Ms: round(percentile(sorted, 50)),
+      p99Ms: round(percentile(sorted, 99)),
+      maxMs: round(Math.max(0, ...sorted)),
+    },
     rssBytes: { start: rssStart, end: rssEnd, peak: rssPeak },
     liveHeapBytes: { start: heapStart, end: heapEnd },
     stored: { tenants: stats?.tenants ?? null, notifications: stats?.notifications ?? null },
@@ -145,10 +158,15 @@ try {
 process.exit(exitCode);
 
 /** The mock's figures from `GET /__mock/stats` (null when unavailable). */
-async function mockStats(url: string, gc = false): Promise<{ tenants: number; notifications: number; memory: { heapUsed: number } } | null> {
+async function mockStats(
+  url: string,
+  gc = false,
+): Promise<{ tenants: number; notifications: number; memory: { heapUsed: number } } | null> {
   try {
     const res = await fetch(`${url}/__mock/stats${gc ? '?gc=1' : ''}`);
-    return res.ok ? ((await res.json()) as { tenants: number; notifications: number; memory: { heapUsed: number } }) : null;
+    return res.ok
+      ? ((await res.json()) as { tenants: number; notifications: number; memory: { heapUsed: number } })
+      : null;
   } catch {
     return null;
   }

@@ -16,7 +16,13 @@ export function percentileSorted(sorted: ArrayLike<number>, p: number): number |
 }
 
 /** p50/p90/p99/mean/max of some samples. */
-export function summarise(samples: readonly number[]): { p50: number | null; p90: number | null; p99: number | null; mean: number | null; max: number | null } {
+export function summarise(samples: readonly number[]): {
+  p50: number | null;
+  p90: number | null;
+  p99: number | null;
+  mean: number | null;
+  max: number | null;
+} {
   if (samples.length === 0) return { p50: null, p90: null, p99: null, mean: null, max: null };
   const sorted = Float64Array.from(samples).sort();
   let sum = 0;

@@ -20,6 +20,8 @@ async function tsxAvailable() {
 if (existsSync(source) && (await tsxAvailable())) await import(source.href);
 else if (existsSync(compiled)) await import(compiled.href);
 else {
-  process.stderr.write('opsapi: no compiled build (dist/) and no TypeScript runner; run `npm run build` or `npm ci` first.\n');
+  process.stderr.write(
+    'opsapi: no compiled build (dist/) and no TypeScript runner; run `npm run build` or `npm ci` first.\n',
+  );
   process.exit(2);
 }

@@ -14,7 +14,9 @@ export function systemErrorCode(error: unknown): string | undefined {
 
 /** A system error as one line: its message without the stack or any line break. */
 export function oneLine(error: unknown): string {
-  return String((error as Error | null)?.message ?? error).replace(/\s*\n\s*/g, ' ').trim();
+  return String((error as Error | null)?.message ?? error)
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
 }
 
 /**
@@ -24,15 +26,26 @@ export function oneLine(error: unknown): string {
  */
 export function checkBindable(host: string, port: number): Promise<Preflight> {
   // RFC 6761 section 6.4: names under `.invalid` never resolve; say so without asking a DNS server.
-  if (/\.invalid\.?$/i.test(host)) return Promise.resolve({ ok: false, error: `--host ${host} does not resolve to an address (.invalid names never do, RFC 6761)` });
+  if (/\.invalid\.?$/i.test(host))
+    return Promise.resolve({
+      ok: false,
+      error: `--host ${host} does not resolve to an address (.invalid names never do, RFC 6761)`,
+    });
   return new Promise((done) => {
     const probe = createServer();
     probe.once('error', (error: NodeJS.ErrnoException) => {
       const code = systemErrorCode(error);
-      if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME' || code === 'EAI_FAIL') done({ ok: false, error: `--host ${host} does not resolve to an address (${code})` });
-      else if (code === 'EADDRNOTAVAIL') done({ ok: false, error: `--host ${host} is not an address of this machine (EADDRNOTAVAIL); bind 127.0.0.1, 0.0.0.0 or one of its interfaces` });
-      else if (code === 'EADDRINUSE') done({ ok: false, error: `${host}:${port} is already in use; pick another --port` });
-      else if (code === 'EACCES') done({ ok: false, error: `${host}:${port} needs privileges to bind (EACCES); pick a --port above 1023` });
+      if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME' || code === 'EAI_FAIL')
+        done({ ok: false, error: `--host ${host} does not resolve to an address (${code})` });
+      else if (code === 'EADDRNOTAVAIL')
+        done({
+          ok: false,
+          error: `--host ${host} is not an address of this machine (EADDRNOTAVAIL); bind 127.0.0.1, 0.0.0.0 or one of its interfaces`,
+        });
+      else if (code === 'EADDRINUSE')
+        done({ ok: false, error: `${host}:${port} is already in use; pick another --port` });
+      else if (code === 'EACCES')
+        done({ ok: false, error: `${host}:${port} needs privileges to bind (EACCES); pick a --port above 1023` });
       else done({ ok: false, error: `cannot listen on ${host}:${port}: ${oneLine(error)}` });
     });
     probe.listen({ host, port, exclusive: true }, () => probe.close(() => done({ ok: true })));

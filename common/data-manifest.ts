@@ -48,7 +48,9 @@ export const PartialDataManifest = Type.Partial(DataManifest);
 export type PartialDataManifest = Static<typeof PartialDataManifest>;
 
 /** Reads a value as a partial manifest: the value, or the first problem with the path it concerns. */
-export function parsePartialDataManifest(value: unknown): { ok: true; value: PartialDataManifest } | { ok: false; error: string } {
+export function parsePartialDataManifest(
+  value: unknown,
+): { ok: true; value: PartialDataManifest } | { ok: false; error: string } {
   if (Value.Check(PartialDataManifest, value)) return { ok: true, value };
   const first = Value.Errors(PartialDataManifest, value).First();
   return { ok: false, error: first ? `${first.path || '/'}: ${first.message}` : 'not a manifest' };

@@ -82,7 +82,12 @@ export function startChild(command: string, args: readonly string[], options: Ch
   const name = options.name ?? command;
   const ownGroup = options.ownGroup ?? true;
   const limit = options.outputLimit ?? DEFAULT_OUTPUT_LIMIT;
-  const proc = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: ownGroup });
+  const proc = spawn(command, args, {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: ownGroup,
+  });
   let child: Child | undefined;
   let status: ExitStatus | null = null;
   let ended = false;
@@ -145,7 +150,9 @@ export function startChild(command: string, args: readonly string[], options: Ch
             resolve(found);
           } else if (ended) {
             done();
-            reject(new Error(`${name} exited (${describeExit(status)}) before printing ${String(pattern)}:\n${tail()}`));
+            reject(
+              new Error(`${name} exited (${describeExit(status)}) before printing ${String(pattern)}:\n${tail()}`),
+            );
           }
         };
         const timer = setTimeout(() => {
@@ -192,7 +199,12 @@ export function startChild(command: string, args: readonly string[], options: Ch
 }
 
 /** Starts a command and resolves once its output matches `ready` (default timeout 30 s); stops it and rejects otherwise. */
-export async function startProcess(command: string, args: readonly string[], ready: RegExp, options: ChildOptions & { readonly timeoutMs?: number } = {}): Promise<Started> {
+export async function startProcess(
+  command: string,
+  args: readonly string[],
+  ready: RegExp,
+  options: ChildOptions & { readonly timeoutMs?: number } = {},
+): Promise<Started> {
   const child = startChild(command, args, options);
   try {
     await child.waitFor(ready, options.timeoutMs ?? 30_000);

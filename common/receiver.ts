@@ -5,7 +5,13 @@
  * when it knows the secret, answers each request as a responder decides, keeps a bounded history and lets callers
  * wait for a delivery. What to make of a delivery (dedupe, forwarding, checks, counters) stays with each user.
  */
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type ServerResponse,
+} from 'node:http';
 import type { Socket } from 'node:net';
 import { SIGNATURE_HEADER, verifySignature } from './signature.js';
 import { readRawBody } from './raw-body.js';
@@ -37,13 +43,18 @@ export interface Delivery {
 }
 
 /** What to do with a request: answer it, never answer (the client times out), or drop the connection. */
-export type Answer = { readonly status: number; readonly body?: string | Buffer; readonly headers?: OutgoingHttpHeaders } | 'hang' | 'reset';
+export type Answer =
+  | { readonly status: number; readonly body?: string | Buffer; readonly headers?: OutgoingHttpHeaders }
+  | 'hang'
+  | 'reset';
 
 /** Decides the answer per request; `signal` aborts when the connection closes or the receiver closes (for delays). */
 export type Responder = (delivery: Delivery, signal: AbortSignal) => Answer | Promise<Answer>;
 
 /** The outcome of waiting for a delivery (errors as values: a delivery that never came is an expected outcome). */
-export type Waited = { readonly ok: true; readonly delivery: Delivery } | { readonly ok: false; readonly error: string };
+export type Waited =
+  | { readonly ok: true; readonly delivery: Delivery }
+  | { readonly ok: false; readonly error: string };
 
 export interface ReceiverOptions {
   /** Address to bind (default 127.0.0.1). */
@@ -51,7 +62,9 @@ export interface ReceiverOptions {
   /** Port (default 0: any free port). */
   readonly port?: number;
   /** The webhook secret, or a secret per request (undefined: not checked). */
-  readonly secret?: string | ((request: { readonly path: string; readonly headers: IncomingHttpHeaders }) => string | undefined);
+  readonly secret?:
+    | string
+    | ((request: { readonly path: string; readonly headers: IncomingHttpHeaders }) => string | undefined);
   /** How to answer (default 200 `ok`); replace it later with `respondWith`. */
   readonly respond?: Responder;
   /** Largest body read (default 16 MiB); above it the delivery is `truncated`. */
@@ -118,7 +131,8 @@ class Received implements Delivery {
 }
 
 /** One line per delivery, for the error of a wait. */
-const describe = (d: Delivery) => `${d.method} ${d.url} (${d.raw.length} bytes${d.truncated ? ', truncated' : ''}, signature ${d.signature})`;
+const describe = (d: Delivery) =>
+  `${d.method} ${d.url} (${d.raw.length} bytes${d.truncated ? ', truncated' : ''}, signature ${d.signature})`;
 
 /** Starts a receiver; rejects when it cannot listen (the error keeps its `code`, e.g. EADDRINUSE). */
 export async function startReceiver(options: ReceiverOptions | Responder = {}): Promise<WebhookReceiver> {
@@ -134,14 +148,30 @@ export async function startReceiver(options: ReceiverOptions | Responder = {}): 
   let count = 0;
   let closing: Promise<void> | undefined;
 
-  const secretFor = (path: string, headers: IncomingHttpHeaders) => (typeof o.secret === 'function' ? o.secret({ path, headers }) : o.secret);
+  const secretFor = (path: string, headers: IncomingHttpHeaders) =>
+    typeof o.secret === 'function' ? o.secret({ path, headers }) : o.secret;
 
   const record = (req: IncomingMessage, raw: Buffer, truncated: boolean): Received => {
     const url = req.url ?? '/';
     const path = url.split('?')[0] ?? '/';
     const secret = truncated ? undefined : secretFor(path, req.headers);
-    const signature: SignatureCheck = secret ? (verifySignature(raw, req.headers[SIGNATURE_HEADER.toLowerCase()], secret) ? 'valid' : 'invalid') : 'unchecked';
-    const delivery = new Received(count++, Date.now(), req.method ?? '', url, path, req.headers, raw, truncated, signature, req.socket.remoteAddress ?? '?');
+    const signature: SignatureCheck = secret
+      ? verifySignature(raw, req.headers[SIGNATURE_HEADER.toLowerCase()], secret)
+        ? 'valid'
+        : 'invalid'
+      : 'unchecked';
+    const delivery = new Received(
+      count++,
+      Date.now(),
+      req.method ?? '',
+      url,
+      path,
+      req.headers,
+      raw,
+      truncated,
+      signature,
+      req.socket.remoteAddress ?? '?',
+    );
     if (historyLimit > 0) {
       history.push(delivery);
       if (history.length > historyLimit) history.splice(0, history.length - historyLimit);
@@ -163,7 +193,10 @@ export async function startReceiver(options: ReceiverOptions | Responder = {}): 
       res.end(answer.body ?? '');
     } catch {
       // An answer Node refuses (a status out of range, a bad header): a bug of the responder, not of the sender.
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain', connection: 'close' }).end('responder answered an invalid response');
+      if (!res.headersSent)
+        res
+          .writeHead(500, { 'content-type': 'text/plain', connection: 'close' })
+          .end('responder answered an invalid response');
     }
   };
 
@@ -224,7 +257,10 @@ export async function startReceiver(options: ReceiverOptions | Responder = {}): 
       };
       const timer = setTimeout(() => {
         const recent = history.slice(-NAMED_IN_ERRORS).map(describe);
-        const got = count === 0 ? 'nothing arrived' : `${count} arrived${recent.length ? `, the last: ${recent.join('; ')}` : ''}`;
+        const got =
+          count === 0
+            ? 'nothing arrived'
+            : `${count} arrived${recent.length ? `, the last: ${recent.join('; ')}` : ''}`;
         waiter.settle({ ok: false, error: `no delivery ${what} within ${timeoutMs} ms (${got})` });
       }, timeoutMs);
       waiters.add(waiter);

@@ -4,7 +4,10 @@ import { readFileSync } from 'node:fs';
 export const VERSION: string = (() => {
   for (const candidate of ['../package.json', '../../package.json']) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL(candidate, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      const pkg = JSON.parse(readFileSync(new URL(candidate, import.meta.url), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
       if (pkg.name === 'opsapi' && pkg.version) return pkg.version;
     } catch {
       // try the next location

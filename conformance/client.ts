@@ -105,7 +105,6 @@ export interface ClientOptions {
 /** Characters of a body kept in evidence. */
 const EVIDENCE_BODY_CHARS = 2000;
 
-
 /** Seconds of a Retry-After header (delta-seconds or an HTTP date), or undefined. */
 export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
   if (value === undefined) return undefined;
@@ -139,7 +138,12 @@ export class HttpClient {
   constructor(readonly options: ClientOptions) {
     this.base = options.baseUrl.replace(/\/+$/, '');
     this.semaphore = new Semaphore(Math.max(1, options.concurrency));
-    this.dispatcher = new Agent({ connections: Math.max(8, options.concurrency * 2), keepAliveTimeout: 4000, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
+    this.dispatcher = new Agent({
+      connections: Math.max(8, options.concurrency * 2),
+      keepAliveTimeout: 4000,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    });
   }
 
   /** Sends a request on behalf of a check (through the concurrency bound). */
@@ -148,13 +152,21 @@ export class HttpClient {
       let refreshed = false;
       for (let attempt = 0; ; attempt++) {
         const exchange = await this.once(check, spec);
-        if (exchange.status === 401 && (spec.auth ?? 'main') === 'main' && !refreshed && this.options.refreshMainToken) {
+        if (
+          exchange.status === 401 &&
+          (spec.auth ?? 'main') === 'main' &&
+          !refreshed &&
+          this.options.refreshMainToken
+        ) {
           refreshed = true;
           if (await this.options.refreshMainToken()) continue;
         }
         if (exchange.status === 429 && spec.honour429 !== false) {
           if (attempt >= 2) throw new RateLimitedError(exchange);
-          const wait = Math.min(retryAfterMs(exchange.headers['retry-after']) ?? 1000, this.options.maxRetryAfterMs ?? 30_000);
+          const wait = Math.min(
+            retryAfterMs(exchange.headers['retry-after']) ?? 1000,
+            this.options.maxRetryAfterMs ?? 30_000,
+          );
           await sleep(Math.max(wait, 200));
           continue;
         }
@@ -167,15 +179,23 @@ export class HttpClient {
   private async once(check: string, spec: RequestSpec): Promise<Exchange> {
     const target = withQuery(spec.path, spec.query);
     const url = `${this.base}${target}`;
-    const headers: Record<string, string> = { accept: 'application/json, application/problem+json', ...this.options.headers };
+    const headers: Record<string, string> = {
+      accept: 'application/json, application/problem+json',
+      ...this.options.headers,
+    };
     const credential = spec.auth ?? 'main';
     const credentialHeaders = this.options.credentialHeaders(credential);
-    if (credentialHeaders === null) throw new TransportError(`no credential "${typeof credential === 'string' ? credential : 'custom'}" for this run`, 'NO_CREDENTIAL');
+    if (credentialHeaders === null)
+      throw new TransportError(
+        `no credential "${typeof credential === 'string' ? credential : 'custom'}" for this run`,
+        'NO_CREDENTIAL',
+      );
     Object.assign(headers, credentialHeaders);
     let body: string | undefined;
     if (spec.raw !== undefined) body = spec.raw;
     else if (spec.json !== undefined) body = JSON.stringify(spec.json);
-    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+      headers['content-type'] = 'application/json';
     Object.assign(headers, spec.headers ?? {});
     const started = performance.now();
     let status: number;
@@ -191,14 +211,23 @@ export class HttpClient {
       });
       status = res.statusCode;
       responseHeaders = {};
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) responseHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+      for (const [k, v] of Object.entries(res.headers))
+        if (v !== undefined) responseHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
       text = await res.body.text();
     } catch (error) {
-      const e = error as { message?: string; code?: string; name?: string; cause?: { code?: string; message?: string } };
+      const e = error as {
+        message?: string;
+        code?: string;
+        name?: string;
+        cause?: { code?: string; message?: string };
+      };
       const code = e.code ?? e.cause?.code ?? e.name;
-      const timedOut = e.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
+      const timedOut =
+        e.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
       throw new TransportError(
-        timedOut ? `${spec.method} ${target}: no answer within ${this.options.timeoutMs} ms` : `${spec.method} ${target}: ${e.cause?.message ?? e.message ?? String(error)}`,
+        timedOut
+          ? `${spec.method} ${target}: no answer within ${this.options.timeoutMs} ms`
+          : `${spec.method} ${target}: ${e.cause?.message ?? e.message ?? String(error)}`,
         timedOut ? 'TIMEOUT' : code,
       );
     }
@@ -239,21 +268,38 @@ export class HttpClient {
 }
 
 function clip(text: string): string {
-  return text.length > EVIDENCE_BODY_CHARS ? `${text.slice(0, EVIDENCE_BODY_CHARS)}... (${text.length} characters)` : text;
+  return text.length > EVIDENCE_BODY_CHARS
+    ? `${text.slice(0, EVIDENCE_BODY_CHARS)}... (${text.length} characters)`
+    : text;
 }
 
 /** The request of an exchange as evidence. */
 export function recordedRequest(exchange: Exchange): RecordedRequest {
-  return { method: exchange.method, url: exchange.url, headers: exchange.requestHeaders, ...(exchange.requestBody !== undefined ? { body: clip(exchange.requestBody) } : {}) };
+  return {
+    method: exchange.method,
+    url: exchange.url,
+    headers: exchange.requestHeaders,
+    ...(exchange.requestBody !== undefined ? { body: clip(exchange.requestBody) } : {}),
+  };
 }
 
 /** The response of an exchange as evidence (redacted, clipped). */
 export function recordedResponse(exchange: Exchange, redactor: Redactor): RecordedResponse {
-  return { status: exchange.status, headers: exchange.headers, ...(exchange.text ? { body: clip(redactor.text(exchange.text)) } : {}) };
+  return {
+    status: exchange.status,
+    headers: exchange.headers,
+    ...(exchange.text ? { body: clip(redactor.text(exchange.text)) } : {}),
+  };
 }
 
 /** Evidence of a failure seen on an exchange. */
-export function evidenceOf(exchange: Exchange | undefined, redactor: Redactor, message: string, expected?: string, actual?: string): Evidence {
+export function evidenceOf(
+  exchange: Exchange | undefined,
+  redactor: Redactor,
+  message: string,
+  expected?: string,
+  actual?: string,
+): Evidence {
   return {
     message: redactor.text(message),
     ...(expected !== undefined ? { expected: redactor.text(expected) } : {}),

@@ -78,7 +78,13 @@ export interface Credentials {
 
 /** Everything the checks of one run share. */
 export interface RunContext {
-  readonly options: Required<Pick<ConformOptions, 'baseUrl' | 'concurrency' | 'timeoutMs' | 'maxPages' | 'rateLimitMaxRequests' | 'rateLimitMaxSeconds'>> & ConformOptions;
+  readonly options: Required<
+    Pick<
+      ConformOptions,
+      'baseUrl' | 'concurrency' | 'timeoutMs' | 'maxPages' | 'rateLimitMaxRequests' | 'rateLimitMaxSeconds'
+    >
+  > &
+    ConformOptions;
   readonly client: HttpClient;
   readonly redactor: Redactor;
   /** The target exposes the mock's admin API. */
@@ -153,7 +159,8 @@ export class CheckContext {
   /** Records a failure. */
   fail(message: string, exchange?: Exchange, expected?: string, actual?: string): void {
     this.failureCount++;
-    if (this.failures.length < MAX_EVIDENCE) this.failures.push(evidenceOf(exchange, this.run.redactor, message, expected, actual));
+    if (this.failures.length < MAX_EVIDENCE)
+      this.failures.push(evidenceOf(exchange, this.run.redactor, message, expected, actual));
   }
 
   /** Records a failure unless `condition` holds; returns the condition. */

@@ -93,9 +93,15 @@ export function contractPermissions(): string[] {
  * Splits operations by the provenance of the fact a check is about: documented ones give the MUST check,
  * inferred ones its SHOULD twin (`<id>.inferred`).
  */
-export function byProvenance(ops: readonly OperationDef[], fact: (op: OperationDef) => { provenance: 'documented' | 'inferred' } = (op) => op): {
+export function byProvenance(
+  ops: readonly OperationDef[],
+  fact: (op: OperationDef) => { provenance: 'documented' | 'inferred' } = (op) => op,
+): {
   documented: OperationDef[];
   inferred: OperationDef[];
 } {
-  return { documented: ops.filter((op) => fact(op).provenance === 'documented'), inferred: ops.filter((op) => fact(op).provenance === 'inferred') };
+  return {
+    documented: ops.filter((op) => fact(op).provenance === 'documented'),
+    inferred: ops.filter((op) => fact(op).provenance === 'inferred'),
+  };
 }

@@ -19,7 +19,9 @@ export class NoCredentialError extends UsageError {
     readonly target: string,
     detail?: string,
   ) {
-    super(`no credential for ${target}${detail ? ` (${detail})` : ''}: pass --token (or OPSAPI_TOKEN), --api-key, --token-command, or target a mock with its admin API`);
+    super(
+      `no credential for ${target}${detail ? ` (${detail})` : ''}: pass --token (or OPSAPI_TOKEN), --api-key, --token-command, or target a mock with its admin API`,
+    );
   }
 }
 

@@ -18,7 +18,8 @@ export function listSpec(op: OperationDef, path: string, params: ListParams, aut
   const method = op.method.toUpperCase() as RequestSpec['method'];
   if (op.list?.parametersIn === 'body') {
     const body: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(params)) if (v !== undefined) body[k] = typeof v === 'string' && /^\d+$/.test(v) && k.startsWith('page') ? Number(v) : v;
+    for (const [k, v] of Object.entries(params))
+      if (v !== undefined) body[k] = typeof v === 'string' && /^\d+$/.test(v) && k.startsWith('page') ? Number(v) : v;
     return { method, path, json: body, auth };
   }
   const query: Record<string, string | number | undefined> = {};
@@ -46,7 +47,11 @@ export function pageOf(exchange: Exchange): PageBody | undefined {
 /** The identity of a list item: its `id`, or its whole content when it has none (event descriptors). */
 export function identity(item: Record<string, unknown>): string {
   if (typeof item.id === 'string' || typeof item.id === 'number') return String(item.id);
-  return JSON.stringify(Object.keys(item).sort().map((k) => [k, item[k]]));
+  return JSON.stringify(
+    Object.keys(item)
+      .sort()
+      .map((k) => [k, item[k]]),
+  );
 }
 
 /** Everything read of a list: its items (all of them when `complete`) and its total. */
@@ -75,7 +80,8 @@ export function readList(c: CheckContext, op: OperationDef): Promise<ListData | 
     for (let page = 1; page <= MAX_READ_PAGES; page++) {
       const ex = await c.run.client.send('shared', listSpec(op, path, { pageNumber: page, pageSize: 1000 }));
       const body = pageOf(ex);
-      if (ex.status !== 200 || !body) return `${op.method.toUpperCase()} ${path} answered ${ex.status} to an unfiltered read`;
+      if (ex.status !== 200 || !body)
+        return `${op.method.toUpperCase()} ${path} answered ${ex.status} to an unfiltered read`;
       items.push(...body.results);
       totalCount = body.totalCount;
       if (items.length >= totalCount || body.results.length === 0) break;
@@ -99,8 +105,10 @@ function fromData(run: RunContext, op: OperationDef, param: string): string | un
   const d = run.data;
   if (param === 'skuReference') return d.sku?.reference;
   if (param === 'inspectionId') return d.sku?.inspectionIds?.[0];
-  if (param === 'errorCode') return (contract().document['x-error-catalog'] as { code: string }[] | undefined)?.[0]?.code;
-  if (op.path.includes('/purchaseOrders/')) return param === 'lineId' ? d.purchaseOrderLine?.lineId : d.purchaseOrderLine?.purchaseOrderId;
+  if (param === 'errorCode')
+    return (contract().document['x-error-catalog'] as { code: string }[] | undefined)?.[0]?.code;
+  if (op.path.includes('/purchaseOrders/'))
+    return param === 'lineId' ? d.purchaseOrderLine?.lineId : d.purchaseOrderLine?.purchaseOrderId;
   if (op.path.includes('/families/') && param === 'id') return d.deletableFamilyId;
   return undefined;
 }
@@ -122,7 +130,8 @@ export async function pathValues(c: CheckContext, op: OperationDef): Promise<Rec
       if (value === undefined) return `no ${p.name} to address: ${parent.method.toUpperCase()} ${parent.path} is empty`;
     } else {
       value = fromData(c.run, op, p.name);
-      if (value === undefined) return `no value for {${p.name}} of ${op.method.toUpperCase()} ${op.path}: pass --data (the GET /__mock/fixtures format)`;
+      if (value === undefined)
+        return `no value for {${p.name}} of ${op.method.toUpperCase()} ${op.path}: pass --data (the GET /__mock/fixtures format)`;
     }
     values[p.name] = value;
   }
@@ -130,7 +139,15 @@ export async function pathValues(c: CheckContext, op: OperationDef): Promise<Rec
 }
 
 /** A problem body, loosely typed. */
-export type ProblemBody = { type?: unknown; title?: unknown; status?: unknown; detail?: unknown; instance?: unknown; code?: unknown; parameters?: unknown };
+export type ProblemBody = {
+  type?: unknown;
+  title?: unknown;
+  status?: unknown;
+  detail?: unknown;
+  instance?: unknown;
+  code?: unknown;
+  parameters?: unknown;
+};
 
 export function problemOf(exchange: Exchange): ProblemBody | undefined {
   const b = exchange.json;
@@ -141,11 +158,23 @@ export function problemOf(exchange: Exchange): ProblemBody | undefined {
  * Expects a problem with a status and a code (null: no code). Records failures; returns whether it matched.
  * `statusLenient`: any 4xx is accepted for the status (the exact status is checked elsewhere at SHOULD level).
  */
-export function expectProblem(c: CheckContext, ex: Exchange, status: number, code: string | null, what: string, statusLenient = false): boolean {
+export function expectProblem(
+  c: CheckContext,
+  ex: Exchange,
+  status: number,
+  code: string | null,
+  what: string,
+  statusLenient = false,
+): boolean {
   const body = problemOf(ex);
   const statusOk = statusLenient ? ex.status >= 400 && ex.status < 500 : ex.status === status;
   if (!statusOk) {
-    c.fail(`${what}: unexpected status`, ex, statusLenient ? `a 4xx status with code ${code}` : `${status}${code ? ` ${code}` : ''}`, `${ex.status}`);
+    c.fail(
+      `${what}: unexpected status`,
+      ex,
+      statusLenient ? `a 4xx status with code ${code}` : `${status}${code ? ` ${code}` : ''}`,
+      `${ex.status}`,
+    );
     return false;
   }
   if (code === null) return true;
@@ -156,9 +185,12 @@ export function expectProblem(c: CheckContext, ex: Exchange, status: number, cod
   return true;
 }
 
-
 /** Polls until `fn` returns a value (not undefined) or the time is up. */
-export async function poll<T>(fn: () => Promise<T | undefined>, timeoutMs: number, everyMs = 100): Promise<T | undefined> {
+export async function poll<T>(
+  fn: () => Promise<T | undefined>,
+  timeoutMs: number,
+  everyMs = 100,
+): Promise<T | undefined> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const value = await fn();

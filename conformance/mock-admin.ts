@@ -20,7 +20,12 @@ export async function prepareMock(run: RunContext): Promise<void> {
   const org = (credentials.main && orgOf(credentials.main)) ?? `conform-${nonce()}${nonce().slice(0, 4)}`;
   const all = contractPermissions();
   const mint = async (claims: { org: string; permissions: string[]; roles: string[] }): Promise<string | undefined> => {
-    const ex = await client.send('setup', { method: 'POST', path: '/__mock/tokens', auth: 'none', json: { ...claims, expiresIn: 3600 } });
+    const ex = await client.send('setup', {
+      method: 'POST',
+      path: '/__mock/tokens',
+      auth: 'none',
+      json: { ...claims, expiresIn: 3600 },
+    });
     const token = (ex.json as { token?: unknown } | undefined)?.token;
     if (typeof token !== 'string') return undefined;
     redactor.add(token);
@@ -54,4 +59,3 @@ export async function prepareMock(run: RunContext): Promise<void> {
     }
   }
 }
-

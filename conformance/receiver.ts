@@ -22,7 +22,12 @@ export class Receiver {
   }
 
   async start(host: string, port: number, publicUrl?: string): Promise<void> {
-    this.inner = await startReceiver({ host, port, maxBodyBytes: MAX_BODY_BYTES, respond: () => ({ status: 200, body: 'ok', headers: { 'content-type': 'text/plain' } }) });
+    this.inner = await startReceiver({
+      host,
+      port,
+      maxBodyBytes: MAX_BODY_BYTES,
+      respond: () => ({ status: 200, body: 'ok', headers: { 'content-type': 'text/plain' } }),
+    });
     this.url = publicUrl ? `${publicUrl.replace(/\/+$/, '')}${this.path}` : `${this.inner.url}${this.path}`;
   }
 

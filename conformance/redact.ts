@@ -32,7 +32,8 @@ export class Redactor {
     const out: Record<string, string> = {};
     for (const [name, value] of Object.entries(headers)) {
       const lower = name.toLowerCase();
-      if (this.secretHeaders.has(lower)) out[name] = lower === 'authorization' ? value.replace(/^(\S+)\s+.*$/, '$1 <redacted>') : '<redacted>';
+      if (this.secretHeaders.has(lower))
+        out[name] = lower === 'authorization' ? value.replace(/^(\S+)\s+.*$/, '$1 <redacted>') : '<redacted>';
       else out[name] = this.text(value);
     }
     return out;

@@ -4,7 +4,15 @@ import { VERSION } from '../common/version.js';
 import { RateLimitedError, TransportError, type Credential } from './client.js';
 import { CheckClock, TimedClient, currentClock, underClock } from './check-clock.js';
 import { matchOperation } from './contract.js';
-import { CheckContext, SkipSignal, selects, type CheckDef, type ConformOptions, type Credentials, type RunContext } from './context.js';
+import {
+  CheckContext,
+  SkipSignal,
+  selects,
+  type CheckDef,
+  type ConformOptions,
+  type Credentials,
+  type RunContext,
+} from './context.js';
 import { NoCredentialError, TargetUnreachableError, UsageError } from './errors.js';
 import { pageOf, poll } from './helpers.js';
 import { Receiver } from './receiver.js';
@@ -12,7 +20,15 @@ import { Redactor } from './redact.js';
 import { allChecks } from './registry.js';
 import { prepareMock } from './mock-admin.js';
 import { seedData } from './checks/writes.js';
-import { FAMILIES, type CheckResult, type Counts, type Outcome, type Phase, type Precondition, type Report } from './types.js';
+import {
+  FAMILIES,
+  type CheckResult,
+  type Counts,
+  type Outcome,
+  type Phase,
+  type Precondition,
+  type Report,
+} from './types.js';
 
 export { NoCredentialError, TargetUnreachableError, UsageError } from './errors.js';
 
@@ -82,7 +98,8 @@ export async function runConformance(input: ConformOptions): Promise<Report> {
   } catch {
     throw new UsageError(`--base-url "${input.baseUrl}" is not a URL`);
   }
-  if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:') throw new UsageError('--base-url must be an http or https URL');
+  if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:')
+    throw new UsageError('--base-url must be an http or https URL');
   const options: RunContext['options'] = {
     ...input,
     // An empty credential is no credential: a CI secret that is not set expands to "" (inferred).
@@ -100,17 +117,33 @@ export async function runConformance(input: ConformOptions): Promise<Report> {
     rateLimitMaxSeconds: Math.max(1, input.rateLimitMaxSeconds ?? 20),
   };
   const started = Date.now();
-  const selected = allChecks().filter((c) => (!options.only?.length || options.only.some((p) => selects(p, c.id))) && !(options.skip ?? []).some((p) => selects(p, c.id)));
+  const selected = allChecks().filter(
+    (c) =>
+      (!options.only?.length || options.only.some((p) => selects(p, c.id))) &&
+      !(options.skip ?? []).some((p) => selects(p, c.id)),
+  );
   if (selected.length === 0) throw new UsageError('--only/--skip leave no check to run (see --list-checks)');
 
   const redactor = new Redactor();
-  for (const s of [options.token, options.limitedToken, options.apiKey, options.otherTenantToken, options.webhookSecret]) redactor.add(s);
+  for (const s of [
+    options.token,
+    options.limitedToken,
+    options.apiKey,
+    options.otherTenantToken,
+    options.webhookSecret,
+  ])
+    redactor.add(s);
   for (const [name, v] of Object.entries(options.headers ?? {})) {
     redactor.addHeader(name);
     redactor.add(v);
   }
 
-  const credentials: Credentials = { main: options.token, limited: options.limitedToken, other: options.otherTenantToken, apiKey: options.apiKey };
+  const credentials: Credentials = {
+    main: options.token,
+    limited: options.limitedToken,
+    other: options.otherTenantToken,
+    apiKey: options.apiKey,
+  };
   if (options.tokenCommand) {
     credentials.main = await tokenFromCommand(options.tokenCommand);
     redactor.add(credentials.main);
@@ -118,7 +151,12 @@ export async function runConformance(input: ConformOptions): Promise<Report> {
   const bearer = (token: string | undefined) => (token ? { authorization: `Bearer ${token}` } : null);
   const credentialHeaders = (cred: Credential): Record<string, string> | null => {
     if (cred === 'none') return {};
-    if (cred === 'main') return credentials.main ? bearer(credentials.main) : credentials.apiKey ? { 'x-api-key': credentials.apiKey } : null;
+    if (cred === 'main')
+      return credentials.main
+        ? bearer(credentials.main)
+        : credentials.apiKey
+          ? { 'x-api-key': credentials.apiKey }
+          : null;
     if (cred === 'limited') return bearer(credentials.limited);
     if (cred === 'other') return bearer(credentials.other);
     if ('bearer' in cred) return bearer(cred.bearer);
@@ -145,7 +183,16 @@ export async function runConformance(input: ConformOptions): Promise<Report> {
         return refreshing;
       }
     : undefined;
-  const client = new TimedClient({ baseUrl: options.baseUrl, timeoutMs: options.timeoutMs, concurrency: options.concurrency, headers: options.headers ?? {}, redactor, credentialHeaders, matchOperation, ...(refreshMainToken ? { refreshMainToken } : {}) });
+  const client = new TimedClient({
+    baseUrl: options.baseUrl,
+    timeoutMs: options.timeoutMs,
+    concurrency: options.concurrency,
+    headers: options.headers ?? {},
+    redactor,
+    credentialHeaders,
+    matchOperation,
+    ...(refreshMainToken ? { refreshMainToken } : {}),
+  });
 
   const memos = new Map<string, Promise<unknown>>();
   const run: RunContext = {
@@ -176,14 +223,24 @@ export async function runConformance(input: ConformOptions): Promise<Report> {
     } catch (error) {
       throw new TargetUnreachableError(`cannot reach ${options.baseUrl}: ${(error as Error).message}`);
     }
-    const mockAdmin = options.useMockAdmin !== false && health.status === 200 && (health.json as { status?: unknown } | undefined)?.status === 'ok';
+    const mockAdmin =
+      options.useMockAdmin !== false &&
+      health.status === 200 &&
+      (health.json as { status?: unknown } | undefined)?.status === 'ok';
     (run as { mockAdmin: boolean }).mockAdmin = mockAdmin;
     if (mockAdmin) await prepareMock(run);
     if (!credentials.main && !credentials.apiKey && selected.some(needsToken)) {
       const target = new URL(options.baseUrl);
       target.username = '';
       target.password = '';
-      const detail = input.token !== undefined && !options.token ? 'the token given is empty' : mockAdmin ? 'its admin API minted no token' : health.status === 200 && options.useMockAdmin === false ? 'its admin API is off: --no-mock-admin' : undefined;
+      const detail =
+        input.token !== undefined && !options.token
+          ? 'the token given is empty'
+          : mockAdmin
+            ? 'its admin API minted no token'
+            : health.status === 200 && options.useMockAdmin === false
+              ? 'its admin API is off: --no-mock-admin'
+              : undefined;
       throw new NoCredentialError(target.href.replace(/\/+$/, ''), detail);
     }
 
@@ -212,7 +269,12 @@ export async function runConformance(input: ConformOptions): Promise<Report> {
 
     for (const phase of PHASES) {
       const checks = selected.filter((c) => (c.phase ?? 'main') === phase);
-      if (phase === 'state' && options.allowWrites && credentials.main && selected.some((c) => ['lists', 'filters', 'isolation'].includes(c.family))) {
+      if (
+        phase === 'state' &&
+        options.allowWrites &&
+        credentials.main &&
+        selected.some((c) => ['lists', 'filters', 'isolation'].includes(c.family))
+      ) {
         await seedData(run).catch((error: Error) => run.notes.push(`Seeding subscriptions failed: ${error.message}`));
       }
       if (checks.length === 0) continue;
@@ -240,11 +302,14 @@ export async function runConformance(input: ConformOptions): Promise<Report> {
 
 function setAvailability(run: RunContext): void {
   const { options, credentials, unavailable } = run;
-  if (!credentials.main && !credentials.apiKey) unavailable.set('token', 'no credentials: pass --token (a mock with its admin API needs none)');
+  if (!credentials.main && !credentials.apiKey)
+    unavailable.set('token', 'no credentials: pass --token (a mock with its admin API needs none)');
   if (!options.allowWrites) unavailable.set('writes', 'writes are off: pass --allow-writes');
   if (!options.webhooks) unavailable.set('webhooks', 'webhooks are off: pass --webhooks');
-  if (!credentials.limited && !credentials.without) unavailable.set('limitedToken', 'no token lacking permissions: pass --limited-token');
-  if (!options.rateLimitProbe) unavailable.set('rateLimitProbe', 'the rate-limit probe is off: pass --rate-limit-probe');
+  if (!credentials.limited && !credentials.without)
+    unavailable.set('limitedToken', 'no token lacking permissions: pass --limited-token');
+  if (!options.rateLimitProbe)
+    unavailable.set('rateLimitProbe', 'the rate-limit probe is off: pass --rate-limit-probe');
   if (!credentials.other) unavailable.set('otherTenant', 'no second tenant: pass --other-tenant-token');
 }
 
@@ -253,7 +318,13 @@ async function quiesce(run: RunContext): Promise<void> {
   if (!run.credentials.main || (!run.options.webhooks && !run.options.allowWrites)) return;
   await poll(
     async () => {
-      const ex = await run.client.send('shared', { method: 'GET', path: '/v1/notifications/webhook', query: { filterBy: 'status[Equals]Pending', pageSize: 1 } }).catch(() => undefined);
+      const ex = await run.client
+        .send('shared', {
+          method: 'GET',
+          path: '/v1/notifications/webhook',
+          query: { filterBy: 'status[Equals]Pending', pageSize: 1 },
+        })
+        .catch(() => undefined);
       const page = ex ? pageOf(ex) : undefined;
       return !page || page.totalCount === 0 ? true : undefined;
     },
@@ -264,7 +335,9 @@ async function quiesce(run: RunContext): Promise<void> {
 
 async function runCheck(run: RunContext, def: CheckDef): Promise<CheckResult> {
   const clock = new CheckClock();
-  const unmet = requirements(def).filter((p) => run.unavailable.has(p)).map((p) => run.unavailable.get(p) as string);
+  const unmet = requirements(def)
+    .filter((p) => run.unavailable.has(p))
+    .map((p) => run.unavailable.get(p) as string);
   const c = new CheckContext(run, def);
   let outcome: Outcome;
   let reason: string | undefined;
@@ -278,7 +351,9 @@ async function runCheck(run: RunContext, def: CheckDef): Promise<CheckResult> {
       else if (c.covered > 0) outcome = 'pass';
       else {
         outcome = 'skip';
-        reason = c.uncovered.length ? `the data cannot exercise it: ${c.uncovered.slice(0, 6).join('; ')}` : 'nothing to check';
+        reason = c.uncovered.length
+          ? `the data cannot exercise it: ${c.uncovered.slice(0, 6).join('; ')}`
+          : 'nothing to check';
       }
     } catch (error) {
       if (c.failureCount > 0) outcome = 'fail';
@@ -290,10 +365,12 @@ async function runCheck(run: RunContext, def: CheckDef): Promise<CheckResult> {
         reason = 'rate limited';
       } else {
         outcome = 'error';
-        reason = error instanceof TransportError ? error.message : `${(error as Error).name}: ${(error as Error).message}`;
+        reason =
+          error instanceof TransportError ? error.message : `${(error as Error).name}: ${(error as Error).message}`;
       }
     }
-    if (outcome === 'pass') reason = `${c.covered} case${c.covered === 1 ? '' : 's'} checked${c.uncovered.length ? `; not exercised: ${c.uncovered.slice(0, 4).join('; ')}` : ''}`;
+    if (outcome === 'pass')
+      reason = `${c.covered} case${c.covered === 1 ? '' : 's'} checked${c.uncovered.length ? `; not exercised: ${c.uncovered.slice(0, 4).join('; ')}` : ''}`;
   }
   return {
     id: def.id,
@@ -325,13 +402,20 @@ function finish(run: RunContext, checks: CheckResult[], started: number): Report
   const mustTotal = checks.filter((r) => r.level === 'MUST').length;
   const mustRan = mustTotal - mustSkipped.length;
   const reasons: string[] = [];
-  if (mustBroken.length) reasons.push(`${mustBroken.length} MUST check(s) failed or errored: ${mustBroken.map((r) => r.id).join(', ')}`);
+  if (mustBroken.length)
+    reasons.push(`${mustBroken.length} MUST check(s) failed or errored: ${mustBroken.map((r) => r.id).join(', ')}`);
   // Inferred: a run that skipped most of what it was asked to prove proves little; a gate must not pass on it.
   if (mustSkipped.length * 2 > mustTotal && !run.options.allowSkips) {
-    reasons.push(`only ${mustRan} of ${mustTotal} MUST checks ran (${mustSkipped.length} skipped, more than half): give what the skip reasons name, or pass --allow-skips`);
+    reasons.push(
+      `only ${mustRan} of ${mustTotal} MUST checks ran (${mustSkipped.length} skipped, more than half): give what the skip reasons name, or pass --allow-skips`,
+    );
   }
-  if (run.options.strict && shouldBroken.length) reasons.push(`--strict: ${shouldBroken.length} SHOULD check(s) failed or errored: ${shouldBroken.map((r) => r.id).join(', ')}`);
-  if (run.options.certify && mustSkipped.length) reasons.push(`--certify: ${mustSkipped.length} MUST check(s) skipped: ${mustSkipped.map((r) => r.id).join(', ')}`);
+  if (run.options.strict && shouldBroken.length)
+    reasons.push(
+      `--strict: ${shouldBroken.length} SHOULD check(s) failed or errored: ${shouldBroken.map((r) => r.id).join(', ')}`,
+    );
+  if (run.options.certify && mustSkipped.length)
+    reasons.push(`--certify: ${mustSkipped.length} MUST check(s) skipped: ${mustSkipped.map((r) => r.id).join(', ')}`);
   if (stale.length) reasons.push(`stale baseline entries (these checks now pass): ${stale.join(', ')}`);
   const notCertified = (rs: CheckResult[]) => rs.some((r) => r.level === 'MUST' && r.outcome !== 'pass');
   const families = FAMILIES.filter((f) => checks.some((r) => r.family === f.id)).map((f) => {

@@ -9,7 +9,18 @@ export type Level = 'MUST' | 'SHOULD';
 export type Precondition = 'token' | 'writes' | 'webhooks' | 'limitedToken' | 'rateLimitProbe' | 'otherTenant';
 
 /** The check families (one file each under `conformance/checks/`); also the conformance classes of the report. */
-export type Family = 'auth' | 'permissions' | 'errors' | 'lists' | 'filters' | 'catalog' | 'writes' | 'webhooks' | 'rate-limit' | 'isolation' | 'schema';
+export type Family =
+  | 'auth'
+  | 'permissions'
+  | 'errors'
+  | 'lists'
+  | 'filters'
+  | 'catalog'
+  | 'writes'
+  | 'webhooks'
+  | 'rate-limit'
+  | 'isolation'
+  | 'schema';
 
 /** Titles of the families, in report order. */
 export const FAMILIES: ReadonlyArray<{ id: Family; title: string }> = [

@@ -70,7 +70,9 @@ export function defaultOptions(): MockOptions {
 }
 
 /** Parses `50-200ms`, `100ms`, `1s`, `0.2-1s` into a latency range. */
-export function parseLatency(text: string): { ok: true; value: { min: number; max: number } | null } | { ok: false; error: string } {
+export function parseLatency(
+  text: string,
+): { ok: true; value: { min: number; max: number } | null } | { ok: false; error: string } {
   const t = text.trim().toLowerCase();
   if (t === 'off' || t === '0' || t === '') return { ok: true, value: null };
   const m = /^(\d+(?:\.\d+)?)(?:\s*-\s*(\d+(?:\.\d+)?))?\s*(ms|s)?$/.exec(t);
@@ -84,7 +86,10 @@ export function parseLatency(text: string): { ok: true; value: { min: number; ma
 
 /** Parses a retry schedule: comma-separated durations (`0,5s,5m,30m,2h`), seconds when unitless. */
 export function parseRetrySchedule(text: string): { ok: true; value: number[] } | { ok: false; error: string } {
-  const parts = text.split(',').map((p) => p.trim()).filter(Boolean);
+  const parts = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   const units: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 };
   const out: number[] = [];
   for (const part of parts) {

@@ -38,7 +38,15 @@ export function codedProblem(
   return {
     kind: 'problem',
     status,
-    body: { type: `${baseUrl}/errors/${code}`, title: entry.title, status, detail, instance: instanceOf(ref), code, parameters },
+    body: {
+      type: `${baseUrl}/errors/${code}`,
+      title: entry.title,
+      status,
+      detail,
+      instance: instanceOf(ref),
+      code,
+      parameters,
+    },
   };
 }
 
@@ -74,7 +82,12 @@ const RFC9110_SECTIONS: Readonly<Record<number, string>> = {
 };
 
 /** A problem for an error no catalog code names (unknown route, 405, 413, 415): no `code` (inferred, DESIGN). */
-export function plainProblem(status: number, detail: string, ref: RequestRef, headers?: Record<string, string>): ProblemAnswer {
+export function plainProblem(
+  status: number,
+  detail: string,
+  ref: RequestRef,
+  headers?: Record<string, string>,
+): ProblemAnswer {
   const section = RFC9110_SECTIONS[status];
   return {
     kind: 'problem',

@@ -14,10 +14,12 @@ export function parseRate(text: string): { ok: true; rate: Rate | null } | { ok:
   const t = text.trim().toLowerCase();
   if (t === 'off' || t === 'none' || t === '0') return { ok: true, rate: null };
   const m = /^(\d+)\s*\/\s*(\d*)\s*(ms|s|m|h)$/.exec(t);
-  if (!m) return { ok: false, error: `invalid rate limit "${text}": use N/window (e.g. 300/1s, 100/500ms, 1000/1m) or off` };
+  if (!m)
+    return { ok: false, error: `invalid rate limit "${text}": use N/window (e.g. 300/1s, 100/500ms, 1000/1m) or off` };
   const limit = Number(m[1]);
   const windowMs = Number(m[2] || '1') * (UNITS[m[3] ?? 's'] ?? 1000);
-  if (!Number.isSafeInteger(limit) || limit < 1 || windowMs < 1) return { ok: false, error: `invalid rate limit "${text}": N and the window must be positive` };
+  if (!Number.isSafeInteger(limit) || limit < 1 || windowMs < 1)
+    return { ok: false, error: `invalid rate limit "${text}": N and the window must be positive` };
   return { ok: true, rate: { limit, windowMs } };
 }
 

@@ -43,11 +43,25 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
   const document = buildDocument();
   // Planted faults (`--fault`) decorate the faithful parts here, and only when some are planted.
   const faults = options.faults.size > 0 ? plantFaults(options.faults) : null;
-  const store = new Store({ seed: options.seed, skus: options.skus, maxTenants: options.maxTenants, jwtSecret: options.jwtSecret, clock });
-  const transport = new UndiciTransport({ timeoutMs: options.deliveryTimeoutMs, blockPrivate: options.blockPrivateEndpoints, clock });
+  const store = new Store({
+    seed: options.seed,
+    skus: options.skus,
+    maxTenants: options.maxTenants,
+    jwtSecret: options.jwtSecret,
+    clock,
+  });
+  const transport = new UndiciTransport({
+    timeoutMs: options.deliveryTimeoutMs,
+    blockPrivate: options.blockPrivateEndpoints,
+    clock,
+  });
   const engine = new WebhookEngine(
     store,
-    { retrySchedule: options.retrySchedule, concurrency: options.deliveryConcurrency, maxNotificationsPerTenant: options.maxNotifications },
+    {
+      retrySchedule: options.retrySchedule,
+      concurrency: options.deliveryConcurrency,
+      maxNotificationsPerTenant: options.maxNotifications,
+    },
     { clock, ...(faults?.webhookParts({ signer: hmacSigner, transport }) ?? { signer: hmacSigner, transport }) },
   );
   const persistence = options.stateFile ? new Persistence(options.stateFile, store, engine) : null;
@@ -79,7 +93,10 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
 }
 
 /** Builds the mock and listens on `host:port` (port 0: any free port). */
-export async function startMock(overrides: Partial<MockOptions> = {}, clock: Clock = systemClock): Promise<RunningMock> {
+export async function startMock(
+  overrides: Partial<MockOptions> = {},
+  clock: Clock = systemClock,
+): Promise<RunningMock> {
   const mock = await buildMock(overrides, clock);
   const { host, port } = mock.control.options;
   try {

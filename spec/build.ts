@@ -1,4 +1,11 @@
-import { OpenApiBuilder, type OpenAPIObject, type OperationObject, type ParameterObject, type ResponseObject, type SchemaObject } from 'openapi3-ts/oas31';
+import {
+  OpenApiBuilder,
+  type OpenAPIObject,
+  type OperationObject,
+  type ParameterObject,
+  type ResponseObject,
+  type SchemaObject,
+} from 'openapi3-ts/oas31';
 import { OPERATIONS, type OperationDef } from './operations/index.js';
 import { SCHEMAS } from './components.js';
 import { LIST_PARAMETERS, RETRY_AFTER_HEADER, filterAndSortParameters } from './list-parameters.js';
@@ -14,7 +21,10 @@ export const CONTRACT_VERSION = '1.0.0';
 
 const PROBLEM_MEDIA = 'application/problem+json';
 
-function marks(fact: { provenance: 'documented' | 'inferred'; rationale?: string | undefined }): Record<string, string> {
+function marks(fact: {
+  provenance: 'documented' | 'inferred';
+  rationale?: string | undefined;
+}): Record<string, string> {
   return fact.provenance === 'documented' ? { ...documented } : inferred(fact.rationale ?? '');
 }
 
@@ -55,7 +65,9 @@ function buildOperation(op: OperationDef): OperationObject {
   const success = op.success;
   responses[String(success.status)] = {
     description: success.description,
-    ...(success.schema ? { content: { 'application/json': { schema: { $ref: `#/components/schemas/${success.schema}` } } } } : {}),
+    ...(success.schema
+      ? { content: { 'application/json': { schema: { $ref: `#/components/schemas/${success.schema}` } } } }
+      : {}),
     ...(success.links ? { links: buildLinks(success.links) } : {}),
     ...marks(success),
   };
@@ -71,7 +83,9 @@ function buildOperation(op: OperationDef): OperationObject {
   }
 
   const permissionText =
-    op.permission.name === null ? 'Permission: none beyond authentication.' : `Permission: \`${op.permission.name}\` (role or permission).`;
+    op.permission.name === null
+      ? 'Permission: none beyond authentication.'
+      : `Permission: \`${op.permission.name}\` (role or permission).`;
   const result: OperationObject = {
     operationId: op.operationId,
     summary: op.summary,
@@ -93,17 +107,33 @@ function buildOperation(op: OperationDef): OperationObject {
     result.requestBody = {
       required: true,
       description: op.requestBody.description,
-      content: { 'application/json': { schema: { $ref: `#/components/schemas/${op.requestBody.schema}` }, example: op.requestBody.example } },
+      content: {
+        'application/json': {
+          schema: { $ref: `#/components/schemas/${op.requestBody.schema}` },
+          example: op.requestBody.example,
+        },
+      },
       ...marks(op.requestBody),
     };
   }
   if (op.exampleRequires) result['x-example-requires'] = [...op.exampleRequires];
   if (op.list) {
-    result['x-list'] = { parametersIn: op.list.parametersIn, item: op.list.item, 'x-provenance': 'inferred', 'x-rationale': op.list.fieldsRationale };
+    result['x-list'] = {
+      parametersIn: op.list.parametersIn,
+      item: op.list.item,
+      'x-provenance': 'inferred',
+      'x-rationale': op.list.fieldsRationale,
+    };
     result['x-filterable'] = op.list.filterAndSort
       ? op.list.fields
           .filter((f) => f.filterable)
-          .map((f) => ({ field: f.name, type: f.type, nullable: f.nullable, operators: [...f.operators], ...(f.enumValues ? { enumValues: [...f.enumValues] } : {}) }))
+          .map((f) => ({
+            field: f.name,
+            type: f.type,
+            nullable: f.nullable,
+            operators: [...f.operators],
+            ...(f.enumValues ? { enumValues: [...f.enumValues] } : {}),
+          }))
       : [];
     result['x-sortable'] = op.list.filterAndSort ? op.list.fields.filter((f) => f.sortable).map((f) => f.name) : [];
   }
@@ -136,7 +166,12 @@ export function buildDocument(): OpenAPIObject {
     .addServer({
       url: '{base_url}',
       description: 'The service base address; every path starts with /v1.',
-      variables: { base_url: { default: 'http://127.0.0.1:4010', description: 'base address of the deployment (the local mock by default)' } },
+      variables: {
+        base_url: {
+          default: 'http://127.0.0.1:4010',
+          description: 'base address of the deployment (the local mock by default)',
+        },
+      },
     });
 
   const tags: Record<string, string> = {
@@ -145,7 +180,7 @@ export function buildDocument(): OpenAPIObject {
     Events: 'Event discovery: the event names and versions of the environment.',
     Items: 'Catalog: SKUs, stock, inspections, families.',
     Maintenance: 'Maintenance assets.',
-    Admin: 'The caller\'s tenant.',
+    Admin: "The caller's tenant.",
     Planning: 'Purchase orders.',
     Errors: 'The error code catalog.',
     Webhooks: 'Requests the service sends to subscribers.',
@@ -156,7 +191,8 @@ export function buildDocument(): OpenAPIObject {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'JWT',
-    description: '`Authorization: Bearer <ACCESS_TOKEN>` (a JWT). How a JWT is obtained is not shown by the reference; the mock mints HS256 tokens with claims `org`, `permissions`, `roles`, `exp`.',
+    description:
+      '`Authorization: Bearer <ACCESS_TOKEN>` (a JWT). How a JWT is obtained is not shown by the reference; the mock mints HS256 tokens with claims `org`, `permissions`, `roles`, `exp`.',
     ...documented,
   });
   builder.addSecurityScheme('ApiKey', {
@@ -164,7 +200,7 @@ export function buildDocument(): OpenAPIObject {
     in: 'header',
     name: 'X-Api-Key',
     description:
-      'The `key` returned by POST /v1/access/apiKeys. Documented for list requests; accepted on every operation with the tenant and permissions of the key\'s creator (inferred). When both credentials are sent, both must be valid and of the same tenant, except that an X-Api-Key equal to the bearer token is the same credential sent twice and is accepted (inferred, `x-with-bearer`).',
+      "The `key` returned by POST /v1/access/apiKeys. Documented for list requests; accepted on every operation with the tenant and permissions of the key's creator (inferred). When both credentials are sent, both must be valid and of the same tenant, except that an X-Api-Key equal to the bearer token is the same credential sent twice and is accepted (inferred, `x-with-bearer`).",
     ...documented,
     'x-with-bearer': { ...KEY_WITH_BEARER },
   });

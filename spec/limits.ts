@@ -23,7 +23,8 @@ export const PAGE_NUMBER_RATIONALE =
   'Limits give pageNumber a minimum of 1 and no maximum; the bound is the largest 32-bit signed integer (the usual page-number type of server frameworks), which also keeps (pageNumber - 1) * pageSize exact. Above it: 400 COMMON.VALIDATION.ERROR naming pageNumber.';
 export const FILTER_LENGTH_RATIONALE =
   'The length of filterBy is not shown; 4096 characters hold dozens of conditions and, in ASCII, keep a request line under the 8 KB most HTTP servers accept (percent-encoded non-ASCII text takes up to 12 bytes a character: long such filters fit a search body, not a URL). Characters are counted as JSON Schema counts them (code points). Longer: 400 COMMON.VALIDATION.ERROR naming filterBy.';
-export const SORT_LENGTH_RATIONALE = 'The length of sortBy is not shown; 512 characters name every sortable field of any list. Longer: 400 COMMON.VALIDATION.ERROR naming sortBy.';
+export const SORT_LENGTH_RATIONALE =
+  'The length of sortBy is not shown; 512 characters name every sortable field of any list. Longer: 400 COMMON.VALIDATION.ERROR naming sortBy.';
 export const NAME_LENGTH_RATIONALE =
   'Length limits of body strings are not shown ("maximum request body sizes: not shown"); identifiers, references and names take at most 200 characters, like the path parameters. Longer: 400 COMMON.VALIDATION.ERROR naming the field.';
 export const TEXT_LENGTH_RATIONALE =
@@ -32,11 +33,17 @@ export const URL_LENGTH_RATIONALE =
   'The length of an endpoint URL is not shown; 2048 characters is the practical URL limit of common HTTP clients and servers. Longer: 400 COMMON.VALIDATION.ERROR naming the field.';
 
 /** `maxLength` with its inferred provenance, for a schema whose own mark may be `documented`. */
-export function inferredMaxLength(maxLength: number, rationale: string): { maxLength: number; 'x-maxLength-provenance': 'inferred'; 'x-maxLength-rationale': string } {
+export function inferredMaxLength(
+  maxLength: number,
+  rationale: string,
+): { maxLength: number; 'x-maxLength-provenance': 'inferred'; 'x-maxLength-rationale': string } {
   return { maxLength, 'x-maxLength-provenance': 'inferred', 'x-maxLength-rationale': rationale };
 }
 
 /** `maximum` with its inferred provenance, for a schema whose own mark may be `documented`. */
-export function inferredMaximum(maximum: number, rationale: string): { maximum: number; 'x-maximum-provenance': 'inferred'; 'x-maximum-rationale': string } {
+export function inferredMaximum(
+  maximum: number,
+  rationale: string,
+): { maximum: number; 'x-maximum-provenance': 'inferred'; 'x-maximum-rationale': string } {
   return { maximum, 'x-maximum-provenance': 'inferred', 'x-maximum-rationale': rationale };
 }

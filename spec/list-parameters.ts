@@ -52,7 +52,8 @@ export const LIST_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
     name: 'pageSize',
     in: 'query',
     required: false,
-    description: 'Items per page, between 1 and 1000 inclusive (default 25). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred).',
+    description:
+      'Items per page, between 1 and 1000 inclusive (default 25). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred).',
     schema: { type: 'integer', minimum: 1, maximum: 1000, default: 25 },
     example: 50,
     ...documented,
@@ -80,7 +81,10 @@ export const LIST_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
  * examples. They are written inline, not as `$ref`, because an example must name fields of that operation
  * (`x-filterable`, `x-sortable`) and OpenAPI 3.1 ignores siblings of a `$ref`.
  */
-export function filterAndSortParameters(examples: { readonly filterBy: string; readonly sortBy: string }): ParameterObject[] {
+export function filterAndSortParameters(examples: {
+  readonly filterBy: string;
+  readonly sortBy: string;
+}): ParameterObject[] {
   const { FilterBy, SortBy } = LIST_PARAMETERS as Record<'FilterBy' | 'SortBy', ParameterObject>;
   return [
     { ...FilterBy, example: examples.filterBy },
@@ -92,5 +96,7 @@ export function filterAndSortParameters(examples: { readonly filterBy: string; r
 export const RETRY_AFTER_HEADER = {
   description: 'Seconds to wait before retrying.',
   schema: { type: 'integer', minimum: 0 },
-  ...inferred('The reference says the caller "retries after the indicated delay" but not how the delay is told; the standard `Retry-After` header (seconds) carries it.'),
+  ...inferred(
+    'The reference says the caller "retries after the indicated delay" but not how the delay is told; the standard `Retry-After` header (seconds) carries it.',
+  ),
 } as const;

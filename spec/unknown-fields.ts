@@ -80,10 +80,17 @@ function matches(pattern: string, name: string): boolean {
     }
     PATTERNS.set(pattern, re);
   }
-  return re !== null && re.test(name);
+  return re?.test(name) === true;
 }
 
-function walk(schemas: unknown[], value: unknown, path: string, resolve: RefResolver, out: string[], depth: number): void {
+function walk(
+  schemas: unknown[],
+  value: unknown,
+  path: string,
+  resolve: RefResolver,
+  out: string[],
+  depth: number,
+): void {
   if (depth > MAX_DEPTH) return;
   const all: Node[] = [];
   for (const s of schemas) views(s, resolve, all);

@@ -4,7 +4,8 @@ import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { documentResolver, unknownFields, type RefResolver } from './unknown-fields.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
 
 const DOC_ID = 'opsapi:contract';
 
@@ -19,7 +20,10 @@ export interface ResponseSample {
 }
 
 function render(errors: ErrorObject[] | null | undefined): string[] {
-  return (errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}${e.params && e.keyword !== 'enum' ? ` ${JSON.stringify(e.params)}` : ''}`);
+  return (errors ?? []).map(
+    (e) =>
+      `${e.instancePath || '/'} ${e.message ?? e.keyword}${e.params && e.keyword !== 'enum' ? ` ${JSON.stringify(e.params)}` : ''}`,
+  );
 }
 
 /**
@@ -66,7 +70,12 @@ export class ContractValidator {
     if (!e) return { field: '', message: 'is invalid' };
     const params = e.params as Record<string, unknown>;
     const base = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
-    const extra = typeof params.missingProperty === 'string' ? params.missingProperty : typeof params.additionalProperty === 'string' ? params.additionalProperty : '';
+    const extra =
+      typeof params.missingProperty === 'string'
+        ? params.missingProperty
+        : typeof params.additionalProperty === 'string'
+          ? params.additionalProperty
+          : '';
     const field = [base, extra].filter(Boolean).join('.');
     const message =
       e.keyword === 'required'
@@ -92,18 +101,25 @@ export class ContractValidator {
     if (!declared) {
       // Errors no operation can list (wrong method, oversized or non-JSON body) are plain problems.
       if (GENERIC_PROBLEM_STATUSES.includes(sample.status)) return this.validateProblem(sample);
-      return { ok: false, errors: [`status ${sample.status} is not declared for ${operationId} (declared: ${Object.keys(responses).join(', ')})`] };
+      return {
+        ok: false,
+        errors: [
+          `status ${sample.status} is not declared for ${operationId} (declared: ${Object.keys(responses).join(', ')})`,
+        ],
+      };
     }
     const content = declared.content;
     if (!content) {
-      if (sample.body !== undefined && sample.body !== '' && sample.body !== null) return { ok: false, errors: [`status ${sample.status} must have no body`] };
+      if (sample.body !== undefined && sample.body !== '' && sample.body !== null)
+        return { ok: false, errors: [`status ${sample.status} must have no body`] };
       return { ok: true };
     }
     const mediaTypes = Object.keys(content);
     const isProblem = mediaTypes.includes('application/problem+json');
     const type = (sample.contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
     const accepted = isProblem ? ['application/problem+json', 'application/json'] : mediaTypes;
-    if (!accepted.includes(type)) return { ok: false, errors: [`content type ${type || '(none)'} is not one of ${accepted.join(', ')}`] };
+    if (!accepted.includes(type))
+      return { ok: false, errors: [`content type ${type || '(none)'} is not one of ${accepted.join(', ')}`] };
     const fn = this.compile(responsePointer(found, sample.status, mediaTypes[0] ?? ''));
     return fn(sample.body) ? { ok: true } : { ok: false, errors: render(fn.errors) };
   }
@@ -119,7 +135,8 @@ export class ContractValidator {
     if (!found) return [];
     const responses = (found.op.responses ?? {}) as Record<string, { content?: Record<string, unknown> }>;
     const declared = responses[String(sample.status)];
-    if (!declared) return GENERIC_PROBLEM_STATUSES.includes(sample.status) ? this.unknownFieldsOf('Problem', sample.body) : [];
+    if (!declared)
+      return GENERIC_PROBLEM_STATUSES.includes(sample.status) ? this.unknownFieldsOf('Problem', sample.body) : [];
     const mediaKey = Object.keys(declared.content ?? {})[0];
     if (mediaKey === undefined) return [];
     return unknownFields(this.resolve(responsePointer(found, sample.status, mediaKey)), sample.body, this.resolve);
@@ -133,13 +150,18 @@ export class ContractValidator {
   /** Validates a problem body and its content type. */
   validateProblem(sample: ResponseSample): Validation {
     const type = (sample.contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-    if (type !== 'application/problem+json' && type !== 'application/json') return { ok: false, errors: [`problem content type is ${type || '(none)'}`] };
+    if (type !== 'application/problem+json' && type !== 'application/json')
+      return { ok: false, errors: [`problem content type is ${type || '(none)'}`] };
     return this.validateSchema('Problem', sample.body);
   }
 
-  private findOperation(operationId: string): { path: string; method: string; op: { responses?: unknown } } | undefined {
+  private findOperation(
+    operationId: string,
+  ): { path: string; method: string; op: { responses?: unknown } } | undefined {
     for (const [path, item] of Object.entries(this.document.paths ?? {})) {
-      for (const [method, op] of Object.entries(item as Record<string, { operationId?: string; responses?: unknown }>)) {
+      for (const [method, op] of Object.entries(
+        item as Record<string, { operationId?: string; responses?: unknown }>,
+      )) {
         if (op && typeof op === 'object' && op.operationId === operationId) return { path, method, op };
       }
     }

@@ -40,7 +40,10 @@ const PAYLOAD_MARKS = inferred(SHOWN_PAYLOAD);
 /** Marks a payload `data` schema and each of its properties as inferred. */
 function markProperties(schema: SchemaObject, rationale: string): SchemaObject {
   const properties = Object.fromEntries(
-    Object.entries(schema.properties ?? {}).map(([name, prop]) => [name, { ...(prop as object), ...inferred(rationale) }]),
+    Object.entries(schema.properties ?? {}).map(([name, prop]) => [
+      name,
+      { ...(prop as object), ...inferred(rationale) },
+    ]),
   );
   return { ...schema, properties, ...inferred(rationale) };
 }
@@ -57,14 +60,21 @@ export function payloadSchemas(): Record<string, SchemaObject> {
         ...openObject('Events, point 6: "Payload shape of a delivered notification: not shown".'),
         required: ['id', 'eventName', 'eventVersion', 'occurredAt', 'orgCode', 'data'],
         properties: {
-          id: { type: 'string', minLength: 1, description: 'event identifier (also the X-Event-Id header)', ...PAYLOAD_MARKS },
+          id: {
+            type: 'string',
+            minLength: 1,
+            description: 'event identifier (also the X-Event-Id header)',
+            ...PAYLOAD_MARKS,
+          },
           eventName: { const: event.eventName, ...PAYLOAD_MARKS },
           eventVersion: { const: v.version, ...PAYLOAD_MARKS },
           occurredAt: { type: 'string', format: 'date-time', ...PAYLOAD_MARKS },
           orgCode: { type: 'string', ...PAYLOAD_MARKS },
           data: markProperties(JSON.parse(JSON.stringify(v.data)) as SchemaObject, event.rationale ?? SHOWN_PAYLOAD),
         },
-        ...(event.provenance === 'documented' ? inferred(`The event name ${event.eventName} is documented; its payload is not shown.`) : inferred(event.rationale ?? '')),
+        ...(event.provenance === 'documented'
+          ? inferred(`The event name ${event.eventName} is documented; its payload is not shown.`)
+          : inferred(event.rationale ?? '')),
       };
     }
   }
@@ -87,7 +97,11 @@ export function webhookItems(): Record<string, PathItemObject> {
           parameters: [SIGNATURE_HEADER, EVENT_ID_HEADER],
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: { $ref: `#/components/schemas/${payloadComponentName(event.eventName, v.version)}` } } },
+            content: {
+              'application/json': {
+                schema: { $ref: `#/components/schemas/${payloadComponentName(event.eventName, v.version)}` },
+              },
+            },
           },
           responses: {
             '2XX': { description: 'Accepted: the notification becomes Success (documented).', ...documented },

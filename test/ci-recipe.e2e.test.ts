@@ -9,10 +9,21 @@ import { mintToken } from '../index.js';
 import { startMock, type RunningMock } from '../index.js';
 import { copyCheckout } from './support/checkout.js';
 import { freePort } from '../common/free-port.js';
-import { fencedBlockAfter, runJob, workflowJobs, type ExpressionContext, type WorkflowJob, type WorkflowStep } from './support/workflow.js';
+import {
+  fencedBlockAfter,
+  runJob,
+  workflowJobs,
+  type ExpressionContext,
+  type WorkflowJob,
+  type WorkflowStep,
+} from './support/workflow.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
-const recipe = fencedBlockAfter(readFileSync(join(root, 'README.md'), 'utf8'), 'Gating a deployment in CI (GitHub Actions)', 'yaml');
+const recipe = fencedBlockAfter(
+  readFileSync(join(root, 'README.md'), 'utf8'),
+  'Gating a deployment in CI (GitHub Actions)',
+  'yaml',
+);
 const job: WorkflowJob = Object.values(workflowJobs(recipe ?? ''))[0] ?? { steps: [] };
 const checkoutStep = job.steps.find((s) => s.uses?.startsWith('actions/checkout@'));
 const isInstall = (s: WorkflowStep) => /\bnpm ci\b/.test(s.run ?? '');
@@ -27,8 +38,17 @@ const workspace = mkdtempSync(join(tmpdir(), 'opsapi-ci-recipe-'));
  */
 function runnerEnv(): NodeJS.ProcessEnv {
   const keep = ['PATH', 'HOME', 'LANG', 'TMPDIR', 'npm_config_cache'];
-  const env: NodeJS.ProcessEnv = Object.fromEntries(keep.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]));
-  return { ...env, CI: 'true', GITHUB_ACTIONS: 'true', RUNNER_OS: 'Linux', npm_config_offline: 'true', npm_config_update_notifier: 'false' };
+  const env: NodeJS.ProcessEnv = Object.fromEntries(
+    keep.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]),
+  );
+  return {
+    ...env,
+    CI: 'true',
+    GITHUB_ACTIONS: 'true',
+    RUNNER_OS: 'Linux',
+    npm_config_offline: 'true',
+    npm_config_update_notifier: 'false',
+  };
 }
 
 /**
@@ -41,9 +61,11 @@ function runnerEnv(): NodeJS.ProcessEnv {
  * caches full metadata, so a cache filled by `npm install` on a developer's machine cannot serve it (ENOTCACHED).
  */
 function provideInstalledKit(installOutput: string): boolean {
-  const reason = 'the npm cache cannot serve an offline `npm ci` of the lock file (ENOTCACHED: it was not filled by `npm ci`)';
+  const reason =
+    'the npm cache cannot serve an offline `npm ci` of the lock file (ENOTCACHED: it was not filled by `npm ci`)';
   if (!installOutput.includes('ENOTCACHED')) return false;
-  if (process.env.CI === 'true') throw new Error(`${reason}, but CI=true requires the recipe's install step to run as written`);
+  if (process.env.CI === 'true')
+    throw new Error(`${reason}, but CI=true requires the recipe's install step to run as written`);
   console.warn(`${reason}; the recipe's install step is replaced by a link to this repository's node_modules`);
   const nodeModules = join(workspace, String(checkoutStep?.with?.path), 'node_modules');
   // The failed install's partial node_modules is inside the temporary workspace; the link is never given to `npm ci`.
@@ -54,7 +76,9 @@ function provideInstalledKit(installOutput: string): boolean {
 
 /** Report files the recipe's publishing steps (`uses:` with report_paths / path) read. */
 function publishedReports(): string[] {
-  return job.steps.flatMap((s) => [s.with?.report_paths, s.with?.path].filter((p): p is string => typeof p === 'string' && s !== checkoutStep));
+  return job.steps.flatMap((s) =>
+    [s.with?.report_paths, s.with?.path].filter((p): p is string => typeof p === 'string' && s !== checkoutStep),
+  );
 }
 
 describe('the CI recipe in the README', () => {
@@ -93,12 +117,19 @@ describe('the CI recipe in the README', () => {
     const context: ExpressionContext = { secrets, vars: { OPSAPI_BASE_URL: mock.url } };
     const options = { workspace, context, baseEnv: runnerEnv(), stepTimeoutMs: 240_000 };
     const install = await runJob(job, { ...options, select: isInstall });
-    const installLog = install.steps.map((s) => `--- ${s.name}: exit ${s.exitCode} after ${s.durationMs} ms\n${s.output}`).join('\n');
+    const installLog = install.steps
+      .map((s) => `--- ${s.name}: exit ${s.exitCode} after ${s.durationMs} ms\n${s.output}`)
+      .join('\n');
     expect(install.exitCode === 0 || provideInstalledKit(installLog), installLog).toBe(true);
     const outcome = await runJob(job, { ...options, select: (s) => !isInstall(s) });
-    const log = [...install.steps, ...outcome.steps].map((s) => `--- ${s.name}: exit ${s.exitCode} after ${s.durationMs} ms\n${s.output}`).join('\n');
+    const log = [...install.steps, ...outcome.steps]
+      .map((s) => `--- ${s.name}: exit ${s.exitCode} after ${s.durationMs} ms\n${s.output}`)
+      .join('\n');
     expect(outcome.exitCode, log).toBe(0);
-    expect([...install.steps, ...outcome.steps].map((s) => s.name), 'every shell step ran').toEqual(job.steps.filter((s) => s.run !== undefined).map((s) => s.name));
+    expect(
+      [...install.steps, ...outcome.steps].map((s) => s.name),
+      'every shell step ran',
+    ).toEqual(job.steps.filter((s) => s.run !== undefined).map((s) => s.name));
     expect(publishedReports().length).toBeGreaterThan(0);
     for (const report of publishedReports()) expect(existsSync(join(workspace, report)), `${report} exists`).toBe(true);
     expect(readFileSync(join(workspace, 'conformance.xml'), 'utf8')).toContain('<testsuites');
@@ -110,8 +141,16 @@ describe('the CI recipe in the README', () => {
     const context: ExpressionContext = { secrets, vars: { OPSAPI_BASE_URL: `http://127.0.0.1:${closedPort}` } };
     // The same job again with only the target changed. Its install step is left out: its result does not depend on the
     // target, the kit installed by the run before is still in the workspace, and it is most of this file's time.
-    const outcome = await runJob(job, { workspace, context, baseEnv: runnerEnv(), stepTimeoutMs: 120_000, select: (s) => !isInstall(s) });
-    const log = outcome.steps.map((s) => `--- ${s.name}: exit ${s.exitCode} after ${s.durationMs} ms\n${s.output}`).join('\n');
+    const outcome = await runJob(job, {
+      workspace,
+      context,
+      baseEnv: runnerEnv(),
+      stepTimeoutMs: 120_000,
+      select: (s) => !isInstall(s),
+    });
+    const log = outcome.steps
+      .map((s) => `--- ${s.name}: exit ${s.exitCode} after ${s.durationMs} ms\n${s.output}`)
+      .join('\n');
     expect(outcome.exitCode, log).toBe(2);
     expect(log).toMatch(/^::error::/m);
     expect(log).toContain('target unreachable');

@@ -33,7 +33,11 @@ interface Api {
   listEvents(): Promise<Outcome>;
   listEventVersions(): Promise<Outcome>;
   updateSkuStock(skuReference: string, body: Schemas['StockUpdateBody']): Promise<Outcome>;
-  updateSkuInspection(skuReference: string, inspectionId: string, body: Schemas['InspectionUpdateBody']): Promise<Outcome>;
+  updateSkuInspection(
+    skuReference: string,
+    inspectionId: string,
+    body: Schemas['InspectionUpdateBody'],
+  ): Promise<Outcome>;
   getError(errorCode: string): Promise<Outcome>;
   listSkus(): Promise<Outcome>;
   searchFamilies(body: Schemas['ListBody']): Promise<Outcome>;
@@ -61,23 +65,38 @@ function openapiFetchApi(client: Client<paths>): Api {
     createApiKey: (name) => outcome(client.POST('/v1/access/apiKeys', { body: { name } })),
     listWebhookSubscriptions: () => outcome(client.GET('/v1/notifications/webhook/subscriptions')),
     createWebhookSubscription: (body) => outcome(client.POST('/v1/notifications/webhook/subscriptions', { body })),
-    deleteWebhookSubscription: (id) => outcome(client.DELETE('/v1/notifications/webhook/subscriptions/{id}', { params: { path: { id } } })),
+    deleteWebhookSubscription: (id) =>
+      outcome(client.DELETE('/v1/notifications/webhook/subscriptions/{id}', { params: { path: { id } } })),
     listWebhookNotifications: () => outcome(client.GET('/v1/notifications/webhook')),
     getWebhookNotification: (id) => outcome(client.GET('/v1/notifications/webhook/{id}', { params: { path: { id } } })),
-    listWebhookNotificationAttempts: (id) => outcome(client.GET('/v1/notifications/webhook/{id}/attempts', { params: { path: { id } } })),
-    retryWebhookNotification: (id) => outcome(client.POST('/v1/notifications/webhook/{id}/retry', { params: { path: { id } } })),
+    listWebhookNotificationAttempts: (id) =>
+      outcome(client.GET('/v1/notifications/webhook/{id}/attempts', { params: { path: { id } } })),
+    retryWebhookNotification: (id) =>
+      outcome(client.POST('/v1/notifications/webhook/{id}/retry', { params: { path: { id } } })),
     listEvents: () => outcome(client.GET('/v1/notifications/events')),
     listEventVersions: () => outcome(client.GET('/v1/notifications/events/versions')),
-    updateSkuStock: (skuReference, body) => outcome(client.PUT('/v1/items/skus/{skuReference}/stock', { params: { path: { skuReference } }, body })),
+    updateSkuStock: (skuReference, body) =>
+      outcome(client.PUT('/v1/items/skus/{skuReference}/stock', { params: { path: { skuReference } }, body })),
     updateSkuInspection: (skuReference, inspectionId, body) =>
-      outcome(client.PUT('/v1/items/skus/{skuReference}/inspections/{inspectionId}', { params: { path: { skuReference, inspectionId } }, body })),
-    getError: (errorCode) => outcome(client.GET('/v1/errors/{errorCode}', { params: { path: { errorCode: errorCode as Schemas['ErrorCode'] } } })),
+      outcome(
+        client.PUT('/v1/items/skus/{skuReference}/inspections/{inspectionId}', {
+          params: { path: { skuReference, inspectionId } },
+          body,
+        }),
+      ),
+    getError: (errorCode) =>
+      outcome(
+        client.GET('/v1/errors/{errorCode}', { params: { path: { errorCode: errorCode as Schemas['ErrorCode'] } } }),
+      ),
     listSkus: () => outcome(client.GET('/v1/items/skus', { params: { query: { pageSize: 5 } } })),
     searchFamilies: (body) => outcome(client.POST('/v1/items/families/search', { body })),
     deleteFamily: (id) => outcome(client.DELETE('/v1/items/families/{id}', { params: { path: { id } } })),
     listAssets: () => outcome(client.GET('/v1/maintenance/assets')),
     getTenantSelf: () => outcome(client.GET('/v1/admin/tenants/self')),
-    updatePurchaseOrderLine: (id, lineId, body) => outcome(client.PUT('/v1/planning/purchaseOrders/{id}/lines/{lineId}', { params: { path: { id, lineId } }, body })),
+    updatePurchaseOrderLine: (id, lineId, body) =>
+      outcome(
+        client.PUT('/v1/planning/purchaseOrders/{id}/lines/{lineId}', { params: { path: { id, lineId } }, body }),
+      ),
   };
 }
 
@@ -97,7 +116,8 @@ function heyApiApi(sdk: HeyApiSdk): Api {
     listEvents: () => outcome(sdk.listEvents()),
     listEventVersions: () => outcome(sdk.listEventVersions()),
     updateSkuStock: (skuReference, body) => outcome(sdk.updateSkuStock({ path: { skuReference }, body })),
-    updateSkuInspection: (skuReference, inspectionId, body) => outcome(sdk.updateSkuInspection({ path: { skuReference, inspectionId }, body })),
+    updateSkuInspection: (skuReference, inspectionId, body) =>
+      outcome(sdk.updateSkuInspection({ path: { skuReference, inspectionId }, body })),
     getError: (errorCode) => outcome(sdk.getError({ path: { errorCode } })),
     listSkus: () => outcome(sdk.listSkus({ query: { pageSize: 5 } })),
     searchFamilies: (body) => outcome(sdk.searchFamilies({ body })),
@@ -131,7 +151,10 @@ async function callEveryOperation(api: Api, s: Scenario): Promise<Record<string,
 
   await record('createApiKey', api.createApiKey('generated-client'));
   await record('listWebhookSubscriptions', api.listWebhookSubscriptions());
-  const subscription = await record('createWebhookSubscription', api.createWebhookSubscription({ endpoint: s.endpoint, eventName: 'Warehouse.Shipment.Shipped', eventVersion: 1 }));
+  const subscription = await record(
+    'createWebhookSubscription',
+    api.createWebhookSubscription({ endpoint: s.endpoint, eventName: 'Warehouse.Shipment.Shipped', eventVersion: 1 }),
+  );
   const notificationId = await emitEvent(s, 'Warehouse.Shipment.Shipped');
   await record('listWebhookNotifications', api.listWebhookNotifications());
   await record('getWebhookNotification', api.getWebhookNotification(notificationId));
@@ -140,24 +163,47 @@ async function callEveryOperation(api: Api, s: Scenario): Promise<Record<string,
   await record('deleteWebhookSubscription', api.deleteWebhookSubscription(String(subscription.body?.id)));
   await record('listEvents', api.listEvents());
   await record('listEventVersions', api.listEventVersions());
-  await record('updateSkuStock', api.updateSkuStock(sku.reference, { locationReference: sku.locationReference, lotId: sku.lotId, stock: 12, comment: 'generated client' }));
-  await record('updateSkuInspection', api.updateSkuInspection(sku.reference, sku.inspectionIds[0] ?? '', { name: 'Visual check', isMandatory: true }));
+  await record(
+    'updateSkuStock',
+    api.updateSkuStock(sku.reference, {
+      locationReference: sku.locationReference,
+      lotId: sku.lotId,
+      stock: 12,
+      comment: 'generated client',
+    }),
+  );
+  await record(
+    'updateSkuInspection',
+    api.updateSkuInspection(sku.reference, sku.inspectionIds[0] ?? '', { name: 'Visual check', isMandatory: true }),
+  );
   await record('getError', api.getError('COMMON.ENTITY.NOT_FOUND'));
   await record('listSkus', api.listSkus());
   await record('searchFamilies', api.searchFamilies({ pageNumber: 1, pageSize: 5 }));
   await record('deleteFamily', api.deleteFamily(deletableFamilyId));
   await record('listAssets', api.listAssets());
   await record('getTenantSelf', api.getTenantSelf());
-  await record('updatePurchaseOrderLine', api.updatePurchaseOrderLine(purchaseOrderLine.purchaseOrderId, purchaseOrderLine.lineId, { quantity: 7 }));
+  await record(
+    'updatePurchaseOrderLine',
+    api.updatePurchaseOrderLine(purchaseOrderLine.purchaseOrderId, purchaseOrderLine.lineId, { quantity: 7 }),
+  );
   await s.mock.control.idle();
   return statuses;
 }
 
 /** Calls the mock's admin API as the tenant of `token` (not through a generated client: `/__mock` is not in the contract). */
-async function admin(mock: RunningMock, method: 'GET' | 'POST', path: string, token?: string, body?: unknown): Promise<any> {
+async function admin(
+  mock: RunningMock,
+  method: 'GET' | 'POST',
+  path: string,
+  token?: string,
+  body?: unknown,
+): Promise<any> {
   const res = await fetch(`${mock.url}${path}`, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   expect(res.status, `${method} ${path}`).toBeLessThan(300);
@@ -231,12 +277,15 @@ describe('clients generated from the contract, each with its default auth setup 
     const sdk = readFileSync(join(generated.heyApiDir, 'sdk.gen.ts'), 'utf8');
     const declared = sdk.match(/security: \[.*\]/g) ?? [];
     expect(declared).toHaveLength(OPERATIONS.length);
-    for (const line of declared) expect(line).toBe("security: [{ scheme: 'bearer', type: 'http' }, { name: 'X-Api-Key', type: 'apiKey' }]");
+    for (const line of declared)
+      expect(line).toBe("security: [{ scheme: 'bearer', type: 'http' }, { name: 'X-Api-Key', type: 'apiKey' }]");
   });
 
   it('gets the success of every operation with openapi-fetch and its Authorization middleware', async () => {
     const s = await tenant(mock, endpoint, 'openapi-fetch');
-    const { connect } = (await import(pathToFileURL(generated.openapiFetchModule).href)) as { connect: (baseUrl: string, token: string) => Client<paths> };
+    const { connect } = (await import(pathToFileURL(generated.openapiFetchModule).href)) as {
+      connect: (baseUrl: string, token: string) => Client<paths>;
+    };
     const statuses = await callEveryOperation(openapiFetchApi(connect(mock.url, s.token)), s);
     expect(statuses).toEqual(SUCCESS);
     expect(await credentialHeadersSent(s)).toEqual(['authorization']);
@@ -244,7 +293,9 @@ describe('clients generated from the contract, each with its default auth setup 
 
   it('gets the success of every operation with @hey-api/openapi-ts and auth: () => token, which sends the token in both headers', async () => {
     const s = await tenant(mock, endpoint, 'hey-api');
-    const { client } = (await import(pathToFileURL(join(generated.heyApiDir, 'client.gen.ts')).href)) as { client: { setConfig(config: object): void } };
+    const { client } = (await import(pathToFileURL(join(generated.heyApiDir, 'client.gen.ts')).href)) as {
+      client: { setConfig(config: object): void };
+    };
     client.setConfig({ baseUrl: mock.url, auth: () => s.token });
     const sdk = (await import(pathToFileURL(join(generated.heyApiDir, 'index.ts')).href)) as HeyApiSdk;
     const statuses = await callEveryOperation(heyApiApi(sdk), s);
@@ -254,8 +305,13 @@ describe('clients generated from the contract, each with its default auth setup 
 
   it('still refuses a hey-api client whose X-Api-Key is a different, unknown key, with the plain 401', async () => {
     const s = await tenant(mock, endpoint, 'hey-api-other-key');
-    const { client } = (await import(pathToFileURL(join(generated.heyApiDir, 'client.gen.ts')).href)) as { client: { setConfig(config: object): void } };
-    client.setConfig({ baseUrl: mock.url, auth: (auth: { type: string }) => (auth.type === 'apiKey' ? 'opsk_made-up-key-that-nobody-created' : s.token) });
+    const { client } = (await import(pathToFileURL(join(generated.heyApiDir, 'client.gen.ts')).href)) as {
+      client: { setConfig(config: object): void };
+    };
+    client.setConfig({
+      baseUrl: mock.url,
+      auth: (auth: { type: string }) => (auth.type === 'apiKey' ? 'opsk_made-up-key-that-nobody-created' : s.token),
+    });
     const sdk = (await import(pathToFileURL(join(generated.heyApiDir, 'index.ts')).href)) as HeyApiSdk;
     const reply = await outcome(sdk.listSkus());
     expect(reply.status).toBe(401);

@@ -14,10 +14,19 @@ const root = fileURLToPath(new URL('../', import.meta.url));
  * Runs a command without blocking the test worker: `npm pack` builds with tsc for many seconds, and a synchronous
  * child process would starve the worker's connection to vitest on a loaded machine.
  */
-function run(file: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeout?: number } = {}): Promise<{ status: number | null; stdout: string; stderr: string; error?: Error }> {
+function run(
+  file: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeout?: number } = {},
+): Promise<{ status: number | null; stdout: string; stderr: string; error?: Error }> {
   return new Promise((resolve) => {
     execFile(file, args, { ...options, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error && typeof (error as { code?: unknown }).code === 'number' ? ((error as { code: number }).code) : error ? null : 0;
+      const code =
+        error && typeof (error as { code?: unknown }).code === 'number'
+          ? (error as { code: number }).code
+          : error
+            ? null
+            : 0;
       resolve({ status: code, stdout, stderr, ...(error && code === null ? { error } : {}) });
     });
   });
@@ -30,7 +39,11 @@ describe('the published package', () => {
   it('packs into a tarball that installs with an empty npm cache and no network, and whose opsapi bin runs with Node alone', async () => {
     // `npm pack` runs `prepack` (the TypeScript build): the tarball carries compiled JavaScript.
     const packCache = mkdtempSync(join(work, 'pack-cache-'));
-    const pack = await run('npm', ['pack', '--pack-destination', work, '--silent'], { cwd: root, env: offlineNpmEnv(packCache), timeout: 180_000 });
+    const pack = await run('npm', ['pack', '--pack-destination', work, '--silent'], {
+      cwd: root,
+      env: offlineNpmEnv(packCache),
+      timeout: 180_000,
+    });
     expect(pack.status, `${pack.stdout}\n${pack.stderr}`).toBe(0);
     const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
     expect(tarball).toBeDefined();
@@ -44,20 +57,34 @@ describe('the published package', () => {
     writeOfflineConsumer(root, join(work, tarball!), app);
     const emptyCache = join(work, 'install-cache');
     mkdirSync(emptyCache);
-    const install = await run('npm', ['ci', '--omit=dev'], { cwd: app, env: offlineNpmEnv(emptyCache), timeout: 120_000 });
+    const install = await run('npm', ['ci', '--omit=dev'], {
+      cwd: app,
+      env: offlineNpmEnv(emptyCache),
+      timeout: 120_000,
+    });
     expect(install.status, install.stderr).toBe(0);
     // Every dependency the tarball's own package.json declares, and theirs, is installed at a version that satisfies it.
-    const tree = await run('npm', ['ls', '--omit=dev', '--all'], { cwd: app, env: offlineNpmEnv(emptyCache), timeout: 60_000 });
+    const tree = await run('npm', ['ls', '--omit=dev', '--all'], {
+      cwd: app,
+      env: offlineNpmEnv(emptyCache),
+      timeout: 60_000,
+    });
     expect(tree.status, `${tree.stdout}\n${tree.stderr}`).toBe(0);
 
     const bin = join(app, 'node_modules', '.bin', 'opsapi');
     const version = await run(bin, ['--version']);
     expect(version.status, version.stderr).toBe(0);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
-    expect((await run(join(app, 'node_modules', '.bin', 'tsx'), ['--version'])).error, 'no TypeScript runner is installed').toBeDefined();
+    expect(
+      (await run(join(app, 'node_modules', '.bin', 'tsx'), ['--version'])).error,
+      'no TypeScript runner is installed',
+    ).toBeDefined();
 
     const port = await freePort();
-    const mock = await startProcess(bin, ['mock', '--port', String(port), '--quiet'], /http:\/\/127\.0\.0\.1:\d+/, { cwd: app, timeoutMs: 30_000 });
+    const mock = await startProcess(bin, ['mock', '--port', String(port), '--quiet'], /http:\/\/127\.0\.0\.1:\d+/, {
+      cwd: app,
+      timeoutMs: 30_000,
+    });
     try {
       const res = await request(`http://127.0.0.1:${port}/__mock/health`);
       expect(res.statusCode).toBe(200);

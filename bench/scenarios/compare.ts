@@ -13,7 +13,11 @@ export async function compareTargets(
   log: (message: string) => void,
   durationS = settings.durationS,
 ): Promise<Partial<Record<TargetName, LoadTargetResult>>> {
-  const options = (seconds: number) => ({ connections: settings.connections, durationS: seconds, maxRequests: settings.maxRequests });
+  const options = (seconds: number) => ({
+    connections: settings.connections,
+    durationS: seconds,
+    maxRequests: settings.maxRequests,
+  });
   const planOf = (t: Target) => plans[t.name] ?? plans.default;
   if (settings.warmupS > 0) {
     for (const t of targets) {
@@ -25,7 +29,9 @@ export async function compareTargets(
   for (let r = 0; r < settings.rounds; r++) {
     for (const t of targets) {
       const run = await runLoad(t.url, planOf(t), options(durationS));
-      log(`    round ${r + 1}/${settings.rounds} ${t.name.padEnd(5)} ${run.reqPerSec.toFixed(0).padStart(7)} req/s  p50 ${fmt(run.p50Ms)} ms  p99 ${fmt(run.p99Ms)} ms  errors ${run.errors}  unexpected ${run.unexpected}`);
+      log(
+        `    round ${r + 1}/${settings.rounds} ${t.name.padEnd(5)} ${run.reqPerSec.toFixed(0).padStart(7)} req/s  p50 ${fmt(run.p50Ms)} ms  p99 ${fmt(run.p99Ms)} ms  errors ${run.errors}  unexpected ${run.unexpected}`,
+      );
       const list = runs.get(t.name) ?? [];
       list.push(run);
       runs.set(t.name, list);
@@ -44,8 +50,10 @@ function fmt(v: number | null): string {
 /** Medians over rounds; counts summed. */
 export function aggregate(list: readonly LoadRun[]): LoadTargetResult {
   const statusCounts: Record<string, number> = {};
-  for (const run of list) for (const [code, n] of Object.entries(run.statusCounts)) statusCounts[code] = (statusCounts[code] ?? 0) + n;
-  const med = (pick: (r: LoadRun) => number | null) => round(median(list.map(pick).filter((v): v is number => v !== null)), 3);
+  for (const run of list)
+    for (const [code, n] of Object.entries(run.statusCounts)) statusCounts[code] = (statusCounts[code] ?? 0) + n;
+  const med = (pick: (r: LoadRun) => number | null) =>
+    round(median(list.map(pick).filter((v): v is number => v !== null)), 3);
   return {
     reqPerSec: round(median(list.map((r) => r.reqPerSec)), 1),
     p50Ms: med((r) => r.p50Ms),
@@ -56,7 +64,16 @@ export function aggregate(list: readonly LoadRun[]): LoadTargetResult {
     errors: list.reduce((s, r) => s + r.errors, 0),
     unexpected: list.reduce((s, r) => s + r.unexpected, 0),
     statusCounts,
-    rounds: list.map((r) => ({ ...r, reqPerSec: round(r.reqPerSec, 1) ?? 0, p50Ms: round(r.p50Ms, 3), p90Ms: round(r.p90Ms, 3), p99Ms: round(r.p99Ms, 3), meanMs: round(r.meanMs, 3), maxMs: round(r.maxMs, 3), durationS: round(r.durationS, 3) ?? 0 })),
+    rounds: list.map((r) => ({
+      ...r,
+      reqPerSec: round(r.reqPerSec, 1) ?? 0,
+      p50Ms: round(r.p50Ms, 3),
+      p90Ms: round(r.p90Ms, 3),
+      p99Ms: round(r.p99Ms, 3),
+      meanMs: round(r.meanMs, 3),
+      maxMs: round(r.maxMs, 3),
+      durationS: round(r.durationS, 3) ?? 0,
+    })),
   };
 }
 
@@ -70,7 +87,9 @@ export function loadMetrics(targets: Partial<Record<TargetName, LoadTargetResult
     metrics[`${name}.errors`] = t.errors;
     metrics[`${name}.unexpected`] = t.unexpected;
   }
-  if (targets.ours && targets.prism) metrics.oursVsPrism = round(ratio(targets.ours.reqPerSec, targets.prism.reqPerSec), 2);
-  if (targets.ours && targets.bare) metrics.oursVsBare = round(ratio(targets.ours.reqPerSec, targets.bare.reqPerSec), 3);
+  if (targets.ours && targets.prism)
+    metrics.oursVsPrism = round(ratio(targets.ours.reqPerSec, targets.prism.reqPerSec), 2);
+  if (targets.ours && targets.bare)
+    metrics.oursVsBare = round(ratio(targets.ours.reqPerSec, targets.bare.reqPerSec), 3);
   return metrics;
 }

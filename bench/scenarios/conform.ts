@@ -10,14 +10,21 @@ const CONFORM_COMMAND = resolve(ROOT, 'cli/commands/conform.ts');
 
 export const conformScenario: ScenarioDef = {
   name: 'conform',
-  description: 'wall time of `opsapi conform --base-url <mock> --allow-writes --webhooks` against a fresh local mock (default flags)',
+  description:
+    'wall time of `opsapi conform --base-url <mock> --allow-writes --webhooks` against a fresh local mock (default flags)',
   async run(ctx): Promise<Outcome> {
     if (!existsSync(CONFORM_COMMAND)) return { skip: 'conformance runner not available' };
-    if (ctx.settings.mode === 'quick' && !ctx.scenariosNamed) return { skip: 'not run in quick mode (name it with --scenarios conform)' };
+    if (ctx.settings.mode === 'quick' && !ctx.scenariosNamed)
+      return { skip: 'not run in quick mode (name it with --scenarios conform)' };
     const ours = await startOurs({ flags: [], profileDir: ctx.profileDir });
     try {
       const t0 = performance.now();
-      const child = spawnChild('conform', 'npx', ['tsx', 'cli/opsapi.ts', 'conform', '--base-url', ours.url, '--allow-writes', '--webhooks'], { cwd: ROOT });
+      const child = spawnChild(
+        'conform',
+        'npx',
+        ['tsx', 'cli/opsapi.ts', 'conform', '--base-url', ours.url, '--allow-writes', '--webhooks'],
+        { cwd: ROOT },
+      );
       let timedOut = false;
       const timer = setTimeout(() => {
         timedOut = true;
@@ -31,7 +38,8 @@ export const conformScenario: ScenarioDef = {
       const wallS = (performance.now() - t0) / 1000;
       const notes: string[] = [];
       if (timedOut) notes.push(`stopped after ${ctx.settings.conformTimeoutS} s`);
-      if (exitCode !== 0) notes.push(`the runner exited with ${String(exitCode)}; the tail of its output is in details.outputTail`);
+      if (exitCode !== 0)
+        notes.push(`the runner exited with ${String(exitCode)}; the tail of its output is in details.outputTail`);
       return {
         metrics: { wallS: round(wallS, 2), exitCode: exitCode, timedOut: timedOut ? 1 : 0 },
         details: exitCode === 0 ? {} : { outputTail: child.output().slice(-3000) },

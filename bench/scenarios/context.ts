@@ -10,7 +10,8 @@ export class TargetPool {
   get(name: TargetName): Promise<Target> {
     let target = this.started.get(name);
     if (!target) {
-      target = name === 'bare' ? startBare() : name === 'prism' ? startPrism() : startOurs({ profileDir: this.profileDir });
+      target =
+        name === 'bare' ? startBare() : name === 'prism' ? startPrism() : startOurs({ profileDir: this.profileDir });
       this.started.set(name, target);
       // A failed start is retried on the next use.
       target.catch(() => this.started.delete(name));

@@ -1,6 +1,12 @@
 import type { ScenarioName } from '../config.js';
 import { conformScenario } from './conform.js';
-import { list100kScenario, list10kScenario, listScenario, stockScenario, unauthorizedScenario } from './load-scenarios.js';
+import {
+  list100kScenario,
+  list10kScenario,
+  listScenario,
+  stockScenario,
+  unauthorizedScenario,
+} from './load-scenarios.js';
 import { startupScenario } from './startup.js';
 import type { ScenarioDef } from './types.js';
 import { webhooksScenario } from './webhooks.js';

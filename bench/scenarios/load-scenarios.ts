@@ -15,7 +15,10 @@ async function probe(target: Target, plan: RequestPlan): Promise<void> {
     ...(token ? { token } : {}),
     ...(plan.body ? { body: JSON.parse(plan.body(0)) as unknown } : {}),
   });
-  if (!plan.expected.includes(answer.status)) throw new Error(`${target.name}: ${plan.method} ${plan.path(0)} answered ${answer.status}, expected ${plan.expected.join('/')}: ${answer.text.slice(0, 300)}`);
+  if (!plan.expected.includes(answer.status))
+    throw new Error(
+      `${target.name}: ${plan.method} ${plan.path(0)} answered ${answer.status}, expected ${plan.expected.join('/')}: ${answer.text.slice(0, 300)}`,
+    );
 }
 
 /**
@@ -25,7 +28,11 @@ async function probe(target: Target, plan: RequestPlan): Promise<void> {
 async function coldQueries(target: Target, token: string): Promise<{ p50Ms: number | null; maxMs: number | null }> {
   for (let i = 0; i < 200; i++) {
     const other = `${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + ((i * 7) % 26))}${i}`;
-    await call('GET', `${target.url}/v1/items/skus?pageSize=25&filterBy=${encodeURIComponent(`reference[Contains]${other}`)}`, { token });
+    await call(
+      'GET',
+      `${target.url}/v1/items/skus?pageSize=25&filterBy=${encodeURIComponent(`reference[Contains]${other}`)}`,
+      { token },
+    );
   }
   const times: number[] = [];
   for (let i = 0; i < NAME_FRAGMENTS.length; i++) {
@@ -40,7 +47,8 @@ async function coldQueries(target: Target, token: string): Promise<{ p50Ms: numb
 
 export const listScenario: ScenarioDef = {
   name: 'list',
-  description: 'GET /v1/items/skus?pageSize=25&sortBy=-name&filterBy=name[Contains]<x>, default catalog, all three targets',
+  description:
+    'GET /v1/items/skus?pageSize=25&sortBy=-name&filterBy=name[Contains]<x>, default catalog, all three targets',
   async run(ctx) {
     const targets = [await ctx.pool.get('bare'), await ctx.pool.get('prism'), await ctx.pool.get('ours')];
     const token = await adminToken();
@@ -52,7 +60,13 @@ export const listScenario: ScenarioDef = {
     const results = await compareTargets(targets, { default: plan }, ctx.settings, ctx.log);
     const rssEnd = rssMb(ours.child.pid);
     return {
-      metrics: { ...loadMetrics(results), 'ours.coldP50Ms': cold.p50Ms, 'ours.coldMaxMs': cold.maxMs, 'ours.rssStartMb': round(rssStart, 1), 'ours.rssEndMb': round(rssEnd, 1) },
+      metrics: {
+        ...loadMetrics(results),
+        'ours.coldP50Ms': cold.p50Ms,
+        'ours.coldMaxMs': cold.maxMs,
+        'ours.rssStartMb': round(rssStart, 1),
+        'ours.rssEndMb': round(rssEnd, 1),
+      },
       targets: results,
       notes: [
         'Bare answers a fixed 25-item page of the same shape; Prism answers its static example.',
@@ -68,7 +82,8 @@ function bigList(name: 'list-10k' | 'list-100k'): ScenarioDef {
     description: `the list requests over a catalog of ${name === 'list-10k' ? '10,000' : '100,000'} SKUs (ours only)`,
     async run(ctx): Promise<Outcome> {
       const skus = ctx.settings.bigCatalogs[name];
-      if (skus === null && !ctx.scenariosNamed) return { skip: `not run in ${ctx.settings.mode} mode (name it with --scenarios ${name})` };
+      if (skus === null && !ctx.scenariosNamed)
+        return { skip: `not run in ${ctx.settings.mode} mode (name it with --scenarios ${name})` };
       const size = skus ?? (name === 'list-10k' ? 10_000 : 100_000);
       const ours = await startOurs({ skus: size, profileDir: ctx.profileDir, readyTimeoutMs: 180_000 });
       try {
@@ -80,10 +95,19 @@ function bigList(name: 'list-10k' | 'list-100k'): ScenarioDef {
         const first = await call('GET', ours.url + listPath(0), { token });
         const totalCount = (first.json<{ totalCount?: number }>().totalCount ?? null) as number | null;
         return {
-          metrics: { ...loadMetrics(results), skus: size, 'ours.coldP50Ms': cold.p50Ms, 'ours.coldMaxMs': cold.maxMs, 'ours.readyMs': round(ours.readyMs, 0), 'ours.rssMb': round(rssMb(ours.child.pid), 1) },
+          metrics: {
+            ...loadMetrics(results),
+            skus: size,
+            'ours.coldP50Ms': cold.p50Ms,
+            'ours.coldMaxMs': cold.maxMs,
+            'ours.readyMs': round(ours.readyMs, 0),
+            'ours.rssMb': round(rssMb(ours.child.pid), 1),
+          },
           targets: results,
           details: { firstFilterTotalCount: totalCount },
-          notes: [`The load cycles through ${NAME_FRAGMENTS.length} cached filters; coldP50Ms/coldMaxMs: each filter's first answer over the whole catalog, one at a time.`],
+          notes: [
+            `The load cycles through ${NAME_FRAGMENTS.length} cached filters; coldP50Ms/coldMaxMs: each filter's first answer over the whole catalog, one at a time.`,
+          ],
         };
       } finally {
         await ours.stop();
@@ -103,7 +127,8 @@ export const stockScenario: ScenarioDef = {
     const prism = await ctx.pool.get('prism');
     const token = await adminToken();
     const fixtures = await call('GET', `${ours.url}/__mock/fixtures`, { token });
-    if (fixtures.status !== 200) throw new Error(`GET /__mock/fixtures answered ${fixtures.status}: ${fixtures.text.slice(0, 300)}`);
+    if (fixtures.status !== 200)
+      throw new Error(`GET /__mock/fixtures answered ${fixtures.status}: ${fixtures.text.slice(0, 300)}`);
     const manifest = fixtures.json<{ sku: { reference: string; locationReference: string } }>();
     const plan = stockPlan(token, manifest.sku.reference, manifest.sku.locationReference);
     await probe(prism, plan);

@@ -26,7 +26,8 @@ async function firstOk(url: string, token: string, timeoutMs: number): Promise<n
 
 export const startupScenario: ScenarioDef = {
   name: 'startup-and-memory',
-  description: 'spawn -> first 200 on /v1/items/skus with a big catalog, RSS after seeding, RSS before/after the list load, seeding of a second tenant',
+  description:
+    'spawn -> first 200 on /v1/items/skus with a big catalog, RSS after seeding, RSS before/after the list load, seeding of a second tenant',
   async run(ctx) {
     const skus = ctx.settings.startup.skus;
     const token = await adminToken();
@@ -35,17 +36,28 @@ export const startupScenario: ScenarioDef = {
       const first = await firstOk(`${ours.url}/v1/items/skus`, token, 180_000);
       const firstAnswerMs = first - ours.spawnedAt;
       const rssAfterSeed = rssMb(ours.child.pid);
-      const load = await runLoad(ours.url, listPlan(token), { connections: ctx.settings.connections, durationS: ctx.settings.startup.listLoadS, maxRequests: ctx.settings.maxRequests });
+      const load = await runLoad(ours.url, listPlan(token), {
+        connections: ctx.settings.connections,
+        durationS: ctx.settings.startup.listLoadS,
+        maxRequests: ctx.settings.maxRequests,
+      });
       const rssAfterList = rssMb(ours.child.pid);
       // The same load again: a heap that has found its size stays flat; growth here is retained memory.
-      const again = await runLoad(ours.url, listPlan(token), { connections: ctx.settings.connections, durationS: ctx.settings.startup.listLoadS, maxRequests: ctx.settings.maxRequests });
+      const again = await runLoad(ours.url, listPlan(token), {
+        connections: ctx.settings.connections,
+        durationS: ctx.settings.startup.listLoadS,
+        maxRequests: ctx.settings.maxRequests,
+      });
       const rssAfterSecondList = rssMb(ours.child.pid);
-      ctx.log(`    first answer ${firstAnswerMs.toFixed(0)} ms; RSS ${rssAfterSeed?.toFixed(1)} MB -> ${rssAfterList?.toFixed(1)} MB over ${load.responses} list requests -> ${rssAfterSecondList?.toFixed(1)} MB over ${again.responses} more`);
+      ctx.log(
+        `    first answer ${firstAnswerMs.toFixed(0)} ms; RSS ${rssAfterSeed?.toFixed(1)} MB -> ${rssAfterList?.toFixed(1)} MB over ${load.responses} list requests -> ${rssAfterSecondList?.toFixed(1)} MB over ${again.responses} more`,
+      );
       const otherToken = await adminToken(`bench-seed-${process.pid.toString(36)}${Date.now().toString(36)}`);
       const t = performance.now();
       const other = await call('GET', `${ours.url}/v1/items/skus`, { token: otherToken, timeoutMs: 180_000 });
       const secondTenantMs = performance.now() - t;
-      if (other.status !== 200) throw new Error(`a second tenant's first list answered ${other.status}: ${other.text.slice(0, 300)}`);
+      if (other.status !== 200)
+        throw new Error(`a second tenant's first list answered ${other.status}: ${other.text.slice(0, 300)}`);
       const rssTwoTenants = rssMb(ours.child.pid);
       return {
         metrics: {
@@ -56,7 +68,8 @@ export const startupScenario: ScenarioDef = {
           rssAfterListMb: round(rssAfterList, 1),
           rssGrowthMb: rssAfterSeed !== null && rssAfterList !== null ? round(rssAfterList - rssAfterSeed, 1) : null,
           rssAfterSecondListMb: round(rssAfterSecondList, 1),
-          rssGrowthSecondListMb: rssAfterList !== null && rssAfterSecondList !== null ? round(rssAfterSecondList - rssAfterList, 1) : null,
+          rssGrowthSecondListMb:
+            rssAfterList !== null && rssAfterSecondList !== null ? round(rssAfterSecondList - rssAfterList, 1) : null,
           'list.reqPerSec': round(load.reqPerSec, 1),
           'list.p50Ms': round(load.p50Ms, 3),
           'list.p99Ms': round(load.p99Ms, 3),
@@ -64,7 +77,11 @@ export const startupScenario: ScenarioDef = {
           secondTenantFirstAnswerMs: round(secondTenantMs, 0),
           rssTwoTenantsMb: round(rssTwoTenants, 1),
         },
-        details: { listLoadS: ctx.settings.startup.listLoadS, listResponses: load.responses, secondListResponses: again.responses },
+        details: {
+          listLoadS: ctx.settings.startup.listLoadS,
+          listResponses: load.responses,
+          secondListResponses: again.responses,
+        },
         notes: [
           'Spawned as node --import tsx cli/opsapi.ts mock (TypeScript compiled on the fly, as with npx tsx); the CLI seeds the default tenant before it prints its URL.',
           'RSS from /proc/<pid>/status VmRSS of the mock process: after seeding, after one list load, after a second identical one (a plateau means the heap found its size).',

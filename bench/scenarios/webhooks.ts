@@ -40,7 +40,11 @@ class Receiver {
           if (!verifySignature(raw, req.headers[SIGNATURE_HEADER.toLowerCase()], box.secret)) box.signatureFailures++;
           const eventId = req.headers[EVENT_ID_HEADER.toLowerCase()];
           const notificationId = req.headers['x-notification-id'];
-          box.deliveries.push({ eventId: typeof eventId === 'string' ? eventId : '', notificationId: typeof notificationId === 'string' ? notificationId : '', at });
+          box.deliveries.push({
+            eventId: typeof eventId === 'string' ? eventId : '',
+            notificationId: typeof notificationId === 'string' ? notificationId : '',
+            at,
+          });
         }
         res.writeHead(box ? 200 : 404, { 'content-type': 'text/plain' });
         res.end(box ? 'ok' : 'unknown inbox');
@@ -92,10 +96,22 @@ interface RoundResult {
   benchCpuPct: number | null;
 }
 
-async function oneRound(baseUrl: string, oursPid: number, receiver: Receiver, key: string, subscriptions: number, events: number, concurrency: number, timeoutS: number, pacedEvents: number): Promise<RoundResult> {
+async function oneRound(
+  baseUrl: string,
+  oursPid: number,
+  receiver: Receiver,
+  key: string,
+  subscriptions: number,
+  events: number,
+  concurrency: number,
+  timeoutS: number,
+  pacedEvents: number,
+): Promise<RoundResult> {
   const org = key;
   const token = await adminToken(org);
-  const { secret } = (await expectStatus(200, 'GET', `${baseUrl}/__mock/webhook-secret`, { token })).json<{ secret: string }>();
+  const { secret } = (await expectStatus(200, 'GET', `${baseUrl}/__mock/webhook-secret`, { token })).json<{
+    secret: string;
+  }>();
   const box = receiver.open(key, secret);
   for (let i = 0; i < subscriptions; i++) {
     await expectStatus(201, 'POST', `${baseUrl}/v1/notifications/webhook/subscriptions`, {
@@ -115,7 +131,11 @@ async function oneRound(baseUrl: string, oursPid: number, receiver: Receiver, ke
       next++;
       const t = performance.now();
       try {
-        const answer = await expectStatus(202, 'POST', `${baseUrl}/__mock/events`, { token, body: { eventName: EVENT_NAME }, timeoutMs: 10_000 });
+        const answer = await expectStatus(202, 'POST', `${baseUrl}/__mock/events`, {
+          token,
+          body: { eventName: EVENT_NAME },
+          timeoutMs: 10_000,
+        });
         const emission = answer.json<{ eventId: string; notifications: string[] }>();
         sentAt.set(emission.eventId, t);
         expected += emission.notifications.length;
@@ -148,7 +168,11 @@ async function oneRound(baseUrl: string, oursPid: number, receiver: Receiver, ke
   for (let k = 0; k < pacedEvents && delivered >= expected; k++) {
     const before = box.deliveries.length;
     const t = performance.now();
-    const answer = await expectStatus(202, 'POST', `${baseUrl}/__mock/events`, { token, body: { eventName: EVENT_NAME }, timeoutMs: 10_000 });
+    const answer = await expectStatus(202, 'POST', `${baseUrl}/__mock/events`, {
+      token,
+      body: { eventName: EVENT_NAME },
+      timeoutMs: 10_000,
+    });
     const emission = answer.json<{ eventId: string; notifications: string[] }>();
     const until = performance.now() + 5000;
     while (box.deliveries.length < before + emission.notifications.length && performance.now() < until) await sleep(1);
@@ -186,14 +210,38 @@ export const webhooksScenario: ScenarioDef = {
     await receiver.start();
     const run = `${process.pid.toString(36)}${Date.now().toString(36)}`;
     try {
-      if (w.warmupEvents > 0) await oneRound(ours.url, ours.child.pid, receiver, `bench-wh-${run}-warm`, w.subscriptions, w.warmupEvents, w.triggerConcurrency, w.deliveryTimeoutS, 0);
+      if (w.warmupEvents > 0)
+        await oneRound(
+          ours.url,
+          ours.child.pid,
+          receiver,
+          `bench-wh-${run}-warm`,
+          w.subscriptions,
+          w.warmupEvents,
+          w.triggerConcurrency,
+          w.deliveryTimeoutS,
+          0,
+        );
       const rounds: RoundResult[] = [];
       for (let r = 0; r < w.rounds; r++) {
-        const result = await oneRound(ours.url, ours.child.pid, receiver, `bench-wh-${run}-${r}`, w.subscriptions, w.events, w.triggerConcurrency, w.deliveryTimeoutS, w.pacedEvents);
-        ctx.log(`    round ${r + 1}/${w.rounds} ${result.delivered}/${result.expected} delivered  ${result.deliveriesPerSec ?? '-'} deliveries/s  p50 ${result.latencyP50Ms ?? '-'} ms  p99 ${result.latencyP99Ms ?? '-'} ms  signature failures ${result.signatureFailures}; paced p50 ${result.pacedLatencyP50Ms ?? '-'} ms  p99 ${result.pacedLatencyP99Ms ?? '-'} ms; CPU mock ${result.oursCpuPct ?? '-'}% bench ${result.benchCpuPct ?? '-'}%`);
+        const result = await oneRound(
+          ours.url,
+          ours.child.pid,
+          receiver,
+          `bench-wh-${run}-${r}`,
+          w.subscriptions,
+          w.events,
+          w.triggerConcurrency,
+          w.deliveryTimeoutS,
+          w.pacedEvents,
+        );
+        ctx.log(
+          `    round ${r + 1}/${w.rounds} ${result.delivered}/${result.expected} delivered  ${result.deliveriesPerSec ?? '-'} deliveries/s  p50 ${result.latencyP50Ms ?? '-'} ms  p99 ${result.latencyP99Ms ?? '-'} ms  signature failures ${result.signatureFailures}; paced p50 ${result.pacedLatencyP50Ms ?? '-'} ms  p99 ${result.pacedLatencyP99Ms ?? '-'} ms; CPU mock ${result.oursCpuPct ?? '-'}% bench ${result.benchCpuPct ?? '-'}%`,
+        );
         rounds.push(result);
       }
-      const med = (pick: (r: RoundResult) => number | null) => round(median(rounds.map(pick).filter((v): v is number => v !== null)), 3);
+      const med = (pick: (r: RoundResult) => number | null) =>
+        round(median(rounds.map(pick).filter((v): v is number => v !== null)), 3);
       const sum = (pick: (r: RoundResult) => number) => rounds.reduce((s, r) => s + pick(r), 0);
       return {
         metrics: {

@@ -25,7 +25,8 @@ its kind, any 5xx, or any webhook signature failed to verify; otherwise 0.
 
 function bounded(name: string, value: string | undefined, min: number, max: number): number {
   const n = Number(value);
-  if (value === undefined || !/^\d+$/.test(value) || n < min || n > max) throw new Error(`${name} must be an integer from ${min} to ${max}`);
+  if (value === undefined || !/^\d+$/.test(value) || n < min || n > max)
+    throw new Error(`${name} must be an integer from ${min} to ${max}`);
   return n;
 }
 
@@ -37,7 +38,9 @@ export function parseSoakArgs(argv: readonly string[]): SoakArgs | 'help' {
   let out: string | null = null;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
-    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] = arg.includes('=')
+      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+      : [arg, undefined];
     const value = () => inline ?? argv[++i];
     switch (flag) {
       case '--help':

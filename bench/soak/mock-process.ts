@@ -30,8 +30,25 @@ const OUTPUT_LIMIT = 32 * 1024;
  */
 export async function startMockProcess(timeoutMs = 60_000): Promise<MockProcess> {
   const port = await freePort();
-  const args = ['--expose-gc', '--import', 'tsx', 'cli/opsapi.ts', 'mock', '--port', String(port), '--rate-limit', 'off', '--quiet'];
-  const child = startChild(process.execPath, args, { cwd: PROJECT_ROOT, name: 'the mock', ownGroup: false, outputLimit: OUTPUT_LIMIT, killOnExit: true });
+  const args = [
+    '--expose-gc',
+    '--import',
+    'tsx',
+    'cli/opsapi.ts',
+    'mock',
+    '--port',
+    String(port),
+    '--rate-limit',
+    'off',
+    '--quiet',
+  ];
+  const child = startChild(process.execPath, args, {
+    cwd: PROJECT_ROOT,
+    name: 'the mock',
+    ownGroup: false,
+    outputLimit: OUTPUT_LIMIT,
+    killOnExit: true,
+  });
   let url: string;
   try {
     [url] = await child.waitFor(/http:\/\/[^\s]+:\d+/, timeoutMs);

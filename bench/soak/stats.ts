@@ -27,7 +27,13 @@ export function emptyTally(): KindTally {
 /** Latency samples kept per kind at most (a reservoir: later samples replace random earlier ones). */
 const MAX_SAMPLES = 20_000;
 
-export function record(tally: KindTally, status: number | null, expected: readonly number[], latencyMs: number, describe: () => string): void {
+export function record(
+  tally: KindTally,
+  status: number | null,
+  expected: readonly number[],
+  latencyMs: number,
+  describe: () => string,
+): void {
   tally.requests++;
   const key = status === null ? 'error' : String(status);
   tally.statuses[key] = (tally.statuses[key] ?? 0) + 1;

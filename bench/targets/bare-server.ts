@@ -13,7 +13,8 @@ const items = Array.from({ length: 25 }, (_, i) => {
     id: `sku_bench00000_${n}`,
     reference: `PART-${n}`,
     name: `Stainless Steel Bearing ${i + 10} mm`,
-    description: i % 3 === 0 ? 'A fixed description of about the length the seeded catalog uses for some of its SKUs.' : null,
+    description:
+      i % 3 === 0 ? 'A fixed description of about the length the seeded catalog uses for some of its SKUs.' : null,
     familyId: i % 2 === 0 ? `fam_bench00000_${String(i).padStart(4, '0')}` : null,
     status: i % 5 === 0 ? 'Inactive' : 'Active',
     baseUnitOfMeasureId: 'uom_bench00000_pcs',
@@ -23,7 +24,9 @@ const items = Array.from({ length: 25 }, (_, i) => {
     lastModifiedAt: '2025-07-18T19:29:44.000Z',
   };
 });
-const page = Buffer.from(JSON.stringify({ results: items, pageNumber: 1, pageSize: 25, totalPages: 12, totalCount: 300 }));
+const page = Buffer.from(
+  JSON.stringify({ results: items, pageNumber: 1, pageSize: 25, totalPages: 12, totalCount: 300 }),
+);
 const problem = Buffer.from(
   JSON.stringify({
     type: 'https://www.rfc-editor.org/rfc/rfc9110#section-15.5.2',
@@ -37,7 +40,11 @@ const problem = Buffer.from(
 const server = createServer((req, res) => {
   req.resume();
   if (req.headers.authorization === undefined && req.headers['x-api-key'] === undefined) {
-    res.writeHead(401, { 'content-type': 'application/problem+json; charset=utf-8', 'content-length': problem.length, 'www-authenticate': 'Bearer realm="bench"' });
+    res.writeHead(401, {
+      'content-type': 'application/problem+json; charset=utf-8',
+      'content-length': problem.length,
+      'www-authenticate': 'Bearer realm="bench"',
+    });
     res.end(problem);
     return;
   }

@@ -32,7 +32,13 @@ export interface OursOptions {
 
 const URL_LINE = /^(http:\/\/127\.0\.0\.1:\d+)\s*$/m;
 
-async function started(name: TargetName, child: Child, pattern: RegExp, timeoutMs: number, t0: number): Promise<Target> {
+async function started(
+  name: TargetName,
+  child: Child,
+  pattern: RegExp,
+  timeoutMs: number,
+  t0: number,
+): Promise<Target> {
   try {
     const m = await child.waitFor(pattern, timeoutMs);
     const url = m[1];
@@ -48,7 +54,12 @@ async function started(name: TargetName, child: Child, pattern: RegExp, timeoutM
 export async function startBare(): Promise<Target> {
   const port = await freePort();
   const t0 = performance.now();
-  const child = spawnChild('bare', process.execPath, ['--import', 'tsx', 'bench/targets/bare-server.ts', String(port)], { cwd: ROOT });
+  const child = spawnChild(
+    'bare',
+    process.execPath,
+    ['--import', 'tsx', 'bench/targets/bare-server.ts', String(port)],
+    { cwd: ROOT },
+  );
   return started('bare', child, URL_LINE, 30_000, t0);
 }
 
@@ -56,7 +67,12 @@ export async function startBare(): Promise<Target> {
 export async function startPrism(): Promise<Target> {
   const port = await freePort();
   const t0 = performance.now();
-  const child = spawnChild('prism', resolve(ROOT, 'node_modules/.bin/prism'), ['mock', '-h', '127.0.0.1', '-p', String(port), 'spec/openapi.json'], { cwd: ROOT });
+  const child = spawnChild(
+    'prism',
+    resolve(ROOT, 'node_modules/.bin/prism'),
+    ['mock', '-h', '127.0.0.1', '-p', String(port), 'spec/openapi.json'],
+    { cwd: ROOT },
+  );
   return started('prism', child, /Prism is listening on (http:\/\/127\.0\.0\.1:\d+)/, 60_000, t0);
 }
 
@@ -68,7 +84,18 @@ export async function startOurs(options: OursOptions = {}): Promise<Target> {
   const port = await freePort();
   const nodeFlags = options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', options.profileDir] : [];
   const flags = options.flags ?? ['--rate-limit', 'off'];
-  const args = [...nodeFlags, '--import', 'tsx', 'cli/opsapi.ts', 'mock', '--port', String(port), ...flags, '--quiet', ...(options.skus !== undefined ? ['--skus', String(options.skus)] : [])];
+  const args = [
+    ...nodeFlags,
+    '--import',
+    'tsx',
+    'cli/opsapi.ts',
+    'mock',
+    '--port',
+    String(port),
+    ...flags,
+    '--quiet',
+    ...(options.skus !== undefined ? ['--skus', String(options.skus)] : []),
+  ];
   const t0 = performance.now();
   const child = spawnChild('ours', process.execPath, args, { cwd: ROOT });
   return started('ours', child, URL_LINE, options.readyTimeoutMs ?? 60_000, t0);

@@ -11,7 +11,13 @@ import { TargetUnreachableError, UsageError, runConformance } from '../../confor
 import type { Report } from '../../conformance/types.js';
 import { flag, integer } from '../options.js';
 
-const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)];
+const collect = (value: string, previous: string[] = []) => [
+  ...previous,
+  ...value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean),
+];
 const collectRaw = (value: string, previous: string[] = []) => [...previous, value];
 
 function header(value: string, previous: Record<string, string> = {}): Record<string, string> {
@@ -40,7 +46,10 @@ export function readBaseline(file: string): string[] {
   if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value;
   const o = value as { accepted?: unknown; checks?: unknown };
   if (o && Array.isArray(o.accepted) && o.accepted.every((v) => typeof v === 'string')) return o.accepted as string[];
-  if (o && Array.isArray(o.checks)) return (o.checks as { id?: unknown; outcome?: unknown }[]).filter((c) => c.outcome === 'fail' || c.outcome === 'error').map((c) => String(c.id));
+  if (o && Array.isArray(o.checks))
+    return (o.checks as { id?: unknown; outcome?: unknown }[])
+      .filter((c) => c.outcome === 'fail' || c.outcome === 'error')
+      .map((c) => String(c.id));
   throw new UsageError('--baseline: expected an array of check ids, {"accepted": [...]}, or a JSON report');
 }
 
@@ -49,7 +58,12 @@ const FORMATS = ['.json', '.xml', '.html'] as const;
 /** Writes a report in the format its extension names. */
 export function writeReport(file: string, report: Report): void {
   const ext = extname(file).toLowerCase();
-  const text = ext === '.json' ? `${JSON.stringify(report, null, 2)}\n` : ext === '.xml' ? junitReport(report) : htmlReport(report);
+  const text =
+    ext === '.json'
+      ? `${JSON.stringify(report, null, 2)}\n`
+      : ext === '.xml'
+        ? junitReport(report)
+        : htmlReport(report);
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, text);
 }
@@ -57,10 +71,14 @@ export function writeReport(file: string, report: Report): void {
 function progress(tty: boolean): (event: ProgressEvent) => void {
   return (event) => {
     if (tty) {
-      if (event.kind === 'check-end' || event.kind === 'check-start') process.stderr.write(`\r\u001b[K[${event.done}/${event.total}] ${event.kind === 'check-start' ? 'running' : event.outcome} ${event.id}`);
+      if (event.kind === 'check-end' || event.kind === 'check-start')
+        process.stderr.write(
+          `\r\u001b[K[${event.done}/${event.total}] ${event.kind === 'check-start' ? 'running' : event.outcome} ${event.id}`,
+        );
       return;
     }
-    if (event.kind === 'phase') process.stderr.write(`opsapi conform: ${event.phase} phase, ${event.checks} check(s)\n`);
+    if (event.kind === 'phase')
+      process.stderr.write(`opsapi conform: ${event.phase} phase, ${event.checks} check(s)\n`);
   };
 }
 
@@ -99,7 +117,9 @@ interface Flags {
 function listChecks(): void {
   for (const c of allChecks()) {
     const needs = [...(c.requires ?? [])].join(',');
-    process.stdout.write(`${c.id.padEnd(48)} ${c.level.padEnd(6)} ${c.family.padEnd(11)} ${needs.padEnd(22)} ${c.title}\n`);
+    process.stdout.write(
+      `${c.id.padEnd(48)} ${c.level.padEnd(6)} ${c.family.padEnd(11)} ${needs.padEnd(22)} ${c.title}\n`,
+    );
   }
 }
 
@@ -108,103 +128,215 @@ function listChecks(): void {
  * of the MUST checks were skipped (unless --allow-skips); 2: usage error, no credential for the target, or unreachable.
  */
 export function conformCommand(): Command {
-  return new Command('conform')
-    .description('Check a deployment (or the mock) against the contract: MUST checks for documented behaviour, SHOULD for inferred.')
-    .addOption(flag('--base-url <url>', 'base URL of the target (its paths start with /v1); for https with a private CA set NODE_EXTRA_CA_CERTS', 'BASE_URL'))
-    .addOption(flag('--token <token>', 'access token with every permission (minted automatically on a mock)', 'TOKEN'))
-    .addOption(flag('--limited-token <token>', 'access token lacking permissions, for the 403 checks', 'LIMITED_TOKEN'))
-    .addOption(flag('--api-key <key>', 'API key of the main tenant (X-Api-Key), used when no token is given', 'API_KEY'))
-    .addOption(flag('--token-command <cmd>', 'shell command printing a fresh access token (run at start and when the token is refused)', 'TOKEN_COMMAND'))
-    .addOption(flag('--other-tenant-token <token>', 'access token of another tenant, for the isolation checks', 'OTHER_TENANT_TOKEN'))
-    .addOption(flag('--webhook-secret <secret>', 'webhook signing secret (read from the mock when it has the admin API)', 'WEBHOOK_SECRET'))
-    .addOption(flag('--header <name:value>', 'extra header for every request (repeatable)', 'HEADER').argParser(header))
-    .addOption(flag('--data <file>', 'sample records to address: JSON in the GET /__mock/fixtures format', 'DATA'))
-    .addOption(flag('--allow-writes', 'run the checks that change data (stock, inspections, keys, subscriptions, families, lines)', 'ALLOW_WRITES'))
-    .addOption(flag('--webhooks', 'host a receiver, subscribe it and check deliveries, signatures, history and retries', 'WEBHOOKS'))
-    .addOption(flag('--rate-limit-probe', 'exceed the rate limit on purpose (bounded; runs alone and last)', 'RATE_LIMIT_PROBE'))
-    .addOption(flag('--webhook-host <host>', 'address the receiver binds', 'WEBHOOK_HOST').default('127.0.0.1'))
-    .addOption(flag('--webhook-port <port>', 'port the receiver binds (0: any)', 'WEBHOOK_PORT').default(0).argParser(integer(0, 65535)))
-    .addOption(flag('--webhook-public-url <url>', 'URL the target delivers to, when the receiver is behind a tunnel or proxy', 'WEBHOOK_PUBLIC_URL'))
-    .addOption(flag('--concurrency <n>', 'requests in flight at once', 'CONCURRENCY').default(8).argParser(integer(1, 256)))
-    .addOption(flag('--timeout <ms>', 'timeout of each request, ms', 'TIMEOUT').default(10_000).argParser(integer(100, 600_000)))
-    .addOption(flag('--only <ids>', 'run only these check ids or prefixes (repeatable, comma-separated)', 'ONLY').argParser(collect))
-    .addOption(flag('--skip <ids>', 'leave out these check ids or prefixes (repeatable, comma-separated)', 'SKIP').argParser(collect))
-    .addOption(flag('--baseline <file>', 'accepted failures (ids, {"accepted": [...]}, or a JSON report); a baselined check that passes fails the run as stale', 'BASELINE'))
-    .addOption(flag('--certify', 'also fail when a MUST check was skipped', 'CERTIFY'))
-    .addOption(flag('--strict', 'also fail on SHOULD checks', 'STRICT'))
-    .addOption(flag('--allow-skips', 'do not fail a run in which more than half of the MUST checks were skipped', 'ALLOW_SKIPS'))
-    .addOption(flag('--report <file>', 'write a report: .json, .xml (JUnit) or .html (repeatable)', 'REPORT').argParser(collectRaw))
-    .addOption(flag('--list-checks', 'list the checks and exit', 'LIST_CHECKS'))
-    .addOption(flag('--max-pages <n>', 'most pages a page walk reads', 'MAX_PAGES').default(50).argParser(integer(1, 10_000)))
-    .addOption(flag('--rate-limit-max-requests <n>', 'most requests the rate-limit probe sends', 'RATE_LIMIT_MAX_REQUESTS').default(3000).argParser(integer(1, 1_000_000)))
-    .addOption(flag('--rate-limit-max-seconds <s>', 'longest the rate-limit probe runs', 'RATE_LIMIT_MAX_SECONDS').default(20).argParser(integer(1, 3600)))
-    .addOption(flag('--no-mock-admin', 'do not use the mock admin API (/__mock/*) even when the target has it', 'NO_MOCK_ADMIN'))
-    // Usage errors exit 2 (--help exits 0); the program's own override does not reach added subcommands.
-    .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
-    .action(async (o: Flags) => {
-      if (o.listChecks) {
-        listChecks();
-        return;
-      }
-      const fail = (code: 2, message: string): never => {
-        process.stderr.write(`opsapi conform: ${message}\n`);
-        process.exit(code);
-      };
-      try {
-        if (!o.baseUrl) throw new UsageError('--base-url is required (or OPSAPI_BASE_URL)');
-        for (const file of o.report ?? []) {
-          if (!FORMATS.includes(extname(file).toLowerCase() as (typeof FORMATS)[number])) throw new UsageError(`--report ${file}: use a .json, .xml or .html file name`);
+  return (
+    new Command('conform')
+      .description(
+        'Check a deployment (or the mock) against the contract: MUST checks for documented behaviour, SHOULD for inferred.',
+      )
+      .addOption(
+        flag(
+          '--base-url <url>',
+          'base URL of the target (its paths start with /v1); for https with a private CA set NODE_EXTRA_CA_CERTS',
+          'BASE_URL',
+        ),
+      )
+      .addOption(
+        flag('--token <token>', 'access token with every permission (minted automatically on a mock)', 'TOKEN'),
+      )
+      .addOption(
+        flag('--limited-token <token>', 'access token lacking permissions, for the 403 checks', 'LIMITED_TOKEN'),
+      )
+      .addOption(
+        flag('--api-key <key>', 'API key of the main tenant (X-Api-Key), used when no token is given', 'API_KEY'),
+      )
+      .addOption(
+        flag(
+          '--token-command <cmd>',
+          'shell command printing a fresh access token (run at start and when the token is refused)',
+          'TOKEN_COMMAND',
+        ),
+      )
+      .addOption(
+        flag(
+          '--other-tenant-token <token>',
+          'access token of another tenant, for the isolation checks',
+          'OTHER_TENANT_TOKEN',
+        ),
+      )
+      .addOption(
+        flag(
+          '--webhook-secret <secret>',
+          'webhook signing secret (read from the mock when it has the admin API)',
+          'WEBHOOK_SECRET',
+        ),
+      )
+      .addOption(
+        flag('--header <name:value>', 'extra header for every request (repeatable)', 'HEADER').argParser(header),
+      )
+      .addOption(flag('--data <file>', 'sample records to address: JSON in the GET /__mock/fixtures format', 'DATA'))
+      .addOption(
+        flag(
+          '--allow-writes',
+          'run the checks that change data (stock, inspections, keys, subscriptions, families, lines)',
+          'ALLOW_WRITES',
+        ),
+      )
+      .addOption(
+        flag(
+          '--webhooks',
+          'host a receiver, subscribe it and check deliveries, signatures, history and retries',
+          'WEBHOOKS',
+        ),
+      )
+      .addOption(
+        flag(
+          '--rate-limit-probe',
+          'exceed the rate limit on purpose (bounded; runs alone and last)',
+          'RATE_LIMIT_PROBE',
+        ),
+      )
+      .addOption(flag('--webhook-host <host>', 'address the receiver binds', 'WEBHOOK_HOST').default('127.0.0.1'))
+      .addOption(
+        flag('--webhook-port <port>', 'port the receiver binds (0: any)', 'WEBHOOK_PORT')
+          .default(0)
+          .argParser(integer(0, 65535)),
+      )
+      .addOption(
+        flag(
+          '--webhook-public-url <url>',
+          'URL the target delivers to, when the receiver is behind a tunnel or proxy',
+          'WEBHOOK_PUBLIC_URL',
+        ),
+      )
+      .addOption(
+        flag('--concurrency <n>', 'requests in flight at once', 'CONCURRENCY').default(8).argParser(integer(1, 256)),
+      )
+      .addOption(
+        flag('--timeout <ms>', 'timeout of each request, ms', 'TIMEOUT')
+          .default(10_000)
+          .argParser(integer(100, 600_000)),
+      )
+      .addOption(
+        flag('--only <ids>', 'run only these check ids or prefixes (repeatable, comma-separated)', 'ONLY').argParser(
+          collect,
+        ),
+      )
+      .addOption(
+        flag('--skip <ids>', 'leave out these check ids or prefixes (repeatable, comma-separated)', 'SKIP').argParser(
+          collect,
+        ),
+      )
+      .addOption(
+        flag(
+          '--baseline <file>',
+          'accepted failures (ids, {"accepted": [...]}, or a JSON report); a baselined check that passes fails the run as stale',
+          'BASELINE',
+        ),
+      )
+      .addOption(flag('--certify', 'also fail when a MUST check was skipped', 'CERTIFY'))
+      .addOption(flag('--strict', 'also fail on SHOULD checks', 'STRICT'))
+      .addOption(
+        flag(
+          '--allow-skips',
+          'do not fail a run in which more than half of the MUST checks were skipped',
+          'ALLOW_SKIPS',
+        ),
+      )
+      .addOption(
+        flag('--report <file>', 'write a report: .json, .xml (JUnit) or .html (repeatable)', 'REPORT').argParser(
+          collectRaw,
+        ),
+      )
+      .addOption(flag('--list-checks', 'list the checks and exit', 'LIST_CHECKS'))
+      .addOption(
+        flag('--max-pages <n>', 'most pages a page walk reads', 'MAX_PAGES').default(50).argParser(integer(1, 10_000)),
+      )
+      .addOption(
+        flag('--rate-limit-max-requests <n>', 'most requests the rate-limit probe sends', 'RATE_LIMIT_MAX_REQUESTS')
+          .default(3000)
+          .argParser(integer(1, 1_000_000)),
+      )
+      .addOption(
+        flag('--rate-limit-max-seconds <s>', 'longest the rate-limit probe runs', 'RATE_LIMIT_MAX_SECONDS')
+          .default(20)
+          .argParser(integer(1, 3600)),
+      )
+      .addOption(
+        flag(
+          '--no-mock-admin',
+          'do not use the mock admin API (/__mock/*) even when the target has it',
+          'NO_MOCK_ADMIN',
+        ),
+      )
+      // Usage errors exit 2 (--help exits 0); the program's own override does not reach added subcommands.
+      .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
+      .action(async (o: Flags) => {
+        if (o.listChecks) {
+          listChecks();
+          return;
         }
-        let data: PartialDataManifest | undefined;
-        if (o.data) {
-          const parsed = parsePartialDataManifest(readJson(o.data, '--data'));
-          if (!parsed.ok) throw new UsageError(`--data ${o.data}: not in the GET /__mock/fixtures format (${parsed.error})`);
-          data = parsed.value;
-        }
-        const tty = process.stderr.isTTY === true;
-        const options: ConformOptions = {
-          baseUrl: o.baseUrl,
-          // Passed even when empty (an unset CI secret), so the runner can say so.
-          ...(o.token !== undefined ? { token: o.token } : {}),
-          ...(o.limitedToken ? { limitedToken: o.limitedToken } : {}),
-          ...(o.apiKey ? { apiKey: o.apiKey } : {}),
-          ...(o.tokenCommand ? { tokenCommand: o.tokenCommand } : {}),
-          ...(o.otherTenantToken ? { otherTenantToken: o.otherTenantToken } : {}),
-          ...(o.webhookSecret ? { webhookSecret: o.webhookSecret } : {}),
-          ...(o.header ? { headers: o.header } : {}),
-          ...(data ? { data } : {}),
-          allowWrites: o.allowWrites === true,
-          webhooks: o.webhooks === true,
-          rateLimitProbe: o.rateLimitProbe === true,
-          ...(o.webhookHost ? { webhookHost: o.webhookHost } : {}),
-          ...(o.webhookPort !== undefined ? { webhookPort: o.webhookPort } : {}),
-          ...(o.webhookPublicUrl ? { webhookPublicUrl: o.webhookPublicUrl } : {}),
-          concurrency: o.concurrency,
-          timeoutMs: o.timeout,
-          ...(o.only ? { only: o.only } : {}),
-          ...(o.skip ? { skip: o.skip } : {}),
-          ...(o.baseline ? { baseline: readBaseline(o.baseline) } : {}),
-          certify: o.certify === true,
-          strict: o.strict === true,
-          allowSkips: o.allowSkips === true,
-          maxPages: o.maxPages,
-          rateLimitMaxRequests: o.rateLimitMaxRequests,
-          rateLimitMaxSeconds: o.rateLimitMaxSeconds,
-          useMockAdmin: o.mockAdmin !== false,
-          onProgress: progress(tty),
+        const fail = (code: 2, message: string): never => {
+          process.stderr.write(`opsapi conform: ${message}\n`);
+          process.exit(code);
         };
-        const report = await runConformance(options);
-        if (tty) process.stderr.write('\r\u001b[K');
-        process.stdout.write(textSummary(report, process.stdout.isTTY === true));
-        for (const file of o.report ?? []) {
-          writeReport(file, report);
-          process.stderr.write(`opsapi conform: wrote ${file}\n`);
+        try {
+          if (!o.baseUrl) throw new UsageError('--base-url is required (or OPSAPI_BASE_URL)');
+          for (const file of o.report ?? []) {
+            if (!FORMATS.includes(extname(file).toLowerCase() as (typeof FORMATS)[number]))
+              throw new UsageError(`--report ${file}: use a .json, .xml or .html file name`);
+          }
+          let data: PartialDataManifest | undefined;
+          if (o.data) {
+            const parsed = parsePartialDataManifest(readJson(o.data, '--data'));
+            if (!parsed.ok)
+              throw new UsageError(`--data ${o.data}: not in the GET /__mock/fixtures format (${parsed.error})`);
+            data = parsed.value;
+          }
+          const tty = process.stderr.isTTY === true;
+          const options: ConformOptions = {
+            baseUrl: o.baseUrl,
+            // Passed even when empty (an unset CI secret), so the runner can say so.
+            ...(o.token !== undefined ? { token: o.token } : {}),
+            ...(o.limitedToken ? { limitedToken: o.limitedToken } : {}),
+            ...(o.apiKey ? { apiKey: o.apiKey } : {}),
+            ...(o.tokenCommand ? { tokenCommand: o.tokenCommand } : {}),
+            ...(o.otherTenantToken ? { otherTenantToken: o.otherTenantToken } : {}),
+            ...(o.webhookSecret ? { webhookSecret: o.webhookSecret } : {}),
+            ...(o.header ? { headers: o.header } : {}),
+            ...(data ? { data } : {}),
+            allowWrites: o.allowWrites === true,
+            webhooks: o.webhooks === true,
+            rateLimitProbe: o.rateLimitProbe === true,
+            ...(o.webhookHost ? { webhookHost: o.webhookHost } : {}),
+            ...(o.webhookPort !== undefined ? { webhookPort: o.webhookPort } : {}),
+            ...(o.webhookPublicUrl ? { webhookPublicUrl: o.webhookPublicUrl } : {}),
+            concurrency: o.concurrency,
+            timeoutMs: o.timeout,
+            ...(o.only ? { only: o.only } : {}),
+            ...(o.skip ? { skip: o.skip } : {}),
+            ...(o.baseline ? { baseline: readBaseline(o.baseline) } : {}),
+            certify: o.certify === true,
+            strict: o.strict === true,
+            allowSkips: o.allowSkips === true,
+            maxPages: o.maxPages,
+            rateLimitMaxRequests: o.rateLimitMaxRequests,
+            rateLimitMaxSeconds: o.rateLimitMaxSeconds,
+            useMockAdmin: o.mockAdmin !== false,
+            onProgress: progress(tty),
+          };
+          const report = await runConformance(options);
+          if (tty) process.stderr.write('\r\u001b[K');
+          process.stdout.write(textSummary(report, process.stdout.isTTY === true));
+          for (const file of o.report ?? []) {
+            writeReport(file, report);
+            process.stderr.write(`opsapi conform: wrote ${file}\n`);
+          }
+          process.exit(report.exitCode);
+        } catch (error) {
+          if (error instanceof UsageError) fail(2, error.message);
+          if (error instanceof TargetUnreachableError) fail(2, `target unreachable: ${error.message}`);
+          throw error;
         }
-        process.exit(report.exitCode);
-      } catch (error) {
-        if (error instanceof UsageError) fail(2, error.message);
-        if (error instanceof TargetUnreachableError) fail(2, `target unreachable: ${error.message}`);
-        throw error;
-      }
-    });
+      })
+  );
 }

@@ -53,7 +53,11 @@ async function readCoverage(baseUrl: string, token: string, headers: Record<stri
   const url = `${baseUrl.replace(/\/+$/, '')}/__mock/coverage`;
   let res: Awaited<ReturnType<typeof request>>;
   try {
-    res = await request(url, { headers: { ...headers, accept: 'application/json', authorization: `Bearer ${token}` }, headersTimeout: 30_000, bodyTimeout: 30_000 });
+    res = await request(url, {
+      headers: { ...headers, accept: 'application/json', authorization: `Bearer ${token}` },
+      headersTimeout: 30_000,
+      bodyTimeout: 30_000,
+    });
   } catch (error) {
     fail(2, `cannot reach ${baseUrl}: ${oneLine(error)}`);
   }
@@ -69,7 +73,8 @@ async function readCoverage(baseUrl: string, token: string, headers: Record<stri
     fail(2, `${url} answered ${res.statusCode}${typeof detail === 'string' ? `: ${oneLine(detail)}` : ''}`);
   }
   // Any server may answer 200: only a body of the documented shape is read as coverage.
-  if (!Value.Check(CoverageBody, body)) fail(2, `${url} answered 200 with a body that is not a coverage; is it the mock?`);
+  if (!Value.Check(CoverageBody, body))
+    fail(2, `${url} answered 200 with a body that is not a coverage; is it the mock?`);
   return body;
 }
 
@@ -88,32 +93,70 @@ function writeReport(file: string, report: CoverageReport): void {
  */
 export function coverageCommand(): Command {
   return new Command('coverage')
-    .description("Show which operations and declared answers a tenant's traffic on the mock exercised; exit 1 under a minimum.")
+    .description(
+      "Show which operations and declared answers a tenant's traffic on the mock exercised; exit 1 under a minimum.",
+    )
     .addOption(flag('--base-url <url>', 'the mock', 'BASE_URL').default('http://127.0.0.1:4010'))
-    .addOption(flag('--token <token>', "access token of the tenant whose traffic counts (or --org)", 'TOKEN'))
-    .addOption(flag('--org <org>', 'tenant, with a token minted with --jwt-secret (instead of --token)', 'ORG').argParser(orgName))
-    .addOption(flag('--jwt-secret <secret>', "the mock's --jwt-secret, for --org", 'JWT_SECRET').default(DEFAULT_JWT_SECRET))
+    .addOption(flag('--token <token>', 'access token of the tenant whose traffic counts (or --org)', 'TOKEN'))
+    .addOption(
+      flag('--org <org>', 'tenant, with a token minted with --jwt-secret (instead of --token)', 'ORG').argParser(
+        orgName,
+      ),
+    )
+    .addOption(
+      flag('--jwt-secret <secret>', "the mock's --jwt-secret, for --org", 'JWT_SECRET').default(DEFAULT_JWT_SECRET),
+    )
     .addOption(flag('--header <header>', 'extra request header "Name: value" (repeatable)', 'HEADER').argParser(header))
-    .addOption(flag('--min-operations <percent>', 'exit 1 when fewer operations were called (e.g. 100%)', 'MIN_OPERATIONS').argParser(percent))
-    .addOption(flag('--min-pairs <percent>', 'exit 1 when fewer declared status/code pairs were met (e.g. 80%)', 'MIN_PAIRS').argParser(percent))
+    .addOption(
+      flag(
+        '--min-operations <percent>',
+        'exit 1 when fewer operations were called (e.g. 100%)',
+        'MIN_OPERATIONS',
+      ).argParser(percent),
+    )
+    .addOption(
+      flag(
+        '--min-pairs <percent>',
+        'exit 1 when fewer declared status/code pairs were met (e.g. 80%)',
+        'MIN_PAIRS',
+      ).argParser(percent),
+    )
     .addOption(flag('--report <file>', 'write a report: .json or .html (repeatable)', 'REPORT').argParser(collectRaw))
-    .addOption(flag('--operations <ids>', 'count only these operationIds (comma-separated): the ones your client uses', 'OPERATIONS').argParser(operationList))
+    .addOption(
+      flag(
+        '--operations <ids>',
+        'count only these operationIds (comma-separated): the ones your client uses',
+        'OPERATIONS',
+      ).argParser(operationList),
+    )
     .action(async (o: Flags) => {
       // An empty OPSAPI_TOKEN (a CI secret that is not set) is no credential.
       if (o.token === '') delete o.token;
-      if (o.token === undefined && o.org === undefined) fail(2, 'needs --token (or OPSAPI_TOKEN), or --org (or OPSAPI_ORG) with the mock\'s --jwt-secret');
+      if (o.token === undefined && o.org === undefined)
+        fail(2, "needs --token (or OPSAPI_TOKEN), or --org (or OPSAPI_ORG) with the mock's --jwt-secret");
       if (o.token !== undefined && o.org !== undefined) fail(2, 'give --token or --org, not both');
       for (const file of o.report ?? []) {
-        if (!REPORT_FORMATS.includes(extname(file).toLowerCase())) fail(2, `--report ${file}: use a .json or .html file name`);
+        if (!REPORT_FORMATS.includes(extname(file).toLowerCase()))
+          fail(2, `--report ${file}: use a .json or .html file name`);
         const writable = await checkWritableFile(file, '--report');
         if (!writable.ok) fail(2, writable.error);
       }
       const token = o.token ?? (await mintToken(o.jwtSecret, adminClaims(o.org ?? ''), 300));
       const full = await readCoverage(o.baseUrl, token, o.header ?? {});
       const coverage = o.operations ? restrictCoverage(full, o.operations) : full;
-      const minimums: Minimums = { ...(o.minOperations !== undefined ? { operations: o.minOperations } : {}), ...(o.minPairs !== undefined ? { pairs: o.minPairs } : {}) };
+      const minimums: Minimums = {
+        ...(o.minOperations !== undefined ? { operations: o.minOperations } : {}),
+        ...(o.minPairs !== undefined ? { pairs: o.minPairs } : {}),
+      };
       const gate = checkMinimums(coverage, minimums);
-      const report: CoverageReport = { target: o.baseUrl, generatedAt: new Date().toISOString(), restrictedTo: o.operations ?? null, minimums, gate, coverage };
+      const report: CoverageReport = {
+        target: o.baseUrl,
+        generatedAt: new Date().toISOString(),
+        restrictedTo: o.operations ?? null,
+        minimums,
+        gate,
+        coverage,
+      };
       for (const file of o.report ?? []) writeReport(file, report);
       process.stdout.write(coverageText(coverage, o.baseUrl));
       for (const failure of gate.failures) process.stderr.write(`${NAME}: ${failure}\n`);

@@ -33,7 +33,13 @@ interface ListenOptions {
   publicUrl?: string;
 }
 
-const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)];
+const collect = (value: string, previous: string[] = []) => [
+  ...previous,
+  ...value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean),
+];
 
 function httpUrl(value: string): string {
   let url: URL;
@@ -42,7 +48,8 @@ function httpUrl(value: string): string {
   } catch {
     throw new InvalidArgumentError('expected an absolute http(s) URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('expected an http or https URL');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new InvalidArgumentError('expected an http or https URL');
   return value;
 }
 
@@ -53,19 +60,57 @@ function httpUrl(value: string): string {
  */
 export function listenCommand(): Command {
   return new Command('listen')
-    .description('Receive webhook notifications locally: subscribes a local receiver, verifies signatures, drops duplicates, prints or forwards each event; unsubscribes on exit.')
-    .addOption(flag('--port <port>', 'port of the local receiver (0: any free port)', 'LISTEN_PORT').default(DEFAULT_LISTEN_PORT).argParser(integer(0, 65535)))
+    .description(
+      'Receive webhook notifications locally: subscribes a local receiver, verifies signatures, drops duplicates, prints or forwards each event; unsubscribes on exit.',
+    )
+    .addOption(
+      flag('--port <port>', 'port of the local receiver (0: any free port)', 'LISTEN_PORT')
+        .default(DEFAULT_LISTEN_PORT)
+        .argParser(integer(0, 65535)),
+    )
     .addOption(flag('--host <host>', 'address the receiver binds', 'LISTEN_HOST').default('127.0.0.1'))
-    .addOption(flag('--events <names>', 'events to subscribe to, comma-separated, Name or Name@version (default: every event, latest version)', 'LISTEN_EVENTS').argParser(collect))
-    .addOption(flag('--forward-to <url>', 'forward each verified event (raw body and headers) to this URL and answer with its status', 'FORWARD_TO').argParser(httpUrl))
+    .addOption(
+      flag(
+        '--events <names>',
+        'events to subscribe to, comma-separated, Name or Name@version (default: every event, latest version)',
+        'LISTEN_EVENTS',
+      ).argParser(collect),
+    )
+    .addOption(
+      flag(
+        '--forward-to <url>',
+        'forward each verified event (raw body and headers) to this URL and answer with its status',
+        'FORWARD_TO',
+      ).argParser(httpUrl),
+    )
     .option('--json', 'print one JSON object per line')
-    .addOption(flag('--base-url <url>', 'the mock (or the API)', 'BASE_URL').default('http://127.0.0.1:4010').argParser(httpUrl))
+    .addOption(
+      flag('--base-url <url>', 'the mock (or the API)', 'BASE_URL').default('http://127.0.0.1:4010').argParser(httpUrl),
+    )
     .addOption(flag('--org <org>', 'tenant', 'ORG').default(DEFAULT_ORG).argParser(orgName))
     .addOption(flag('--token <token>', 'access token (default: an admin token minted with --jwt-secret)', 'TOKEN'))
     .addOption(flag('--jwt-secret <secret>', "the mock's --jwt-secret", 'JWT_SECRET').default(DEFAULT_JWT_SECRET))
-    .addOption(flag('--secret <secret>', 'webhook signing secret (default: read from the mock, GET /__mock/webhook-secret)', 'WEBHOOK_SECRET'))
-    .addOption(flag('--subscription-id <id>', 'receive for existing subscriptions instead of subscribing (repeatable or comma-separated; kept at exit)', 'SUBSCRIPTION_ID').argParser(collect))
-    .addOption(flag('--public-url <url>', 'URL the service calls to reach this receiver (default: http://<host>:<port>/)', 'LISTEN_PUBLIC_URL').argParser(httpUrl))
+    .addOption(
+      flag(
+        '--secret <secret>',
+        'webhook signing secret (default: read from the mock, GET /__mock/webhook-secret)',
+        'WEBHOOK_SECRET',
+      ),
+    )
+    .addOption(
+      flag(
+        '--subscription-id <id>',
+        'receive for existing subscriptions instead of subscribing (repeatable or comma-separated; kept at exit)',
+        'SUBSCRIPTION_ID',
+      ).argParser(collect),
+    )
+    .addOption(
+      flag(
+        '--public-url <url>',
+        'URL the service calls to reach this receiver (default: http://<host>:<port>/)',
+        'LISTEN_PUBLIC_URL',
+      ).argParser(httpUrl),
+    )
     .action(async (o: ListenOptions) => {
       // Exit explicitly: idle keep-alive connections to the API must not hold the process.
       process.exit(await listen(o));
@@ -86,7 +131,11 @@ const fail = (line: string, code = 1): number => {
 const exitCodeOf = (error: unknown): number => (error instanceof ApiError && error.status === null ? 2 : 1);
 
 async function listen(o: ListenOptions): Promise<number> {
-  if (o.subscriptionId?.length && o.events?.length) return fail('--events and --subscription-id exclude each other: existing subscriptions already name their events', 2);
+  if (o.subscriptionId?.length && o.events?.length)
+    return fail(
+      '--events and --subscription-id exclude each other: existing subscriptions already name their events',
+      2,
+    );
   const mint = () => mintToken(o.jwtSecret, adminClaims(o.org), TOKEN_SECONDS);
   const api = new ListenApi(o.baseUrl, o.token ?? (await mint()));
 
@@ -96,7 +145,10 @@ async function listen(o: ListenOptions): Promise<number> {
       secret = await api.webhookSecret();
     } catch (error) {
       const status = (error as ApiError).status;
-      return fail(`${(error as Error).message}${status === 404 ? '; not a mock? pass the webhook secret with --secret' : ''}`, exitCodeOf(error));
+      return fail(
+        `${(error as Error).message}${status === 404 ? '; not a mock? pass the webhook secret with --secret' : ''}`,
+        exitCodeOf(error),
+      );
     }
   }
 
@@ -108,7 +160,9 @@ async function listen(o: ListenOptions): Promise<number> {
       const missing = o.subscriptionId.filter((id) => !all.some((s) => s.id === id));
       if (missing.length) return fail(`no subscription ${missing.join(', ')} in org ${o.org}`);
       existing = o.subscriptionId;
-      choices = all.filter((s) => existing.includes(s.id)).map((s) => ({ eventName: s.eventName, eventVersion: s.eventVersion }));
+      choices = all
+        .filter((s) => existing.includes(s.id))
+        .map((s) => ({ eventName: s.eventName, eventVersion: s.eventVersion }));
     } else {
       const chosen = chooseEvents(await api.eventVersions(), o.events);
       if (!chosen.ok) return fail(chosen.error, 2);
@@ -131,19 +185,28 @@ async function listen(o: ListenOptions): Promise<number> {
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return fail(code === 'EADDRINUSE' ? `${o.host}:${o.port} is already in use; pick another --port` : `cannot listen on ${o.host}:${o.port}: ${(error as Error).message}`, 2);
+    return fail(
+      code === 'EADDRINUSE'
+        ? `${o.host}:${o.port} is already in use; pick another --port`
+        : `cannot listen on ${o.host}:${o.port}: ${(error as Error).message}`,
+      2,
+    );
   }
   const endpoint = o.publicUrl ?? `${receiver.url}/`;
 
   const created: string[] = [];
   if (existing.length) {
     const all = await api.subscriptions().catch(() => []);
-    for (const s of all) if (existing.includes(s.id) && s.endpoint !== endpoint) warn(`subscription ${s.id} delivers to ${s.endpoint}, not to this listener (${endpoint})`);
+    for (const s of all)
+      if (existing.includes(s.id) && s.endpoint !== endpoint)
+        warn(`subscription ${s.id} delivers to ${s.endpoint}, not to this listener (${endpoint})`);
   } else {
     try {
       // A few at a time: quick, and gentle with a rate-limited API.
       for (let i = 0; i < choices.length; i += 8) {
-        const batch = await Promise.allSettled(choices.slice(i, i + 8).map((c) => api.subscribe(endpoint, c.eventName, c.eventVersion)));
+        const batch = await Promise.allSettled(
+          choices.slice(i, i + 8).map((c) => api.subscribe(endpoint, c.eventName, c.eventVersion)),
+        );
         for (const r of batch) if (r.status === 'fulfilled') created.push(r.value.id);
         const failed = batch.find((r): r is PromiseRejectedResult => r.status === 'rejected');
         if (failed) throw failed.reason;
@@ -156,7 +219,20 @@ async function listen(o: ListenOptions): Promise<number> {
   }
   const ids = existing.length ? existing : created;
   const ready = `listening on ${receiver.url}, subscribed to ${choices.length} event${choices.length === 1 ? '' : 's'} of org ${o.org} (${existing.length ? 'existing ' : ''}subscription ids ${ids.join(', ')})`;
-  say(o.json ? JSON.stringify({ type: 'listening', url: receiver.url, endpoint, org: o.org, events: choices, subscriptionIds: ids, forwardTo: o.forwardTo ?? null, message: ready }) : ready);
+  say(
+    o.json
+      ? JSON.stringify({
+          type: 'listening',
+          url: receiver.url,
+          endpoint,
+          org: o.org,
+          events: choices,
+          subscriptionIds: ids,
+          forwardTo: o.forwardTo ?? null,
+          message: ready,
+        })
+      : ready,
+  );
 
   return new Promise<number>((resolve) => {
     let stopping = false;
@@ -180,7 +256,9 @@ async function listen(o: ListenOptions): Promise<number> {
           }
         }
         await receiver.close();
-        process.stderr.write(`opsapi listen: ${signal}, stopped; deleted ${created.length - failures} of ${created.length} subscriptions${existing.length ? ` (kept ${existing.length} existing)` : ''}\n`);
+        process.stderr.write(
+          `opsapi listen: ${signal}, stopped; deleted ${created.length - failures} of ${created.length} subscriptions${existing.length ? ` (kept ${existing.length} existing)` : ''}\n`,
+        );
         resolve(failures ? 1 : 0);
       })();
     };

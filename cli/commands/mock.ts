@@ -21,24 +21,83 @@ export function mockCommand(): Command {
     .description('Start the stateful mock server (embedded fixtures; no configuration needed).')
     .addOption(flag('--port <port>', 'port to listen on', 'PORT').default(d.port).argParser(integer(0, 65535)))
     .addOption(flag('--host <host>', 'address to bind', 'HOST').default(d.host))
-    .addOption(flag('--seed <n>', 'seed of the generated data', 'SEED').default(d.seed).argParser(integer(0, 2 ** 31 - 1)))
+    .addOption(
+      flag('--seed <n>', 'seed of the generated data', 'SEED')
+        .default(d.seed)
+        .argParser(integer(0, 2 ** 31 - 1)),
+    )
     .addOption(flag('--skus <n>', 'SKUs per tenant', 'SKUS').default(d.skus).argParser(integer(1, 1_000_000)))
-    .addOption(flag('--rate-limit <rate>', 'per-tenant rate limit, N/window (300/1s) or off', 'RATE_LIMIT').default(d.rateLimit, '300/1s').argParser(parsed((t) => { const r = parseRate(t); return r.ok ? { ok: true as const, value: r.rate } : r; })))
-    .addOption(flag('--latency <range>', 'added latency per request, e.g. 50-200ms', 'LATENCY').argParser(parsed(parseLatency)))
+    .addOption(
+      flag('--rate-limit <rate>', 'per-tenant rate limit, N/window (300/1s) or off', 'RATE_LIMIT')
+        .default(d.rateLimit, '300/1s')
+        .argParser(
+          parsed((t) => {
+            const r = parseRate(t);
+            return r.ok ? { ok: true as const, value: r.rate } : r;
+          }),
+        ),
+    )
+    .addOption(
+      flag('--latency <range>', 'added latency per request, e.g. 50-200ms', 'LATENCY').argParser(parsed(parseLatency)),
+    )
     .addOption(flag('--no-admin', 'disable the /__mock admin API', 'NO_ADMIN'))
     .addOption(flag('--jwt-secret <secret>', 'HS256 secret of access tokens', 'JWT_SECRET').default(d.jwtSecret))
-    .addOption(flag('--max-tenants <n>', 'tenants kept in memory (least recently used evicted)', 'MAX_TENANTS').default(d.maxTenants).argParser(integer(1, 1_000_000)))
-    .addOption(flag('--retry-schedule <list>', 'webhook attempt delays, e.g. 0,5s,5m,30m,2h,5h,10h,10h', 'RETRY_SCHEDULE').argParser(parsed(parseRetrySchedule)))
-    .addOption(flag('--delivery-timeout <ms>', 'per-attempt webhook timeout in ms', 'DELIVERY_TIMEOUT').default(d.deliveryTimeoutMs).argParser(integer(1, 600_000)))
-    .addOption(flag('--delivery-concurrency <n>', 'webhook deliveries in flight at most', 'DELIVERY_CONCURRENCY').default(d.deliveryConcurrency).argParser(integer(1, 10_000)))
-    .addOption(flag('--max-notifications <n>', 'notifications kept per tenant (oldest finished ones forgotten)', 'MAX_NOTIFICATIONS').default(d.maxNotifications).argParser(integer(10, 10_000_000)))
-    .addOption(flag('--block-private-endpoints', 'refuse webhook endpoints resolving to private or loopback addresses', 'BLOCK_PRIVATE_ENDPOINTS'))
-    .addOption(flag('--body-limit <bytes>', 'largest request body', 'BODY_LIMIT').default(d.bodyLimit).argParser(integer(1024, 100 * 1024 * 1024)))
+    .addOption(
+      flag('--max-tenants <n>', 'tenants kept in memory (least recently used evicted)', 'MAX_TENANTS')
+        .default(d.maxTenants)
+        .argParser(integer(1, 1_000_000)),
+    )
+    .addOption(
+      flag(
+        '--retry-schedule <list>',
+        'webhook attempt delays, e.g. 0,5s,5m,30m,2h,5h,10h,10h',
+        'RETRY_SCHEDULE',
+      ).argParser(parsed(parseRetrySchedule)),
+    )
+    .addOption(
+      flag('--delivery-timeout <ms>', 'per-attempt webhook timeout in ms', 'DELIVERY_TIMEOUT')
+        .default(d.deliveryTimeoutMs)
+        .argParser(integer(1, 600_000)),
+    )
+    .addOption(
+      flag('--delivery-concurrency <n>', 'webhook deliveries in flight at most', 'DELIVERY_CONCURRENCY')
+        .default(d.deliveryConcurrency)
+        .argParser(integer(1, 10_000)),
+    )
+    .addOption(
+      flag(
+        '--max-notifications <n>',
+        'notifications kept per tenant (oldest finished ones forgotten)',
+        'MAX_NOTIFICATIONS',
+      )
+        .default(d.maxNotifications)
+        .argParser(integer(10, 10_000_000)),
+    )
+    .addOption(
+      flag(
+        '--block-private-endpoints',
+        'refuse webhook endpoints resolving to private or loopback addresses',
+        'BLOCK_PRIVATE_ENDPOINTS',
+      ),
+    )
+    .addOption(
+      flag('--body-limit <bytes>', 'largest request body', 'BODY_LIMIT')
+        .default(d.bodyLimit)
+        .argParser(integer(1024, 100 * 1024 * 1024)),
+    )
     .addOption(flag('--fault <name>', `plant a fault (repeatable): ${FAULT_NAMES}`, 'FAULT').argParser(collectFault))
-    .addOption(flag('--state <file>', 'persist all state to this file (journal + snapshot) and restore it on start', 'STATE'))
+    .addOption(
+      flag('--state <file>', 'persist all state to this file (journal + snapshot) and restore it on start', 'STATE'),
+    )
     .addOption(flag('--log-requests', 'log every request to stderr', 'LOG_REQUESTS'))
     .addOption(flag('--quiet', 'print only the URL', 'QUIET'))
-    .addOption(flag('--print-json', 'print one JSON line {url, port, adminToken, limitedToken, webhookSecret, org} on stdout once listening, and nothing else there (the banner goes to stderr); for harnesses in other languages, with --port 0', 'PRINT_JSON'))
+    .addOption(
+      flag(
+        '--print-json',
+        'print one JSON line {url, port, adminToken, limitedToken, webhookSecret, org} on stdout once listening, and nothing else there (the banner goes to stderr); for harnesses in other languages, with --port 0',
+        'PRINT_JSON',
+      ),
+    )
     .action(async (o: Record<string, unknown>) => {
       const options: Partial<MockOptions> = {
         port: o.port as number,

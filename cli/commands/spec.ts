@@ -21,7 +21,10 @@ export function specCommand(): Command {
         if (!writable.ok) refuse(writable.error);
       }
       const doc = buildDocument();
-      const text = o.format === 'yaml' ? stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false }) : `${JSON.stringify(doc, null, 2)}\n`;
+      const text =
+        o.format === 'yaml'
+          ? stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false })
+          : `${JSON.stringify(doc, null, 2)}\n`;
       if (o.out === undefined) return void process.stdout.write(text);
       try {
         await writeFile(o.out, text);

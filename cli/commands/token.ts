@@ -4,20 +4,39 @@ import { adminClaims } from '../../mock/auth/presets.js';
 import { DEFAULT_JWT_SECRET, DEFAULT_ORG } from '../../mock/options.js';
 import { flag, integer, orgName } from '../options.js';
 
-const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)];
+const collect = (value: string, previous: string[] = []) => [
+  ...previous,
+  ...value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean),
+];
 
 /** `opsapi token`: mints an access token the mock accepts. */
 export function tokenCommand(): Command {
   return new Command('token')
-    .description('Mint an HS256 access token for the mock (e.g. opsapi token --org acme --perm Warehouse.Counts.Write).')
+    .description(
+      'Mint an HS256 access token for the mock (e.g. opsapi token --org acme --perm Warehouse.Counts.Write).',
+    )
     .addOption(flag('--org <org>', 'organisation (tenant)', 'ORG').default(DEFAULT_ORG).argParser(orgName))
     .option('--perm <permission>', 'permission to grant (repeatable or comma-separated)', collect)
     .option('--role <role>', 'role to grant (repeatable or comma-separated)', collect)
     .option('--admin', 'grant role App.Admin and every permission of the contract')
     .option('--expires-in <seconds>', 'lifetime in seconds', integer(1, 31_536_000), 24 * 3600)
-    .addOption(flag('--jwt-secret <secret>', 'HS256 secret (the mock\'s --jwt-secret)', 'JWT_SECRET').default(DEFAULT_JWT_SECRET))
-    .action(async (o: { org: string; perm?: string[]; role?: string[]; admin?: boolean; expiresIn: number; jwtSecret: string }) => {
-      const claims = o.admin ? adminClaims(o.org) : { org: o.org, permissions: o.perm ?? [], roles: o.role ?? [] };
-      process.stdout.write(`${await mintToken(o.jwtSecret, claims, o.expiresIn)}\n`);
-    });
+    .addOption(
+      flag('--jwt-secret <secret>', "HS256 secret (the mock's --jwt-secret)", 'JWT_SECRET').default(DEFAULT_JWT_SECRET),
+    )
+    .action(
+      async (o: {
+        org: string;
+        perm?: string[];
+        role?: string[];
+        admin?: boolean;
+        expiresIn: number;
+        jwtSecret: string;
+      }) => {
+        const claims = o.admin ? adminClaims(o.org) : { org: o.org, permissions: o.perm ?? [], roles: o.role ?? [] };
+        process.stdout.write(`${await mintToken(o.jwtSecret, claims, o.expiresIn)}\n`);
+      },
+    );
 }

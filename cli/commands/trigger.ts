@@ -18,44 +18,67 @@ function json(value: string): Record<string, unknown> {
 /** `opsapi trigger <EventName>`: emits a catalog event on the mock, like `stripe trigger`. */
 export function triggerCommand(): Command {
   return new Command('trigger')
-    .description('Emit a catalog event on the mock: every matching subscription of the tenant gets a signed notification.')
+    .description(
+      'Emit a catalog event on the mock: every matching subscription of the tenant gets a signed notification.',
+    )
     .argument('<eventName>', 'event name, e.g. Warehouse.Shipment.Shipped')
     .option('--version <n>', 'event version (default: every subscribed version)', integer(1, 1000))
     .option('--data <json>', 'the event data (default: realistic generated data)', json)
     .addOption(flag('--base-url <url>', 'the mock', 'BASE_URL').default('http://127.0.0.1:4010'))
     .addOption(flag('--org <org>', 'tenant', 'ORG').default(DEFAULT_ORG).argParser(orgName))
     .addOption(flag('--token <token>', 'access token (default: minted with --jwt-secret)', 'TOKEN'))
-    .addOption(flag('--jwt-secret <secret>', 'the mock\'s --jwt-secret', 'JWT_SECRET').default(DEFAULT_JWT_SECRET))
+    .addOption(flag('--jwt-secret <secret>', "the mock's --jwt-secret", 'JWT_SECRET').default(DEFAULT_JWT_SECRET))
     .option('--json', 'print the raw JSON answer')
-    .action(async (eventName: string, o: { version?: number; data?: Record<string, unknown>; baseUrl: string; org: string; token?: string; jwtSecret: string; json?: boolean }) => {
-      const token = o.token ?? (await mintToken(o.jwtSecret, adminClaims(o.org), 300));
-      let res: Awaited<ReturnType<typeof request>>;
-      try {
-        res = await request(`${o.baseUrl.replace(/\/$/, '')}/__mock/events`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ eventName, ...(o.version ? { eventVersion: o.version } : {}), ...(o.data ? { data: o.data } : {}) }),
-        });
-      } catch (error) {
-        process.stderr.write(`opsapi trigger: cannot reach ${o.baseUrl}: ${(error as Error).message}\n`);
-        process.exit(2);
-      }
-      // Any answer, even one that is not JSON (a base URL that is no mock), ends in one line, never a stack trace.
-      const text = await res.body.text().catch(() => '');
-      let body: { eventId?: string; notifications?: string[]; detail?: string };
-      try {
-        const parsed: unknown = JSON.parse(text);
-        if (typeof parsed !== 'object' || parsed === null) throw new Error('not an object');
-        body = parsed as typeof body;
-      } catch {
-        process.stderr.write(`opsapi trigger: ${o.baseUrl} answered ${res.statusCode} with a body that is not JSON; is it the mock?\n`);
-        process.exit(1);
-      }
-      if (o.json) process.stdout.write(`${JSON.stringify(body)}\n`);
-      else if (res.statusCode === 202) {
-        const n = body.notifications?.length ?? 0;
-        process.stdout.write(`${eventName}: event ${body.eventId} -> ${n} notification${n === 1 ? '' : 's'}${n ? ` (${body.notifications?.join(', ')})` : ' (no subscription matches; create one or run opsapi listen)'}\n`);
-      } else process.stderr.write(`opsapi trigger: ${res.statusCode} ${body.detail ?? JSON.stringify(body)}\n`);
-      process.exit(res.statusCode === 202 ? 0 : 1);
-    });
+    .action(
+      async (
+        eventName: string,
+        o: {
+          version?: number;
+          data?: Record<string, unknown>;
+          baseUrl: string;
+          org: string;
+          token?: string;
+          jwtSecret: string;
+          json?: boolean;
+        },
+      ) => {
+        const token = o.token ?? (await mintToken(o.jwtSecret, adminClaims(o.org), 300));
+        let res: Awaited<ReturnType<typeof request>>;
+        try {
+          res = await request(`${o.baseUrl.replace(/\/$/, '')}/__mock/events`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            body: JSON.stringify({
+              eventName,
+              ...(o.version ? { eventVersion: o.version } : {}),
+              ...(o.data ? { data: o.data } : {}),
+            }),
+          });
+        } catch (error) {
+          process.stderr.write(`opsapi trigger: cannot reach ${o.baseUrl}: ${(error as Error).message}\n`);
+          process.exit(2);
+        }
+        // Any answer, even one that is not JSON (a base URL that is no mock), ends in one line, never a stack trace.
+        const text = await res.body.text().catch(() => '');
+        let body: { eventId?: string; notifications?: string[]; detail?: string };
+        try {
+          const parsed: unknown = JSON.parse(text);
+          if (typeof parsed !== 'object' || parsed === null) throw new Error('not an object');
+          body = parsed as typeof body;
+        } catch {
+          process.stderr.write(
+            `opsapi trigger: ${o.baseUrl} answered ${res.statusCode} with a body that is not JSON; is it the mock?\n`,
+          );
+          process.exit(1);
+        }
+        if (o.json) process.stdout.write(`${JSON.stringify(body)}\n`);
+        else if (res.statusCode === 202) {
+          const n = body.notifications?.length ?? 0;
+          process.stdout.write(
+            `${eventName}: event ${body.eventId} -> ${n} notification${n === 1 ? '' : 's'}${n ? ` (${body.notifications?.join(', ')})` : ' (no subscription matches; create one or run opsapi listen)'}\n`,
+          );
+        } else process.stderr.write(`opsapi trigger: ${res.statusCode} ${body.detail ?? JSON.stringify(body)}\n`);
+        process.exit(res.statusCode === 202 ? 0 : 1);
+      },
+    );
 }

@@ -20,7 +20,8 @@ const NAMED = 10;
 export function parsePercent(text: string): { ok: true; value: number } | { ok: false; error: string } {
   const m = /^\s*(\d{1,3}(?:\.\d+)?)\s*%?\s*$/.exec(text);
   const value = m ? Number(m[1]) : Number.NaN;
-  if (!(value >= 0 && value <= 100)) return { ok: false, error: `expected a percentage from 0 to 100 such as 80 or 100%, got '${text.slice(0, 40)}'` };
+  if (!(value >= 0 && value <= 100))
+    return { ok: false, error: `expected a percentage from 0 to 100 such as 80 or 100%, got '${text.slice(0, 40)}'` };
   return { ok: true, value };
 }
 
@@ -39,13 +40,19 @@ export function checkMinimums(coverage: Coverage, minimums: Minimums): GateResul
   const operationShare = percentOf(operations.hit, operations.total);
   if (minimums.operations !== undefined && operationShare < minimums.operations) {
     const never = coverage.operations.filter((op) => op.called === 0).map(operationLabel);
-    failures.push(`operations ${formatPercent(operationShare)} < ${formatPercent(minimums.operations)}: never called ${namedList(never)}`);
+    failures.push(
+      `operations ${formatPercent(operationShare)} < ${formatPercent(minimums.operations)}: never called ${namedList(never)}`,
+    );
   }
   const pairShare = percentOf(pairs.hit, pairs.total);
   if (minimums.pairs !== undefined && pairShare < minimums.pairs) {
     const byId = operationsById(coverage);
-    const never = coverage.pairs.filter((pair) => pair.hit === 0).map((pair) => missingPairPhrase(pair, coverage, byId));
-    failures.push(`pairs ${formatPercent(pairShare)} < ${formatPercent(minimums.pairs)}: never saw ${namedList(never)}`);
+    const never = coverage.pairs
+      .filter((pair) => pair.hit === 0)
+      .map((pair) => missingPairPhrase(pair, coverage, byId));
+    failures.push(
+      `pairs ${formatPercent(pairShare)} < ${formatPercent(minimums.pairs)}: never saw ${namedList(never)}`,
+    );
   }
   return { ok: failures.length === 0, failures };
 }

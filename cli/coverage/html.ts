@@ -3,7 +3,12 @@ import type { CoverageReport } from './document.js';
 import { formatPercent, operationLabel, pairLabel, percentOf } from './wording.js';
 
 function h(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 /** One self-contained file: inline CSS, no script, no external address (it is opened from CI artefacts). */
@@ -32,14 +37,18 @@ function answer(pair: CoveragePair, op: CoverageOperation, pairs: readonly Cover
   const label = pairLabel(pair, pairs);
   const where = `${op.method} ${op.path}`;
   const provenance = `<span class="provenance">(${pair.provenance})</span>`;
-  if (pair.hit > 0) return `<li class="met">Your client met ${h(label)} on ${h(where)} ${times(pair.hit)}. ${provenance}</li>`;
+  if (pair.hit > 0)
+    return `<li class="met">Your client met ${h(label)} on ${h(where)} ${times(pair.hit)}. ${provenance}</li>`;
   return `<li class="never">Your client never handled ${h(label)} on ${h(where)}. ${provenance}</li>`;
 }
 
 function operationSection(op: CoverageOperation, pairs: readonly CoveragePair[]): string {
   const own = pairs.filter((p) => p.operationId === op.operationId);
   const met = own.filter((p) => p.hit > 0).length;
-  const calls = op.called > 0 ? `Called ${times(op.called)}; met ${met} of ${own.length} declared answers.` : `Never called; none of its ${own.length} declared answers met.`;
+  const calls =
+    op.called > 0
+      ? `Called ${times(op.called)}; met ${met} of ${own.length} declared answers.`
+      : `Never called; none of its ${own.length} declared answers met.`;
   return [
     `<section class="operation${op.called === 0 ? ' untouched' : ''}" id="op-${h(op.operationId)}">`,
     `<h2>${h(operationLabel(op))}</h2>`,
@@ -57,9 +66,16 @@ export function coverageHtml(report: CoverageReport): string {
   const { coverage, gate } = report;
   const { operations, pairs } = coverage.summary;
   const judged = report.minimums.operations !== undefined || report.minimums.pairs !== undefined;
-  const verdict = judged ? `<p><span class="verdict ${gate.ok ? 'ok' : 'ko'}">${gate.ok ? 'MINIMUMS MET' : 'UNDER A MINIMUM'}</span></p>` : '';
-  const failures = gate.failures.length > 0 ? `<ul class="failures">${gate.failures.map((f) => `<li>${h(f)}</li>`).join('')}</ul>` : '';
-  const scope = report.restrictedTo ? `Restricted to ${report.restrictedTo.map((id) => `<code>${h(id)}</code>`).join(', ')}.` : 'Every operation of the contract.';
+  const verdict = judged
+    ? `<p><span class="verdict ${gate.ok ? 'ok' : 'ko'}">${gate.ok ? 'MINIMUMS MET' : 'UNDER A MINIMUM'}</span></p>`
+    : '';
+  const failures =
+    gate.failures.length > 0
+      ? `<ul class="failures">${gate.failures.map((f) => `<li>${h(f)}</li>`).join('')}</ul>`
+      : '';
+  const scope = report.restrictedTo
+    ? `Restricted to ${report.restrictedTo.map((id) => `<code>${h(id)}</code>`).join(', ')}.`
+    : 'Every operation of the contract.';
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -11,7 +11,9 @@ export function coverageText(coverage: Coverage, target: string): string {
     const own = coverage.pairs.filter((p) => p.operationId === op.operationId);
     const never = own.filter((p) => p.hit === 0).map((p) => pairLabel(p, coverage.pairs));
     const calls = op.called > 0 ? `called ${op.called}` : 'never called';
-    lines.push(`  ${operationLabel(op)}: ${calls}, met ${own.length - never.length}/${own.length}${never.length > 0 ? `; never saw ${never.join(', ')}` : ''}`);
+    lines.push(
+      `  ${operationLabel(op)}: ${calls}, met ${own.length - never.length}/${own.length}${never.length > 0 ? `; never saw ${never.join(', ')}` : ''}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

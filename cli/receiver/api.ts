@@ -44,11 +44,18 @@ export class ListenApi {
 
   /** Every event name and version the environment has. */
   async eventVersions(): Promise<{ eventName: string; eventVersion: number }[]> {
-    return (await this.call('GET', '/v1/notifications/events/versions', 200)) as { eventName: string; eventVersion: number }[];
+    return (await this.call('GET', '/v1/notifications/events/versions', 200)) as {
+      eventName: string;
+      eventVersion: number;
+    }[];
   }
 
   async subscribe(endpoint: string, eventName: string, eventVersion: number): Promise<SubscriptionRecord> {
-    return (await this.call('POST', '/v1/notifications/webhook/subscriptions', 201, { endpoint, eventName, eventVersion })) as SubscriptionRecord;
+    return (await this.call('POST', '/v1/notifications/webhook/subscriptions', 201, {
+      endpoint,
+      eventName,
+      eventVersion,
+    })) as SubscriptionRecord;
   }
 
   /** Deletes a subscription; one already gone (404) counts as deleted. */
@@ -60,7 +67,11 @@ export class ListenApi {
   async subscriptions(): Promise<SubscriptionRecord[]> {
     const all: SubscriptionRecord[] = [];
     for (let page = 1; page <= 100; page++) {
-      const body = (await this.call('GET', `/v1/notifications/webhook/subscriptions?pageSize=1000&pageNumber=${page}`, 200)) as { results: SubscriptionRecord[]; totalPages: number };
+      const body = (await this.call(
+        'GET',
+        `/v1/notifications/webhook/subscriptions?pageSize=1000&pageNumber=${page}`,
+        200,
+      )) as { results: SubscriptionRecord[]; totalPages: number };
       all.push(...body.results);
       if (page >= body.totalPages) break;
     }
@@ -70,18 +81,28 @@ export class ListenApi {
   /** The tenant's webhook secret (mock only: `GET /__mock/webhook-secret`). */
   async webhookSecret(): Promise<string> {
     const body = (await this.call('GET', '/__mock/webhook-secret', 200)) as { secret?: unknown };
-    if (typeof body.secret !== 'string' || !body.secret) throw new ApiError('GET /__mock/webhook-secret answered no secret', 200);
+    if (typeof body.secret !== 'string' || !body.secret)
+      throw new ApiError('GET /__mock/webhook-secret answered no secret', 200);
     return body.secret;
   }
 
-  private async call(method: 'GET' | 'POST' | 'DELETE', path: string, expected: number | number[], body?: unknown): Promise<unknown> {
+  private async call(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    expected: number | number[],
+    body?: unknown,
+  ): Promise<unknown> {
     const wanted = Array.isArray(expected) ? expected : [expected];
     for (let attempt = 0; ; attempt++) {
       let res: Awaited<ReturnType<typeof request>>;
       try {
         res = await request(`${this.base}${path}`, {
           method,
-          headers: { authorization: `Bearer ${this.token}`, accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+          headers: {
+            authorization: `Bearer ${this.token}`,
+            accept: 'application/json',
+            ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          },
           ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
           signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
         });
@@ -91,7 +112,9 @@ export class ListenApi {
       const text = await res.body.text();
       if (res.statusCode === 429 && attempt < RETRIES_ON_429) {
         const after = Number(res.headers['retry-after']);
-        await new Promise((resolve) => setTimeout(resolve, Math.min(Number.isFinite(after) && after > 0 ? after * 1000 : 500, 5000)));
+        await new Promise((resolve) =>
+          setTimeout(resolve, Math.min(Number.isFinite(after) && after > 0 ? after * 1000 : 500, 5000)),
+        );
         continue;
       }
       if (!wanted.includes(res.statusCode)) {
@@ -102,7 +125,10 @@ export class ListenApi {
         } catch {
           // not JSON: keep the text
         }
-        throw new ApiError(`${method} ${path} answered ${res.statusCode}${detail ? `: ${detail}` : ''}`, res.statusCode);
+        throw new ApiError(
+          `${method} ${path} answered ${res.statusCode}${detail ? `: ${detail}` : ''}`,
+          res.statusCode,
+        );
       }
       if (!text) return undefined;
       try {

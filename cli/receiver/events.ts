@@ -9,10 +9,15 @@ export interface EventChoice {
  * requested; otherwise each requested `Name` (latest version) or `Name@version`. Unknown names or versions are an
  * error naming them. Duplicates are dropped; the order is the environment's.
  */
-export function chooseEvents(available: readonly EventChoice[], requested: readonly string[] | undefined): { ok: true; value: EventChoice[] } | { ok: false; error: string } {
+export function chooseEvents(
+  available: readonly EventChoice[],
+  requested: readonly string[] | undefined,
+): { ok: true; value: EventChoice[] } | { ok: false; error: string } {
   const latest = new Map<string, number>();
-  for (const { eventName, eventVersion } of available) latest.set(eventName, Math.max(latest.get(eventName) ?? 0, eventVersion));
-  if (!requested || requested.length === 0) return { ok: true, value: [...latest].map(([eventName, eventVersion]) => ({ eventName, eventVersion })) };
+  for (const { eventName, eventVersion } of available)
+    latest.set(eventName, Math.max(latest.get(eventName) ?? 0, eventVersion));
+  if (!requested || requested.length === 0)
+    return { ok: true, value: [...latest].map(([eventName, eventVersion]) => ({ eventName, eventVersion })) };
 
   const wanted = new Set<string>();
   const unknown: string[] = [];
@@ -37,5 +42,10 @@ export function chooseEvents(available: readonly EventChoice[], requested: reado
       error: `unknown event${unknown.length === 1 ? '' : 's'} ${unknown.map((u) => `"${u}"`).join(', ')}; the environment has ${latest.size} event names (GET /v1/notifications/events/versions), e.g. ${[...latest.keys()].slice(0, 3).join(', ')}`,
     };
   }
-  return { ok: true, value: available.filter((e) => wanted.has(`${e.eventName}@${e.eventVersion}`)).map(({ eventName, eventVersion }) => ({ eventName, eventVersion })) };
+  return {
+    ok: true,
+    value: available
+      .filter((e) => wanted.has(`${e.eventName}@${e.eventVersion}`))
+      .map(({ eventName, eventVersion }) => ({ eventName, eventVersion })),
+  };
 }

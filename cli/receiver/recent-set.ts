@@ -6,7 +6,8 @@ export class RecentSet {
   private readonly keys = new Map<string, true>();
 
   constructor(readonly capacity = 10_000) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`capacity must be a positive integer, got ${capacity}`);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError(`capacity must be a positive integer, got ${capacity}`);
   }
 
   /** Whether the key was seen (and still remembered); marks it most recently used. */

@@ -40,12 +40,28 @@ const FORWARD_EXCERPT_BYTES = 64 * 1024;
 const CLOSE_GRACE_MS = 1000;
 
 /** Headers that belong to one connection and are not forwarded. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length', 'expect']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+  'expect',
+]);
 
 /** An answer with a status (the listener never hangs up on purpose). */
 type Reply = Exclude<Answer, string>;
 
-const json = (status: number, value: unknown): Reply => ({ status, body: JSON.stringify(value), headers: { 'content-type': 'application/json' } });
+const json = (status: number, value: unknown): Reply => ({
+  status,
+  body: JSON.stringify(value),
+  headers: { 'content-type': 'application/json' },
+});
 
 /** Why a signature did not verify, from the header alone. */
 function signatureProblem(header: string | string[] | undefined): string {
@@ -78,9 +94,15 @@ export async function startWebhookReceiver(options: ReceiverOptions): Promise<Ru
   const forward = async (d: Delivery): Promise<Reply> => {
     const target = options.forwardTo as string;
     const headers: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(d.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
+    for (const [name, value] of Object.entries(d.headers))
+      if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
     try {
-      const res = await request(target, { method: 'POST', headers, body: d.raw, signal: AbortSignal.timeout(options.forwardTimeoutMs ?? 10_000) });
+      const res = await request(target, {
+        method: 'POST',
+        headers,
+        body: d.raw,
+        signal: AbortSignal.timeout(options.forwardTimeoutMs ?? 10_000),
+      });
       const chunks: Buffer[] = [];
       let size = 0;
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
@@ -90,22 +112,38 @@ export async function startWebhookReceiver(options: ReceiverOptions): Promise<Ru
       }
       const type = res.headers['content-type'];
       const answerHeaders: OutgoingHttpHeaders = typeof type === 'string' ? { 'content-type': type } : {};
-      return { status: res.statusCode, body: Buffer.concat(chunks).subarray(0, FORWARD_EXCERPT_BYTES), headers: answerHeaders };
+      return {
+        status: res.statusCode,
+        body: Buffer.concat(chunks).subarray(0, FORWARD_EXCERPT_BYTES),
+        headers: answerHeaders,
+      };
     } catch (error) {
       const timedOut = (error as { name?: string }).name === 'TimeoutError';
       const status = timedOut ? 504 : 502;
-      options.onWarning(`forward to ${target} failed: ${timedOut ? 'timed out' : (error as Error).message} (answered ${status})`);
+      options.onWarning(
+        `forward to ${target} failed: ${timedOut ? 'timed out' : (error as Error).message} (answered ${status})`,
+      );
       return json(status, { error: `forward to ${target} failed` });
     }
   };
 
   const handle = async (d: Delivery): Promise<Reply> => {
-    if (d.method !== 'POST') return { status: 405, body: 'opsapi listen receives webhook notifications: POST only\n', headers: { 'content-type': 'text/plain', allow: 'POST' } };
+    if (d.method !== 'POST')
+      return {
+        status: 405,
+        body: 'opsapi listen receives webhook notifications: POST only\n',
+        headers: { 'content-type': 'text/plain', allow: 'POST' },
+      };
     if (d.truncated) {
       const declared = Number(d.headers['content-length'] ?? 0);
-      return reject(d, 413, declared > maxBody ? `body of ${declared} bytes exceeds ${maxBody}` : `body exceeds ${maxBody} bytes`);
+      return reject(
+        d,
+        413,
+        declared > maxBody ? `body of ${declared} bytes exceeds ${maxBody}` : `body exceeds ${maxBody} bytes`,
+      );
     }
-    if (d.signature !== 'valid') return reject(d, 401, `invalid signature: ${signatureProblem(d.headers[SIGNATURE_HEADER.toLowerCase()])}`);
+    if (d.signature !== 'valid')
+      return reject(d, 401, `invalid signature: ${signatureProblem(d.headers[SIGNATURE_HEADER.toLowerCase()])}`);
 
     let payload: Record<string, unknown>;
     try {
@@ -117,9 +155,13 @@ export async function startWebhookReceiver(options: ReceiverOptions): Promise<Ru
     }
     // The signed `id` identifies the event; the header is a convenience and only checked for consistency.
     const headerId = d.headers[EVENT_ID_HEADER.toLowerCase()];
-    const eventId = typeof payload.id === 'string' && payload.id ? payload.id : typeof headerId === 'string' ? headerId : '';
+    const eventId =
+      typeof payload.id === 'string' && payload.id ? payload.id : typeof headerId === 'string' ? headerId : '';
     if (!eventId) return reject(d, 400, 'no event id (payload "id" or X-Event-Id)');
-    if (typeof headerId === 'string' && headerId !== eventId) options.onWarning(`${EVENT_ID_HEADER} ${headerId} differs from the signed payload id ${eventId}; using the payload id`);
+    if (typeof headerId === 'string' && headerId !== eventId)
+      options.onWarning(
+        `${EVENT_ID_HEADER} ${headerId} differs from the signed payload id ${eventId}; using the payload id`,
+      );
 
     const eventVersion = typeof payload.eventVersion === 'number' ? payload.eventVersion : null;
     const notificationHeader = d.headers['x-notification-id'];
@@ -131,7 +173,10 @@ export async function startWebhookReceiver(options: ReceiverOptions): Promise<Ru
       eventVersion,
       notificationId: typeof notificationHeader === 'string' ? notificationHeader : null,
       occurredAt: typeof payload.occurredAt === 'string' ? payload.occurredAt : null,
-      data: typeof payload.data === 'object' && payload.data !== null && !Array.isArray(payload.data) ? (payload.data as Record<string, unknown>) : {},
+      data:
+        typeof payload.data === 'object' && payload.data !== null && !Array.isArray(payload.data)
+          ? (payload.data as Record<string, unknown>)
+          : {},
       ...(forwardStatus !== undefined ? { forwardStatus } : {}),
     });
     // Subscribing to two versions of one event delivers the same id once per version: both are wanted.

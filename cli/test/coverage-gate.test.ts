@@ -13,9 +13,27 @@ function sample(): Coverage {
   ];
   const pairs = [
     { operationId: 'updateSkuStock', status: 204, code: null, provenance: 'documented' as const, hit: 0 },
-    { operationId: 'updateSkuStock', status: 422, code: 'COMMON.QUANTITY.UNIT_NOT_CONFIGURED', provenance: 'documented' as const, hit: 0 },
-    { operationId: 'updateSkuStock', status: 422, code: 'COMMON.QUANTITY.BASE_UNIT_PRECISION_EXCEEDED', provenance: 'documented' as const, hit: 0 },
-    { operationId: 'updateSkuStock', status: 429, code: 'COMMON.RATE_LIMIT.EXCEEDED', provenance: 'documented' as const, hit: 0 },
+    {
+      operationId: 'updateSkuStock',
+      status: 422,
+      code: 'COMMON.QUANTITY.UNIT_NOT_CONFIGURED',
+      provenance: 'documented' as const,
+      hit: 0,
+    },
+    {
+      operationId: 'updateSkuStock',
+      status: 422,
+      code: 'COMMON.QUANTITY.BASE_UNIT_PRECISION_EXCEEDED',
+      provenance: 'documented' as const,
+      hit: 0,
+    },
+    {
+      operationId: 'updateSkuStock',
+      status: 429,
+      code: 'COMMON.RATE_LIMIT.EXCEEDED',
+      provenance: 'documented' as const,
+      hit: 0,
+    },
     { operationId: 'listSkus', status: 200, code: null, provenance: 'inferred' as const, hit: 2 },
     { operationId: 'listSkus', status: 401, code: null, provenance: 'documented' as const, hit: 1 },
   ];
@@ -62,14 +80,26 @@ describe('the coverage gate', () => {
 
   it('names ten missing pairs and counts the rest', () => {
     const c = sample();
-    const many = Array.from({ length: 14 }, (_, i) => ({ operationId: 'listSkus', status: 400 + i, code: null, provenance: 'inferred' as const, hit: 0 }));
+    const many = Array.from({ length: 14 }, (_, i) => ({
+      operationId: 'listSkus',
+      status: 400 + i,
+      code: null,
+      provenance: 'inferred' as const,
+      hit: 0,
+    }));
     const coverage = { ...c, pairs: many, summary: { ...c.summary, pairs: { hit: 0, total: 14 } } };
     const [line] = checkMinimums(coverage, { pairs: 1 }).failures;
-    expect(line).toMatch(/^pairs 0% < 1%: never saw 400 on GET \/v1\/items\/skus \(listSkus\), .*409 on GET \/v1\/items\/skus \(listSkus\), and 4 more$/);
+    expect(line).toMatch(
+      /^pairs 0% < 1%: never saw 400 on GET \/v1\/items\/skus \(listSkus\), .*409 on GET \/v1\/items\/skus \(listSkus\), and 4 more$/,
+    );
   });
 
   it('reads an empty denominator as fully covered', () => {
-    const empty: Coverage = { operations: [], pairs: [], summary: { operations: { hit: 0, total: 0 }, pairs: { hit: 0, total: 0 } } };
+    const empty: Coverage = {
+      operations: [],
+      pairs: [],
+      summary: { operations: { hit: 0, total: 0 }, pairs: { hit: 0, total: 0 } },
+    };
     expect(checkMinimums(empty, { operations: 100, pairs: 100 }).ok).toBe(true);
   });
 });
@@ -84,7 +114,14 @@ describe('the wording', () => {
 
   it('labels a pair by status, or by status and code when the status has several codes', () => {
     const { pairs } = sample();
-    expect(pairs.map((p) => pairLabel(p, pairs))).toEqual(['204', '422 COMMON.QUANTITY.UNIT_NOT_CONFIGURED', '422 COMMON.QUANTITY.BASE_UNIT_PRECISION_EXCEEDED', '429', '200', '401']);
+    expect(pairs.map((p) => pairLabel(p, pairs))).toEqual([
+      '204',
+      '422 COMMON.QUANTITY.UNIT_NOT_CONFIGURED',
+      '422 COMMON.QUANTITY.BASE_UNIT_PRECISION_EXCEEDED',
+      '429',
+      '200',
+      '401',
+    ]);
   });
 
   it('prints the totals, then each operation with the answers never met', () => {

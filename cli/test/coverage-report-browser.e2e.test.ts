@@ -32,12 +32,45 @@ describe.skipIf(!browser.run)('the HTML coverage report in a browser', () => {
     const token = await tenant.token();
     const m = tenant.fixtures();
     const call = (method: string, path: string, body?: unknown) =>
-      fetch(`${mock.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}), signal: AbortSignal.timeout(10_000) });
-    expect((await call('PUT', `/v1/items/skus/${m.sku.reference}/stock`, { locationReference: m.sku.locationReference, lotId: m.sku.lotId, stock: 3 })).status).toBe(204);
-    expect((await call('PUT', `/v1/items/skus/${m.sku.reference}/stock`, { locationReference: m.sku.locationReference, stock: 1, stockUnitOfMeasureId: m.unknownUnitOfMeasureId })).status).toBe(422);
+      fetch(`${mock.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+        signal: AbortSignal.timeout(10_000),
+      });
+    expect(
+      (
+        await call('PUT', `/v1/items/skus/${m.sku.reference}/stock`, {
+          locationReference: m.sku.locationReference,
+          lotId: m.sku.lotId,
+          stock: 3,
+        })
+      ).status,
+    ).toBe(204);
+    expect(
+      (
+        await call('PUT', `/v1/items/skus/${m.sku.reference}/stock`, {
+          locationReference: m.sku.locationReference,
+          stock: 1,
+          stockUnitOfMeasureId: m.unknownUnitOfMeasureId,
+        })
+      ).status,
+    ).toBe(422);
     expect((await call('GET', '/v1/items/skus')).status).toBe(200);
     const file = join(dir, 'cov.html');
-    const run = await opsapi(['coverage', '--base-url', `${mock.url}/`, '--token', token, '--report', file, '--operations', 'updateSkuStock,listSkus,getTenantSelf', '--min-pairs', '100%']);
+    const run = await opsapi([
+      'coverage',
+      '--base-url',
+      `${mock.url}/`,
+      '--token',
+      token,
+      '--report',
+      file,
+      '--operations',
+      'updateSkuStock,listSkus,getTenantSelf',
+      '--min-pairs',
+      '100%',
+    ]);
     expect(run.code, run.stderr).toBe(1);
     chromium = await launchChromium();
     page = await chromium.newPage({ viewport: { width: 1280, height: 800 } });
@@ -61,7 +94,9 @@ describe.skipIf(!browser.run)('the HTML coverage report in a browser', () => {
     const header = (await page.locator('header').textContent()) ?? '';
     expect(header).toContain('Operations called: 2 of 3 (66.6%).');
     expect(header).toContain('UNDER A MINIMUM');
-    expect(header).toMatch(/pairs \d+(\.\d)?% < 100%: never saw 400 on PUT \/v1\/items\/skus\/\{skuReference\}\/stock \(updateSkuStock\)/);
+    expect(header).toMatch(
+      /pairs \d+(\.\d)?% < 100%: never saw 400 on PUT \/v1\/items\/skus\/\{skuReference\}\/stock \(updateSkuStock\)/,
+    );
   });
 
   it('tells which answers of the stock update the client met, and which it never handled', async () => {
@@ -69,9 +104,13 @@ describe.skipIf(!browser.run)('the HTML coverage report in a browser', () => {
     expect(text).toContain('PUT /v1/items/skus/{skuReference}/stock (updateSkuStock)');
     expect(text).toContain('Called 2 times; met 2 of 8 declared answers.');
     expect(text).toContain('Your client met 204 on PUT /v1/items/skus/{skuReference}/stock once.');
-    expect(text).toContain('Your client met 422 COMMON.QUANTITY.UNIT_NOT_CONFIGURED on PUT /v1/items/skus/{skuReference}/stock once.');
+    expect(text).toContain(
+      'Your client met 422 COMMON.QUANTITY.UNIT_NOT_CONFIGURED on PUT /v1/items/skus/{skuReference}/stock once.',
+    );
     expect(text).toContain('Your client never handled 429 on PUT /v1/items/skus/{skuReference}/stock.');
-    expect(text).toContain('Your client never handled 422 COMMON.QUANTITY.BASE_UNIT_PRECISION_EXCEEDED on PUT /v1/items/skus/{skuReference}/stock.');
+    expect(text).toContain(
+      'Your client never handled 422 COMMON.QUANTITY.BASE_UNIT_PRECISION_EXCEEDED on PUT /v1/items/skus/{skuReference}/stock.',
+    );
   });
 
   it('marks an operation never called, and shows only the operations asked for', async () => {
@@ -82,7 +121,9 @@ describe.skipIf(!browser.run)('the HTML coverage report in a browser', () => {
   });
 
   it('tells met answers from missing ones by more than colour: a mark before each', async () => {
-    const marks = await page.evaluate<string[]>(`[...document.querySelectorAll('#op-updateSkuStock li')].map((li) => getComputedStyle(li, '::before').content)`);
+    const marks = await page.evaluate<string[]>(
+      `[...document.querySelectorAll('#op-updateSkuStock li')].map((li) => getComputedStyle(li, '::before').content)`,
+    );
     expect(new Set(marks.map((mark) => mark.replace(/["\s]/g, '')))).toEqual(new Set(['✓', '✗']));
   });
 

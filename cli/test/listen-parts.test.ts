@@ -10,7 +10,14 @@ import { startReceiver, type WebhookReceiver } from '../../common/receiver.js';
 
 const SECRET = 'whsec_listen_test';
 
-const payload = (id: string, version = 1) => ({ id, eventName: 'Warehouse.Shipment.Shipped', eventVersion: version, occurredAt: '2026-01-01T00:00:00.000Z', orgCode: 'demo', data: { shipmentId: 'SHP-1', salesOrderId: null } });
+const payload = (id: string, version = 1) => ({
+  id,
+  eventName: 'Warehouse.Shipment.Shipped',
+  eventVersion: version,
+  occurredAt: '2026-01-01T00:00:00.000Z',
+  orgCode: 'demo',
+  data: { shipmentId: 'SHP-1', salesOrderId: null },
+});
 
 async function post(url: string, body: string | Buffer, headers: Record<string, string> = {}) {
   const res = await request(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
@@ -40,12 +47,22 @@ describe('chooseEvents', () => {
     { eventName: 'D.E.F', eventVersion: 1 },
   ];
   it('defaults to every name at its latest version', () => {
-    expect(chooseEvents(available, undefined)).toEqual({ ok: true, value: [{ eventName: 'A.B.C', eventVersion: 2 }, { eventName: 'D.E.F', eventVersion: 1 }] });
+    expect(chooseEvents(available, undefined)).toEqual({
+      ok: true,
+      value: [
+        { eventName: 'A.B.C', eventVersion: 2 },
+        { eventName: 'D.E.F', eventVersion: 1 },
+      ],
+    });
   });
   it('takes names (latest version) and Name@version, without duplicates', () => {
     expect(chooseEvents(available, ['D.E.F', 'A.B.C@1', 'A.B.C@1', 'A.B.C'])).toEqual({
       ok: true,
-      value: [{ eventName: 'A.B.C', eventVersion: 1 }, { eventName: 'A.B.C', eventVersion: 2 }, { eventName: 'D.E.F', eventVersion: 1 }],
+      value: [
+        { eventName: 'A.B.C', eventVersion: 1 },
+        { eventName: 'A.B.C', eventVersion: 2 },
+        { eventName: 'D.E.F', eventVersion: 1 },
+      ],
     });
   });
   it('names unknown events and versions', () => {
@@ -67,8 +84,12 @@ describe('line formats', () => {
     data: { shipmentId: 'SHP-1', salesOrderId: null, note: 'two words' },
   };
   it('prints one readable line per event', () => {
-    expect(formatLine(event)).toBe('05:06:07.089 Warehouse.Shipment.Shipped v1 evt_1 verified shipmentId=SHP-1 salesOrderId=null note="two words"');
-    expect(formatLine({ ...event, kind: 'duplicate' })).toBe('05:06:07.089 Warehouse.Shipment.Shipped v1 evt_1 duplicate (already received; not processed again)');
+    expect(formatLine(event)).toBe(
+      '05:06:07.089 Warehouse.Shipment.Shipped v1 evt_1 verified shipmentId=SHP-1 salesOrderId=null note="two words"',
+    );
+    expect(formatLine({ ...event, kind: 'duplicate' })).toBe(
+      '05:06:07.089 Warehouse.Shipment.Shipped v1 evt_1 duplicate (already received; not processed again)',
+    );
     expect(formatLine({ ...event, forwardStatus: 202 })).toContain(' verified -> 202 ');
   });
   it('cuts long data', () => {
@@ -100,7 +121,14 @@ describe('the webhook receiver of opsapi listen', () => {
   const warnings: string[] = [];
 
   beforeAll(async () => {
-    receiver = await startWebhookReceiver({ host: '127.0.0.1', port: 0, secret: SECRET, maxBodyBytes: 64 * 1024, onEvent: (e) => events.push(e), onWarning: (w) => warnings.push(w) });
+    receiver = await startWebhookReceiver({
+      host: '127.0.0.1',
+      port: 0,
+      secret: SECRET,
+      maxBodyBytes: 64 * 1024,
+      onEvent: (e) => events.push(e),
+      onWarning: (w) => warnings.push(w),
+    });
   });
   afterAll(async () => {
     await receiver?.close();
@@ -108,14 +136,23 @@ describe('the webhook receiver of opsapi listen', () => {
 
   it('accepts a correctly signed delivery once and answers a duplicate 200 without treating it as new', async () => {
     const raw = JSON.stringify(payload('evt_dup'));
-    const first = await post(receiver.url, raw, { ...signed(raw), 'x-event-id': 'evt_dup', 'x-notification-id': 'ntf_9' });
+    const first = await post(receiver.url, raw, {
+      ...signed(raw),
+      'x-event-id': 'evt_dup',
+      'x-notification-id': 'ntf_9',
+    });
     expect(first.status).toBe(200);
     const again = await post(receiver.url, raw, signed(raw));
     expect(again.status).toBe(200);
     expect(JSON.parse(again.text)).toEqual({ received: true, duplicate: true });
     const mine = events.filter((e) => e.eventId === 'evt_dup');
     expect(mine.map((e) => e.kind)).toEqual(['new', 'duplicate']);
-    expect(mine[0]).toMatchObject({ eventName: 'Warehouse.Shipment.Shipped', eventVersion: 1, notificationId: 'ntf_9', data: { shipmentId: 'SHP-1' } });
+    expect(mine[0]).toMatchObject({
+      eventName: 'Warehouse.Shipment.Shipped',
+      eventVersion: 1,
+      notificationId: 'ntf_9',
+      data: { shipmentId: 'SHP-1' },
+    });
     // The same event id for another version (two subscriptions) is another delivery.
     const v2 = JSON.stringify(payload('evt_dup', 2));
     expect((await post(receiver.url, v2, signed(v2))).status).toBe(200);
@@ -165,8 +202,19 @@ describe('forwarding (--forward-to)', () => {
   const warnings: string[] = [];
 
   beforeAll(async () => {
-    target = await startReceiver(() => ({ status: 202, body: 'accepted by app', headers: { 'content-type': 'text/plain' } }));
-    receiver = await startWebhookReceiver({ host: '127.0.0.1', port: 0, secret: SECRET, forwardTo: `${target.url}/app/hooks`, onEvent: (e) => events.push(e), onWarning: (w) => warnings.push(w) });
+    target = await startReceiver(() => ({
+      status: 202,
+      body: 'accepted by app',
+      headers: { 'content-type': 'text/plain' },
+    }));
+    receiver = await startWebhookReceiver({
+      host: '127.0.0.1',
+      port: 0,
+      secret: SECRET,
+      forwardTo: `${target.url}/app/hooks`,
+      onEvent: (e) => events.push(e),
+      onWarning: (w) => warnings.push(w),
+    });
   });
   afterAll(async () => {
     await receiver?.close();
@@ -203,7 +251,14 @@ describe('forwarding (--forward-to)', () => {
 
   it('answers 502 with a warning when the target is down', async () => {
     const closed = await freePort();
-    const down = await startWebhookReceiver({ host: '127.0.0.1', port: 0, secret: SECRET, forwardTo: `http://127.0.0.1:${closed}/`, onEvent: () => undefined, onWarning: (w) => warnings.push(w) });
+    const down = await startWebhookReceiver({
+      host: '127.0.0.1',
+      port: 0,
+      secret: SECRET,
+      forwardTo: `http://127.0.0.1:${closed}/`,
+      onEvent: () => undefined,
+      onWarning: (w) => warnings.push(w),
+    });
     try {
       const raw = JSON.stringify(payload('evt_down'));
       expect((await post(down.url, raw, signed(raw))).status).toBe(502);

@@ -35,9 +35,21 @@ describe('opsapi mock with a --host, --port or --state it cannot use', () => {
 
   it.each([
     // Binding an address that is not this machine's fails locally with EADDRNOTAVAIL: no packet leaves.
-    { what: 'an address that is not this machine (10.99.99.99)', args: ['--host', '10.99.99.99'], says: /10\.99\.99\.99 is not an address of this machine \(EADDRNOTAVAIL\)/ },
-    { what: 'a name that never resolves (nonexistent.invalid)', args: ['--host', 'nonexistent.invalid'], says: /nonexistent\.invalid does not resolve/ },
-    { what: 'a state file in a directory that does not exist', args: ['--state', '/nonexistent/dir/x.json'], says: /--state \/nonexistent\/dir\/x\.json: the directory \/nonexistent\/dir does not exist/ },
+    {
+      what: 'an address that is not this machine (10.99.99.99)',
+      args: ['--host', '10.99.99.99'],
+      says: /10\.99\.99\.99 is not an address of this machine \(EADDRNOTAVAIL\)/,
+    },
+    {
+      what: 'a name that never resolves (nonexistent.invalid)',
+      args: ['--host', 'nonexistent.invalid'],
+      says: /nonexistent\.invalid does not resolve/,
+    },
+    {
+      what: 'a state file in a directory that does not exist',
+      args: ['--state', '/nonexistent/dir/x.json'],
+      says: /--state \/nonexistent\/dir\/x\.json: the directory \/nonexistent\/dir does not exist/,
+    },
     { what: 'a state file that is a directory', args: ['--state', tmpdir()], says: /is a directory/ },
   ])('refuses $what in one line and exits 2', async ({ args, says }) => {
     expectOneLineRefusal(await opsapi(['mock', '--port', '0', ...args]), 'mock', says);
@@ -49,14 +61,22 @@ describe('opsapi mock with a --host, --port or --state it cannot use', () => {
 
   it('writes no state file when it cannot listen', async () => {
     const state = join(dir, 'state.json');
-    expectOneLineRefusal(await opsapi(['mock', '--port', '0', '--host', '10.99.99.99', '--state', state]), 'mock', /EADDRNOTAVAIL/);
+    expectOneLineRefusal(
+      await opsapi(['mock', '--port', '0', '--host', '10.99.99.99', '--state', state]),
+      'mock',
+      /EADDRNOTAVAIL/,
+    );
     expect(readdirSync(dir)).toEqual([]);
   });
 });
 
 describe('opsapi spec with an --out it cannot write', () => {
   it.each([
-    { what: 'a directory that does not exist', out: '/nonexistent/x.json', says: /--out \/nonexistent\/x\.json: the directory \/nonexistent does not exist/ },
+    {
+      what: 'a directory that does not exist',
+      out: '/nonexistent/x.json',
+      says: /--out \/nonexistent\/x\.json: the directory \/nonexistent does not exist/,
+    },
     { what: 'an existing directory', out: tmpdir(), says: /is a directory/ },
     { what: 'an empty name', out: '', says: /--out needs a file name/ },
   ])('refuses $what in one line and exits 2', async ({ out, says }) => {

@@ -50,6 +50,8 @@ describe('opsapi trigger against a base URL that answers, but is not the mock', 
   it('says the answer is not JSON in one line and exits 1 (the target answered)', async () => {
     const run = await opsapi(['trigger', 'Items.Sku.Created', '--base-url', baseUrl]);
     expect(run.code, run.stderr).toBe(1);
-    expect(stderrLines(run)).toEqual([`opsapi trigger: ${baseUrl} answered 404 with a body that is not JSON; is it the mock?`]);
+    expect(stderrLines(run)).toEqual([
+      `opsapi trigger: ${baseUrl} answered 404 with a body that is not JSON; is it the mock?`,
+    ]);
   });
 });

@@ -33,7 +33,10 @@ describe('opsapi trigger <event> --version <n>', () => {
     token = await h.token(adminClaims(org));
     // One subscription per version of the event; the endpoint refuses connections, which does not matter here.
     for (const eventVersion of [1, 2]) {
-      const reply = await h.call('POST', '/v1/notifications/webhook/subscriptions', { token, body: { endpoint: 'http://127.0.0.1:1/hook', eventName: 'Items.Sku.Created', eventVersion } });
+      const reply = await h.call('POST', '/v1/notifications/webhook/subscriptions', {
+        token,
+        body: { endpoint: 'http://127.0.0.1:1/hook', eventName: 'Items.Sku.Created', eventVersion },
+      });
       expect(reply.status, reply.text).toBe(201);
     }
   });
@@ -48,7 +51,8 @@ describe('opsapi trigger <event> --version <n>', () => {
     if (run.code !== 0) return { code: run.code, stdout: run.stdout, versions: [] };
     const answer = JSON.parse(run.stdout) as { notifications: string[] };
     const versions: number[] = [];
-    for (const id of answer.notifications) versions.push((await h.call('GET', `/v1/notifications/webhook/${id}`, { token })).body.eventVersion as number);
+    for (const id of answer.notifications)
+      versions.push((await h.call('GET', `/v1/notifications/webhook/${id}`, { token })).body.eventVersion as number);
     return { code: run.code, stdout: run.stdout, versions: versions.sort() };
   }
 

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startChild, startProcess, type Child } from '../process.js';
 
 /** A tiny `node -e` child. */
-const node = (script: string, options: Parameters<typeof startChild>[2] = {}) => track(startChild(process.execPath, ['-e', script], options));
+const node = (script: string, options: Parameters<typeof startChild>[2] = {}) =>
+  track(startChild(process.execPath, ['-e', script], options));
 
 const children: Child[] = [];
 const track = (child: Child) => {
@@ -34,7 +35,13 @@ const IDLE = 'setInterval(() => undefined, 1000);';
 
 describe('the common child-process helper', () => {
   it('starts a process and resolves once stdout or stderr prints the ready pattern', async () => {
-    const child = track(await startProcess(process.execPath, ['-e', `console.log('starting'); console.error('listening on http://127.0.0.1:1234'); ${IDLE}`], /listening on (http:\S+)/));
+    const child = track(
+      await startProcess(
+        process.execPath,
+        ['-e', `console.log('starting'); console.error('listening on http://127.0.0.1:1234'); ${IDLE}`],
+        /listening on (http:\S+)/,
+      ),
+    );
     const [, url] = await child.waitFor(/listening on (http:\S+)/, 1000);
     expect(url).toBe('http://127.0.0.1:1234');
     expect(child.output()).toContain('starting\n');
@@ -43,7 +50,9 @@ describe('the common child-process helper', () => {
 
   it('rejects a wait when the process ends first, with its exit code and output', async () => {
     const child = node("console.log('no luck'); process.exit(3);");
-    await expect(child.waitFor(/ready/, 10_000)).rejects.toThrow(/exited \(code 3\) before printing \/ready\/:\nno luck/);
+    await expect(child.waitFor(/ready/, 10_000)).rejects.toThrow(
+      /exited \(code 3\) before printing \/ready\/:\nno luck/,
+    );
     expect(await child.exited).toEqual({ code: 3, signal: null });
   });
 
@@ -54,11 +63,15 @@ describe('the common child-process helper', () => {
   });
 
   it('startProcess stops a process that never becomes ready and rejects', async () => {
-    await expect(startProcess(process.execPath, ['-e', IDLE], /ready/, { timeoutMs: 50, name: 'the idler' })).rejects.toThrow(/the idler did not print/);
+    await expect(
+      startProcess(process.execPath, ['-e', IDLE], /ready/, { timeoutMs: 50, name: 'the idler' }),
+    ).rejects.toThrow(/the idler did not print/);
   });
 
   it('stops a process with SIGTERM', async () => {
-    const child = node(`process.on('SIGTERM', () => { console.log('bye'); process.exit(0); }); console.log('up'); ${IDLE}`);
+    const child = node(
+      `process.on('SIGTERM', () => { console.log('bye'); process.exit(0); }); console.log('up'); ${IDLE}`,
+    );
     await child.waitFor(/up/, 5000);
     expect(await child.stop()).toEqual({ code: 0, signal: null });
     expect(child.output()).toContain('bye');
@@ -94,6 +107,8 @@ describe('the common child-process helper', () => {
   });
 
   it('throws when the command cannot be spawned', () => {
-    expect(() => startChild('/nonexistent/command', [], { name: 'ghost' })).toThrow('ghost: could not spawn /nonexistent/command');
+    expect(() => startChild('/nonexistent/command', [], { name: 'ghost' })).toThrow(
+      'ghost: could not spawn /nonexistent/command',
+    );
   });
 });

@@ -19,7 +19,11 @@ afterEach(async () => {
 
 /** POSTs a body and reads the answer (the connection is not kept: each test closes its receiver). */
 async function post(url: string, body: string | Buffer, headers: Record<string, string> = {}) {
-  const res = await request(url, { method: 'POST', body, headers: { 'content-type': 'application/json', connection: 'close', ...headers } });
+  const res = await request(url, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', connection: 'close', ...headers },
+  });
   return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
 }
 
@@ -30,7 +34,15 @@ describe('the common webhook receiver', () => {
     expect(answer).toMatchObject({ status: 200, text: 'ok' });
     const [d] = r.received;
     expect(d!.raw.toString('utf8')).toBe(BODY);
-    expect(d).toMatchObject({ index: 0, method: 'POST', path: '/hooks/a', url: '/hooks/a?x=1', truncated: false, signature: 'unchecked', remoteAddress: '127.0.0.1' });
+    expect(d).toMatchObject({
+      index: 0,
+      method: 'POST',
+      path: '/hooks/a',
+      url: '/hooks/a?x=1',
+      truncated: false,
+      signature: 'unchecked',
+      remoteAddress: '127.0.0.1',
+    });
     expect(d!.headers['x-event-id']).toBe('evt_1');
     expect(d!.json.data.note).toBe('café');
   });
@@ -53,7 +65,11 @@ describe('the common webhook receiver', () => {
   });
 
   it('answers as its responder decides, and the responder can be replaced', async () => {
-    const r = await start(({ index }) => ({ status: index === 0 ? 503 : 201, body: `answer ${index}`, headers: { 'content-type': 'text/plain', 'x-answer': String(index) } }));
+    const r = await start(({ index }) => ({
+      status: index === 0 ? 503 : 201,
+      body: `answer ${index}`,
+      headers: { 'content-type': 'text/plain', 'x-answer': String(index) },
+    }));
     expect(await post(r.url, BODY)).toMatchObject({ status: 503, text: 'answer 0', headers: { 'x-answer': '0' } });
     expect(await post(r.url, BODY)).toMatchObject({ status: 201, text: 'answer 1' });
     r.respondWith(async () => ({ status: 204 }));
@@ -84,7 +100,10 @@ describe('the common webhook receiver', () => {
     const declared = await post(r.url, Buffer.alloc(4096, 'a'));
     expect(declared.status).toBe(413);
     expect(declared.headers.connection).toBe('close');
-    const streamed = await request(r.url, { method: 'POST', body: Readable.from([1, 2, 3, 4].map(() => Buffer.alloc(1000, 'b'))) });
+    const streamed = await request(r.url, {
+      method: 'POST',
+      body: Readable.from([1, 2, 3, 4].map(() => Buffer.alloc(1000, 'b'))),
+    });
     expect(streamed.statusCode).toBe(413);
     await streamed.body.dump();
     expect(r.received.map((d) => [d.truncated, d.raw.length <= 1024, d.signature])).toEqual([
@@ -118,7 +137,10 @@ describe('the common webhook receiver', () => {
     expect(nothing).toEqual({ ok: false, error: 'no delivery of anything within 20 ms (nothing arrived)' });
     await post(`${r.url}/other`, '{}');
     const wrong = await r.waitFor((d) => d.path === '/wanted', 20, 'to /wanted');
-    expect(wrong).toEqual({ ok: false, error: 'no delivery to /wanted within 20 ms (1 arrived, the last: POST /other (2 bytes, signature unchecked))' });
+    expect(wrong).toEqual({
+      ok: false,
+      error: 'no delivery to /wanted within 20 ms (1 arrived, the last: POST /other (2 bytes, signature unchecked))',
+    });
     await expect(r.waitForCount(3, 20)).rejects.toThrow('no delivery number 3 within 20 ms (1 arrived');
   });
 
@@ -161,6 +183,7 @@ async function resources(): Promise<Record<string, number>> {
   // Two turns of the event loop: handles closed in this one are released in its close phase, after setImmediate.
   for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
   const counts: Record<string, number> = {};
-  for (const kind of process.getActiveResourcesInfo()) if (kind === 'TCPServerWrap' || kind === 'Timeout') counts[kind] = (counts[kind] ?? 0) + 1;
+  for (const kind of process.getActiveResourcesInfo())
+    if (kind === 'TCPServerWrap' || kind === 'Timeout') counts[kind] = (counts[kind] ?? 0) + 1;
   return counts;
 }

@@ -15,7 +15,9 @@ describe('webhook signatures', () => {
 
   describe('sign', () => {
     it('matches the RFC 4231 HMAC-SHA256 test case 2', () => {
-      expect(sign('what do ya want for nothing?', 'Jefe')).toBe('5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843');
+      expect(sign('what do ya want for nothing?', 'Jefe')).toBe(
+        '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843',
+      );
     });
 
     it('matches known vectors', () => {
@@ -42,9 +44,13 @@ describe('webhook signatures', () => {
 
     it('agrees with node:crypto used directly', () => {
       fc.assert(
-        fc.property(fc.string({ unit: 'binary', maxLength: 200 }), fc.string({ minLength: 1, maxLength: 80 }), (body, secret) => {
-          expect(sign(body, secret)).toBe(createHmac('sha256', secret).update(body, 'utf8').digest('hex'));
-        }),
+        fc.property(
+          fc.string({ unit: 'binary', maxLength: 200 }),
+          fc.string({ minLength: 1, maxLength: 80 }),
+          (body, secret) => {
+            expect(sign(body, secret)).toBe(createHmac('sha256', secret).update(body, 'utf8').digest('hex'));
+          },
+        ),
       );
     });
 

@@ -6,7 +6,8 @@ import type { CheckContext, CheckDef } from '../context.js';
 import { problemOf } from '../helpers.js';
 
 /** A JWT-shaped token with a signature nobody issued. */
-const FORGED_JWT = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJvcmciOiJjb25mb3JtLWZvcmdlZCIsImV4cCI6NDEwMjQ0NDgwMH0.Zm9yZ2VkLXNpZ25hdHVyZS1mb3ItY29uZm9ybWFuY2U';
+const FORGED_JWT =
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJvcmciOiJjb25mb3JtLWZvcmdlZCIsImV4cCI6NDEwMjQ0NDgwMH0.Zm9yZ2VkLXNpZ25hdHVyZS1mb3ItY29uZm9ybWFuY2U';
 
 const VARIANTS: { name: string; auth: Credential }[] = [
   { name: 'no credentials', auth: 'none' },
@@ -30,7 +31,12 @@ function anonymousAnswers(c: CheckContext): Promise<AnonymousAnswer[]> {
           op,
           variant: v.name,
           // Bodies are `{}`: were authentication skipped, validation would still refuse them.
-          ex: await c.run.client.send('shared', { method: op.method.toUpperCase() as 'GET', path: probePath(op), auth: v.auth, ...(op.requestBody ? { json: {} } : {}) }),
+          ex: await c.run.client.send('shared', {
+            method: op.method.toUpperCase() as 'GET',
+            path: probePath(op),
+            auth: v.auth,
+            ...(op.requestBody ? { json: {} } : {}),
+          }),
         })),
       ),
     ),
@@ -103,7 +109,13 @@ export function authChecks(): CheckDef[] {
       async run(c) {
         each401(c, await anonymousAnswers(c), (a) => {
           const body = problemOf(a.ex);
-          c.expect(body !== undefined && !('code' in body), `${label(a.op)} with ${a.variant}: the 401 body has a code`, a.ex, 'no `code` property', body ? `code ${JSON.stringify(body.code)}` : 'no JSON body');
+          c.expect(
+            body !== undefined && !('code' in body),
+            `${label(a.op)} with ${a.variant}: the 401 body has a code`,
+            a.ex,
+            'no `code` property',
+            body ? `code ${JSON.stringify(body.code)}` : 'no JSON body',
+          );
         });
       },
     },
@@ -116,7 +128,13 @@ export function authChecks(): CheckDef[] {
       async run(c) {
         each401(c, await anonymousAnswers(c), (a) => {
           const body = problemOf(a.ex);
-          c.expect(body?.type === RFC9110_401_TYPE, `${label(a.op)} with ${a.variant}: wrong type`, a.ex, RFC9110_401_TYPE, body ? String(body.type) : 'no JSON body');
+          c.expect(
+            body?.type === RFC9110_401_TYPE,
+            `${label(a.op)} with ${a.variant}: wrong type`,
+            a.ex,
+            RFC9110_401_TYPE,
+            body ? String(body.type) : 'no JSON body',
+          );
         });
       },
     },
@@ -129,8 +147,19 @@ export function authChecks(): CheckDef[] {
       async run(c) {
         each401(c, await anonymousAnswers(c), (a) => {
           const body = problemOf(a.ex);
-          const ok = !!body && body.status === 401 && typeof body.title === 'string' && typeof body.detail === 'string' && typeof body.instance === 'string';
-          c.expect(ok, `${label(a.op)} with ${a.variant}: not a 401 problem body`, a.ex, '{type, title, status: 401, detail, instance}', a.ex.text.slice(0, 200));
+          const ok =
+            !!body &&
+            body.status === 401 &&
+            typeof body.title === 'string' &&
+            typeof body.detail === 'string' &&
+            typeof body.instance === 'string';
+          c.expect(
+            ok,
+            `${label(a.op)} with ${a.variant}: not a 401 problem body`,
+            a.ex,
+            '{type, title, status: 401, detail, instance}',
+            a.ex.text.slice(0, 200),
+          );
         });
       },
     },
@@ -139,7 +168,7 @@ export function authChecks(): CheckDef[] {
       id: 'auth.key-repeating-bearer',
       title: 'A bearer token repeated in X-Api-Key is accepted like the bearer token alone',
       family: 'auth',
-      clause: 'Authentication, points 1-2; the contract\'s ApiKey scheme, x-with-bearer (inferred)',
+      clause: "Authentication, points 1-2; the contract's ApiKey scheme, x-with-bearer (inferred)",
       level: 'SHOULD',
       requires: ['token'],
       async run(c) {
@@ -152,7 +181,13 @@ export function authChecks(): CheckDef[] {
           }
           const twice = await send(c, op, { authorization: `Bearer ${token}`, 'x-api-key': token });
           c.exercised(label(op));
-          c.expect(twice.status === alone.status, `${label(op)} with the bearer token also in X-Api-Key`, twice, `${alone.status}, as with the bearer token alone`, String(twice.status));
+          c.expect(
+            twice.status === alone.status,
+            `${label(op)} with the bearer token also in X-Api-Key`,
+            twice,
+            `${alone.status}, as with the bearer token alone`,
+            String(twice.status),
+          );
         }
       },
     },
@@ -160,16 +195,25 @@ export function authChecks(): CheckDef[] {
       id: 'auth.401-other-key-with-bearer',
       title: 'A valid bearer token with a different, unknown X-Api-Key is refused with the plain 401',
       family: 'auth',
-      clause: 'Authentication, points 2-3; the contract\'s ApiKey scheme, x-with-bearer (inferred)',
+      clause: "Authentication, points 2-3; the contract's ApiKey scheme, x-with-bearer (inferred)",
       level: 'SHOULD',
       requires: ['token'],
       async run(c) {
         const token = mainToken(c);
         for (const op of bodylessOperations()) {
-          const ex = await send(c, op, { authorization: `Bearer ${token}`, 'x-api-key': 'conform-unknown-api-key-0000' });
+          const ex = await send(c, op, {
+            authorization: `Bearer ${token}`,
+            'x-api-key': 'conform-unknown-api-key-0000',
+          });
           c.exercised(label(op));
           const body = problemOf(ex);
-          c.expect(ex.status === 401 && body !== undefined && !('code' in body), `${label(op)} with a valid bearer token and an unknown X-Api-Key`, ex, '401 without `code`', `${ex.status}${body && 'code' in body ? ` code ${String(body.code)}` : ''}`);
+          c.expect(
+            ex.status === 401 && body !== undefined && !('code' in body),
+            `${label(op)} with a valid bearer token and an unknown X-Api-Key`,
+            ex,
+            '401 without `code`',
+            `${ex.status}${body && 'code' in body ? ` code ${String(body.code)}` : ''}`,
+          );
         }
       },
     },

@@ -21,7 +21,12 @@ function entries(): CatalogEntry[] {
 /** Every code of the catalog read from the target (memoised; the client bounds the concurrency). */
 function answers(c: CheckContext): Promise<{ entry: CatalogEntry; ex: Exchange }[]> {
   return c.run.memo('catalog:all', () =>
-    Promise.all(entries().map(async (entry) => ({ entry, ex: await c.run.client.send('shared', { method: 'GET', path: `/v1/errors/${encodeURIComponent(entry.code)}` }) }))),
+    Promise.all(
+      entries().map(async (entry) => ({
+        entry,
+        ex: await c.run.client.send('shared', { method: 'GET', path: `/v1/errors/${encodeURIComponent(entry.code)}` }),
+      })),
+    ),
   );
 }
 
@@ -49,12 +54,39 @@ export function catalogChecks(): CheckDef[] {
         for (const { entry, ex } of await answers(c)) {
           c.exercised(entry.code);
           const b = ex.json as Body | undefined;
-          if (!c.expect(ex.status === 200 && !!b, `GET /v1/errors/${entry.code}`, ex, '200 with the entry', String(ex.status)) || !b) continue;
+          if (
+            !c.expect(
+              ex.status === 200 && !!b,
+              `GET /v1/errors/${entry.code}`,
+              ex,
+              '200 with the entry',
+              String(ex.status),
+            ) ||
+            !b
+          )
+            continue;
           c.expect(b.code === entry.code, `${entry.code}: code`, ex, entry.code, String(b.code));
-          c.expect(typeof b.title === 'string' && typeof b.description === 'string' && Array.isArray(b.parameters), `${entry.code}: title, description and parameters`, ex, 'title and description strings, parameters an array');
+          c.expect(
+            typeof b.title === 'string' && typeof b.description === 'string' && Array.isArray(b.parameters),
+            `${entry.code}: title, description and parameters`,
+            ex,
+            'title and description strings, parameters an array',
+          );
           if (entry['x-text-provenance'] === 'documented') {
-            c.expect(b.description === entry.description, `${entry.code}: description`, ex, entry.description, String(b.description));
-            c.expect(sameParameters(b.parameters, entry.parameters), `${entry.code}: parameters`, ex, JSON.stringify(entry.parameters), JSON.stringify(b.parameters));
+            c.expect(
+              b.description === entry.description,
+              `${entry.code}: description`,
+              ex,
+              entry.description,
+              String(b.description),
+            );
+            c.expect(
+              sameParameters(b.parameters, entry.parameters),
+              `${entry.code}: parameters`,
+              ex,
+              JSON.stringify(entry.parameters),
+              JSON.stringify(b.parameters),
+            );
           }
         }
       },
@@ -72,8 +104,20 @@ export function catalogChecks(): CheckDef[] {
           c.exercised(entry.code);
           c.expect(b.title === entry.title, `${entry.code}: title`, ex, entry.title, String(b.title));
           if (entry['x-text-provenance'] === 'inferred') {
-            c.expect(b.description === entry.description, `${entry.code}: description`, ex, entry.description, String(b.description));
-            c.expect(sameParameters(b.parameters, entry.parameters), `${entry.code}: parameters`, ex, JSON.stringify(entry.parameters), JSON.stringify(b.parameters));
+            c.expect(
+              b.description === entry.description,
+              `${entry.code}: description`,
+              ex,
+              entry.description,
+              String(b.description),
+            );
+            c.expect(
+              sameParameters(b.parameters, entry.parameters),
+              `${entry.code}: parameters`,
+              ex,
+              JSON.stringify(entry.parameters),
+              JSON.stringify(b.parameters),
+            );
           }
         }
       },
@@ -104,7 +148,13 @@ export function catalogChecks(): CheckDef[] {
           const ex = await c.send({ method: 'GET', path: `/v1/errors/${code}` });
           c.exercised(code);
           const got = problemOf(ex)?.code;
-          c.expect(ex.status === 404 && got === 'COMMON.ENTITY.NOT_FOUND', `GET /v1/errors/${code}`, ex, '404 COMMON.ENTITY.NOT_FOUND', `${ex.status} ${String(got)}`);
+          c.expect(
+            ex.status === 404 && got === 'COMMON.ENTITY.NOT_FOUND',
+            `GET /v1/errors/${code}`,
+            ex,
+            '404 COMMON.ENTITY.NOT_FOUND',
+            `${ex.status} ${String(got)}`,
+          );
         }
       },
     },

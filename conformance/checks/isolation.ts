@@ -34,14 +34,36 @@ async function crossTenant(c: CheckContext, writes: boolean): Promise<void> {
     }
     const path = fillPath(op, values);
     const body = bodyFor(op, c);
-    const ex = await c.send({ method: op.method.toUpperCase() as 'GET', path, auth: { bearer: other }, ...(body !== undefined ? { json: body } : {}) });
+    const ex = await c.send({
+      method: op.method.toUpperCase() as 'GET',
+      path,
+      auth: { bearer: other },
+      ...(body !== undefined ? { json: body } : {}),
+    });
     c.exercised(label(op));
-    if (ex.status >= 200 && ex.status < 300) c.fail(`${op.method.toUpperCase()} ${path} of tenant A succeeded from tenant B`, ex, '404 COMMON.ENTITY.NOT_FOUND', String(ex.status));
-    else expectProblem(c, ex, 404, 'COMMON.ENTITY.NOT_FOUND', `${op.method.toUpperCase()} ${path} of tenant A from tenant B`);
+    if (ex.status >= 200 && ex.status < 300)
+      c.fail(
+        `${op.method.toUpperCase()} ${path} of tenant A succeeded from tenant B`,
+        ex,
+        '404 COMMON.ENTITY.NOT_FOUND',
+        String(ex.status),
+      );
+    else
+      expectProblem(
+        c,
+        ex,
+        404,
+        'COMMON.ENTITY.NOT_FOUND',
+        `${op.method.toUpperCase()} ${path} of tenant A from tenant B`,
+      );
   }
 }
 
-const base = { family: 'isolation' as const, clause: 'Authentication (the org of the credentials selects the tenant); Errors / Status and code pairs (404)', level: 'MUST' as const };
+const base = {
+  family: 'isolation' as const,
+  clause: 'Authentication (the org of the credentials selects the tenant); Errors / Status and code pairs (404)',
+  level: 'MUST' as const,
+};
 
 export function isolationChecks(): CheckDef[] {
   return [
@@ -62,15 +84,37 @@ export function isolationChecks(): CheckDef[] {
               if (ids.size === 0) return c.cannot(`${label(op)}: no item with an id in tenant A`);
               const ex = await c.send(listSpec(op, op.path, { pageSize: 1000 }, { bearer: other }));
               const page = pageOf(ex);
-              if (!c.expect(ex.status === 200 && page !== undefined, `${label(op)} from tenant B`, ex, '200 with a page', String(ex.status)) || !page) return;
+              if (
+                !c.expect(
+                  ex.status === 200 && page !== undefined,
+                  `${label(op)} from tenant B`,
+                  ex,
+                  '200 with a page',
+                  String(ex.status),
+                ) ||
+                !page
+              )
+                return;
               c.exercised(label(op));
               const leaked = page.results.map(identity).filter((id) => ids.has(id));
-              c.expect(leaked.length === 0, `${label(op)}: tenant B sees items of tenant A`, ex, 'no item of tenant A', leaked.slice(0, 5).join(', '));
+              c.expect(
+                leaked.length === 0,
+                `${label(op)}: tenant B sees items of tenant A`,
+                ex,
+                'no item of tenant A',
+                leaked.slice(0, 5).join(', '),
+              );
               if (filterableFields(op).some((f) => f.name === 'id')) {
                 const first = [...ids][0] as string;
                 const byId = await c.send(listSpec(op, op.path, { filterBy: `id[Equals]${first}` }, { bearer: other }));
                 const p = pageOf(byId);
-                c.expect(byId.status === 200 && p?.totalCount === 0, `${label(op)} filterBy=id[Equals]<id of tenant A> from tenant B`, byId, '0 items', p ? String(p.totalCount) : String(byId.status));
+                c.expect(
+                  byId.status === 200 && p?.totalCount === 0,
+                  `${label(op)} filterBy=id[Equals]<id of tenant A> from tenant B`,
+                  byId,
+                  '0 items',
+                  p ? String(p.totalCount) : String(byId.status),
+                );
               }
             }),
         );

@@ -33,7 +33,10 @@ function forbiddenAnswers(c: CheckContext): Promise<(ForbiddenAnswer | { op: Ope
             ...(op.requestBody ? { json: {} } : {}),
           });
           if (ex.status < 300 || (ex.status === 400 && !c.run.credentials.without)) {
-            return { op, reason: `${label(op)} answered ${ex.status} to the limited token: it seems to hold ${permission}` };
+            return {
+              op,
+              reason: `${label(op)} answered ${ex.status} to the limited token: it seems to hold ${permission}`,
+            };
           }
           return { op, permission, ex };
         }),
@@ -41,7 +44,13 @@ function forbiddenAnswers(c: CheckContext): Promise<(ForbiddenAnswer | { op: Ope
   );
 }
 
-function permissionCheck(id: string, title: string, level: Level, ops: OperationDef[], test: (c: CheckContext, a: ForbiddenAnswer) => void): CheckDef {
+function permissionCheck(
+  id: string,
+  title: string,
+  level: Level,
+  ops: OperationDef[],
+  test: (c: CheckContext, a: ForbiddenAnswer) => void,
+): CheckDef {
   const ids = new Set(ops.map((op) => op.operationId));
   return {
     id,
@@ -68,7 +77,16 @@ function twins(base: string, title: string, test: (c: CheckContext, a: Forbidden
   const { documented, inferred } = byProvenance(guarded, (op) => op.permission);
   const out: CheckDef[] = [];
   if (documented.length) out.push(permissionCheck(base, title, 'MUST', documented, test));
-  if (inferred.length) out.push(permissionCheck(`${base}.inferred`, `${title} (operations whose permission is inferred)`, 'SHOULD', inferred, test));
+  if (inferred.length)
+    out.push(
+      permissionCheck(
+        `${base}.inferred`,
+        `${title} (operations whose permission is inferred)`,
+        'SHOULD',
+        inferred,
+        test,
+      ),
+    );
   return out;
 }
 
@@ -82,14 +100,32 @@ export function permissionChecks(): CheckDef[] {
       if (a.ex.status !== 403) return c.cannot(`${label(a.op)} answered ${a.ex.status}, not 403`);
       c.exercised(label(a.op));
       const body = problemOf(a.ex);
-      c.expect(body?.code === CODE, `${label(a.op)}: wrong code`, a.ex, CODE, body ? String(body.code) : 'no JSON body');
-      c.expect(typeof body?.type === 'string' && body.type.endsWith(`/errors/${CODE}`), `${label(a.op)}: type does not name the code`, a.ex, `…/errors/${CODE}`, String(body?.type));
+      c.expect(
+        body?.code === CODE,
+        `${label(a.op)}: wrong code`,
+        a.ex,
+        CODE,
+        body ? String(body.code) : 'no JSON body',
+      );
+      c.expect(
+        typeof body?.type === 'string' && body.type.endsWith(`/errors/${CODE}`),
+        `${label(a.op)}: type does not name the code`,
+        a.ex,
+        `…/errors/${CODE}`,
+        String(body?.type),
+      );
     }),
     ...twins('permissions.403-names-permission', 'The 403 detail names the missing permission', (c, a) => {
       if (a.ex.status !== 403) return c.cannot(`${label(a.op)} answered ${a.ex.status}, not 403`);
       c.exercised(label(a.op));
       const body = problemOf(a.ex);
-      c.expect(typeof body?.detail === 'string' && body.detail.includes(a.permission), `${label(a.op)}: detail does not name ${a.permission}`, a.ex, `detail containing ${a.permission}`, String(body?.detail));
+      c.expect(
+        typeof body?.detail === 'string' && body.detail.includes(a.permission),
+        `${label(a.op)}: detail does not name ${a.permission}`,
+        a.ex,
+        `detail containing ${a.permission}`,
+        String(body?.detail),
+      );
     }),
   ];
 }

@@ -11,7 +11,8 @@ import { listSpec, problemOf } from '../helpers.js';
  */
 async function errorExchanges(c: CheckContext): Promise<Exchange[]> {
   await c.run.memo('errors:samples', async () => {
-    const send = (spec: Parameters<typeof c.run.client.send>[1]) => c.run.client.send('shared', spec).catch(() => undefined);
+    const send = (spec: Parameters<typeof c.run.client.send>[1]) =>
+      c.run.client.send('shared', spec).catch(() => undefined);
     const jobs: Promise<unknown>[] = [send({ method: 'GET', path: '/v1/admin/tenants/self', auth: 'none' })];
     if (c.run.credentials.main) {
       jobs.push(send({ method: 'GET', path: '/v1/errors/CONFORM.NO_SUCH.CODE' }));
@@ -19,7 +20,9 @@ async function errorExchanges(c: CheckContext): Promise<Exchange[]> {
       if (list) jobs.push(send(listSpec(list, list.path, { filterBy: 'conformNoSuchColumn[Equals]x' })));
     }
     const guarded = operations().find((op) => op.permission.name !== null && op.method === 'get');
-    const limited = guarded ? ((await c.run.credentials.without?.(guarded.permission.name as string)) ?? c.run.credentials.limited) : undefined;
+    const limited = guarded
+      ? ((await c.run.credentials.without?.(guarded.permission.name as string)) ?? c.run.credentials.limited)
+      : undefined;
     if (guarded && limited) jobs.push(send({ method: 'GET', path: probePath(guarded), auth: { bearer: limited } }));
     await Promise.all(jobs);
   });
@@ -67,12 +70,32 @@ export function problemChecks(): CheckDef[] {
       async run(c) {
         each(c, await errorExchanges(c), (ex) => {
           const b = problemOf(ex);
-          if (!b) return c.fail(`${where(ex)}: the body is not a JSON object`, ex, 'a problem body', ex.text.slice(0, 120));
-          const missing = (['type', 'title', 'detail', 'instance'] as const).filter((k) => typeof b[k] !== 'string' || (k === 'type' && b[k] === ''));
+          if (!b)
+            return c.fail(`${where(ex)}: the body is not a JSON object`, ex, 'a problem body', ex.text.slice(0, 120));
+          const missing = (['type', 'title', 'detail', 'instance'] as const).filter(
+            (k) => typeof b[k] !== 'string' || (k === 'type' && b[k] === ''),
+          );
           if (typeof b.status !== 'number' || !Number.isInteger(b.status)) missing.push('status' as never);
-          c.expect(missing.length === 0, `${where(ex)}: problem fields missing or mistyped: ${missing.join(', ')}`, ex, 'type, title, detail, instance (strings) and status (integer)');
-          if (b.parameters !== undefined) c.expect(typeof b.parameters === 'object' && b.parameters !== null && !Array.isArray(b.parameters), `${where(ex)}: parameters is not an object`, ex);
-          if (ex.status === 429) c.expect(typeof b.parameters === 'object' && b.parameters !== null, `${where(ex)}: the 429 problem has no parameters`, ex, 'parameters: {} on 429', 'absent');
+          c.expect(
+            missing.length === 0,
+            `${where(ex)}: problem fields missing or mistyped: ${missing.join(', ')}`,
+            ex,
+            'type, title, detail, instance (strings) and status (integer)',
+          );
+          if (b.parameters !== undefined)
+            c.expect(
+              typeof b.parameters === 'object' && b.parameters !== null && !Array.isArray(b.parameters),
+              `${where(ex)}: parameters is not an object`,
+              ex,
+            );
+          if (ex.status === 429)
+            c.expect(
+              typeof b.parameters === 'object' && b.parameters !== null,
+              `${where(ex)}: the 429 problem has no parameters`,
+              ex,
+              'parameters: {} on 429',
+              'absent',
+            );
         });
       },
     },
@@ -85,7 +108,13 @@ export function problemChecks(): CheckDef[] {
       async run(c) {
         each(c, await errorExchanges(c), (ex) => {
           const b = problemOf(ex);
-          c.expect(b?.status === ex.status, `${where(ex)}: problem status differs from the HTTP status`, ex, String(ex.status), String(b?.status));
+          c.expect(
+            b?.status === ex.status,
+            `${where(ex)}: problem status differs from the HTTP status`,
+            ex,
+            String(ex.status),
+            String(b?.status),
+          );
         });
       },
     },
@@ -99,7 +128,13 @@ export function problemChecks(): CheckDef[] {
         const basePath = new URL(c.run.options.baseUrl).pathname.replace(/\/+$/, '');
         each(c, await errorExchanges(c), (ex) => {
           const b = problemOf(ex);
-          c.expect(instanceMatches(b?.instance, ex, basePath), `${where(ex)}: wrong instance`, ex, `${ex.method} ${ex.path}`, String(b?.instance));
+          c.expect(
+            instanceMatches(b?.instance, ex, basePath),
+            `${where(ex)}: wrong instance`,
+            ex,
+            `${ex.method} ${ex.path}`,
+            String(b?.instance),
+          );
         });
       },
     },
@@ -116,11 +151,29 @@ export function problemChecks(): CheckDef[] {
           const declared = operation(ex.operationId as string).errors.find((e) => e.status === ex.status);
           const mustHaveCode = !UNCODED.has(ex.status) && declared !== undefined && declared.codes.length > 0;
           if (b.code === undefined) {
-            c.expect(!mustHaveCode, `${where(ex)}: no code on an error the contract codes`, ex, `one of ${declared?.codes.join(', ')}`, 'no code');
+            c.expect(
+              !mustHaveCode,
+              `${where(ex)}: no code on an error the contract codes`,
+              ex,
+              `one of ${declared?.codes.join(', ')}`,
+              'no code',
+            );
             return;
           }
-          c.expect(typeof b.code === 'string' && isErrorCode(b.code), `${where(ex)}: code is not in the catalog`, ex, 'a catalog code', String(b.code));
-          c.expect(typeof b.type === 'string' && b.type.endsWith(`/errors/${String(b.code)}`), `${where(ex)}: type does not end in /errors/<code>`, ex, `…/errors/${String(b.code)}`, String(b.type));
+          c.expect(
+            typeof b.code === 'string' && isErrorCode(b.code),
+            `${where(ex)}: code is not in the catalog`,
+            ex,
+            'a catalog code',
+            String(b.code),
+          );
+          c.expect(
+            typeof b.type === 'string' && b.type.endsWith(`/errors/${String(b.code)}`),
+            `${where(ex)}: type does not end in /errors/<code>`,
+            ex,
+            `…/errors/${String(b.code)}`,
+            String(b.type),
+          );
         });
       },
     },
@@ -132,7 +185,13 @@ export function problemChecks(): CheckDef[] {
       level: 'MUST',
       async run(c) {
         each(c, await errorExchanges(c), (ex) => {
-          c.expect(isJsonMedia(mediaType(ex)), `${where(ex)}: not a JSON content type`, ex, 'application/problem+json or application/json', ex.headers['content-type'] ?? '(none)');
+          c.expect(
+            isJsonMedia(mediaType(ex)),
+            `${where(ex)}: not a JSON content type`,
+            ex,
+            'application/problem+json or application/json',
+            ex.headers['content-type'] ?? '(none)',
+          );
         });
       },
     },
@@ -144,7 +203,13 @@ export function problemChecks(): CheckDef[] {
       level: 'SHOULD',
       async run(c) {
         each(c, await errorExchanges(c), (ex) => {
-          c.expect(mediaType(ex) === 'application/problem+json', `${where(ex)}: not application/problem+json`, ex, 'application/problem+json', ex.headers['content-type'] ?? '(none)');
+          c.expect(
+            mediaType(ex) === 'application/problem+json',
+            `${where(ex)}: not application/problem+json`,
+            ex,
+            'application/problem+json',
+            ex.headers['content-type'] ?? '(none)',
+          );
         });
       },
     },

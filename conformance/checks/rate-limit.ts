@@ -21,7 +21,12 @@ function probe(c: CheckContext): Promise<Probe> {
   return c.run.memo('rate-limit:probe', async () => {
     const { rateLimitMaxRequests, rateLimitMaxSeconds, concurrency } = c.run.options;
     const token = c.run.credentials.rateLimit;
-    const spec: RequestSpec = { method: 'GET', path: '/v1/admin/tenants/self', honour429: false, auth: token ? { bearer: token } : 'main' };
+    const spec: RequestSpec = {
+      method: 'GET',
+      path: '/v1/admin/tenants/self',
+      honour429: false,
+      auth: token ? { bearer: token } : 'main',
+    };
     const started = Date.now();
     const deadline = started + rateLimitMaxSeconds * 1000;
     const result: Probe = { sent: 0, elapsedMs: 0 };
@@ -39,7 +44,10 @@ function probe(c: CheckContext): Promise<Probe> {
     if (!result.limited) return result;
     // Recovery: wait the indicated delay (1 s when none is indicated), at most twice.
     for (let attempt = 0; attempt < 2; attempt++) {
-      const wait = Math.min(retryAfterMs(result.limited.headers['retry-after']) ?? 1000, Math.max(1000, deadline + 10_000 - Date.now()));
+      const wait = Math.min(
+        retryAfterMs(result.limited.headers['retry-after']) ?? 1000,
+        Math.max(1000, deadline + 10_000 - Date.now()),
+      );
       result.waitedMs = (result.waitedMs ?? 0) + wait;
       await sleep(wait + 50);
       result.recovery = await c.run.client.send('rate-limit', spec, false);
@@ -51,7 +59,10 @@ function probe(c: CheckContext): Promise<Probe> {
 
 async function limited(c: CheckContext): Promise<{ p: Probe; ex: Exchange }> {
   const p = await probe(c);
-  if (!p.limited) c.skip(`no 429 after ${p.sent} requests in ${(p.elapsedMs / 1000).toFixed(1)} s (raise --rate-limit-max-requests or --rate-limit-max-seconds)`);
+  if (!p.limited)
+    c.skip(
+      `no 429 after ${p.sent} requests in ${(p.elapsedMs / 1000).toFixed(1)} s (raise --rate-limit-max-requests or --rate-limit-max-seconds)`,
+    );
   return { p, ex: p.limited };
 }
 
@@ -70,7 +81,13 @@ export function rateLimitChecks(): CheckDef[] {
         c.exercised(`after ${p.sent} requests`);
         const b = problemOf(ex);
         c.expect(b?.code === CODE, 'the 429 code', ex, CODE, String(b?.code));
-        c.expect(typeof b?.type === 'string' && b.type.endsWith(`/errors/${CODE}`), 'the 429 type', ex, `…/errors/${CODE}`, String(b?.type));
+        c.expect(
+          typeof b?.type === 'string' && b.type.endsWith(`/errors/${CODE}`),
+          'the 429 type',
+          ex,
+          `…/errors/${CODE}`,
+          String(b?.type),
+        );
       },
     },
     {
@@ -83,7 +100,13 @@ export function rateLimitChecks(): CheckDef[] {
         const { ex } = await limited(c);
         c.exercised();
         const b = problemOf(ex);
-        c.expect(typeof b?.parameters === 'object' && b.parameters !== null && !Array.isArray(b.parameters), 'the 429 problem has no parameters object', ex, 'parameters: {}', JSON.stringify(b?.parameters));
+        c.expect(
+          typeof b?.parameters === 'object' && b.parameters !== null && !Array.isArray(b.parameters),
+          'the 429 problem has no parameters object',
+          ex,
+          'parameters: {}',
+          JSON.stringify(b?.parameters),
+        );
       },
     },
     {
@@ -95,7 +118,13 @@ export function rateLimitChecks(): CheckDef[] {
       async run(c) {
         const { ex } = await limited(c);
         c.exercised();
-        c.expect(retryAfterMs(ex.headers['retry-after']) !== undefined, 'no usable Retry-After header', ex, 'Retry-After: <seconds> or an HTTP date', ex.headers['retry-after'] ?? '(none)');
+        c.expect(
+          retryAfterMs(ex.headers['retry-after']) !== undefined,
+          'no usable Retry-After header',
+          ex,
+          'Retry-After: <seconds> or an HTTP date',
+          ex.headers['retry-after'] ?? '(none)',
+        );
       },
     },
     {
@@ -107,7 +136,13 @@ export function rateLimitChecks(): CheckDef[] {
       async run(c) {
         const { p } = await limited(c);
         c.exercised(`waited ${p.waitedMs} ms`);
-        c.expect(p.recovery !== undefined && p.recovery.status >= 200 && p.recovery.status < 300, `still refused after waiting ${p.waitedMs} ms`, p.recovery, '2xx', String(p.recovery?.status));
+        c.expect(
+          p.recovery !== undefined && p.recovery.status >= 200 && p.recovery.status < 300,
+          `still refused after waiting ${p.waitedMs} ms`,
+          p.recovery,
+          '2xx',
+          String(p.recovery?.status),
+        );
       },
     },
   ];

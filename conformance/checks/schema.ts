@@ -26,8 +26,18 @@ function validate(c: CheckContext, level: Level): void {
     if (!ex.operationId || levelOf(ex) !== level) continue;
     c.exercised();
     const body = ex.text === '' ? undefined : (ex.json ?? ex.text);
-    const result = validator.validateResponse(ex.operationId, { status: ex.status, contentType: ex.headers['content-type'], body });
-    if (!result.ok) c.fail(`${ex.method} ${ex.target} (${ex.operationId}) -> ${ex.status}: ${result.errors.slice(0, 4).join('; ')}`, ex, 'a response the contract declares', result.errors.join('; '));
+    const result = validator.validateResponse(ex.operationId, {
+      status: ex.status,
+      contentType: ex.headers['content-type'],
+      body,
+    });
+    if (!result.ok)
+      c.fail(
+        `${ex.method} ${ex.target} (${ex.operationId}) -> ${ex.status}: ${result.errors.slice(0, 4).join('; ')}`,
+        ex,
+        'a response the contract declares',
+        result.errors.join('; '),
+      );
     unknown.add(ex.operationId, ex.status, body);
   }
   // The context keeps the first lines and counts them all.

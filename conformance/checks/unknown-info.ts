@@ -27,7 +27,8 @@ export class UnknownFieldLines {
       this.note(`${operationId}: ${field}`, operationId, success, field.split(/\.|\[\]/).filter(Boolean).length);
     }
     const code = !success && body && typeof body === 'object' ? (body as { code?: unknown }).code : undefined;
-    if (typeof code === 'string' && !catalogEntry(code)) this.note(`${operationId}: code ${code.slice(0, 200)} (not in the error catalog)`, operationId, false, 0);
+    if (typeof code === 'string' && !catalogEntry(code))
+      this.note(`${operationId}: code ${code.slice(0, 200)} (not in the error catalog)`, operationId, false, 0);
   }
 
   private note(line: string, operationId: string, success: boolean, depth: number): void {
@@ -44,12 +45,17 @@ export class UnknownFieldLines {
       groups.set(l.operationId, group);
     }
     const rank = new Map(OPERATIONS.map((op, i) => [op.operationId, i]));
-    const ops = [...groups.keys()].sort((a, b) => (rank.get(a) ?? Infinity) - (rank.get(b) ?? Infinity) || a.localeCompare(b));
+    const ops = [...groups.keys()].sort(
+      (a, b) => (rank.get(a) ?? Infinity) - (rank.get(b) ?? Infinity) || a.localeCompare(b),
+    );
     const sorted = ops.map((op) =>
-      (groups.get(op) ?? []).sort((a, b) => Number(b.success) - Number(a.success) || b.depth - a.depth || a.line.localeCompare(b.line)).map((l) => l.line),
+      (groups.get(op) ?? [])
+        .sort((a, b) => Number(b.success) - Number(a.success) || b.depth - a.depth || a.line.localeCompare(b.line))
+        .map((l) => l.line),
     );
     const out: string[] = [];
-    for (let round = 0; sorted.some((g) => round < g.length); round++) for (const g of sorted) if (round < g.length) out.push(g[round] as string);
+    for (let round = 0; sorted.some((g) => round < g.length); round++)
+      for (const g of sorted) if (round < g.length) out.push(g[round] as string);
     return out;
   }
 }

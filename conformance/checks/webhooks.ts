@@ -56,10 +56,20 @@ function scenario(c: CheckContext): Promise<Scenario> {
     const versions = await eventVersions(run);
     const canWrite = run.options.allowWrites === true && run.data.sku !== undefined;
     let chosen: { eventName: string; eventVersion: number } | undefined;
-    if (canWrite) chosen = versions.filter((v) => v.eventName === 'Warehouse.Stock.Updated').sort((a, b) => b.eventVersion - a.eventVersion)[0];
-    if (!chosen && run.mockAdmin) chosen = versions.find((v) => v.eventName === 'Warehouse.Shipment.Shipped') ?? versions[0];
-    if (!chosen) return c.skip('cannot cause a notification: pass --allow-writes with --data (a stock update), or target a mock with its admin API');
-    const s: Scenario = { ...chosen, subscribe: await subscribe(run, 'webhooks', chosen.eventName, chosen.eventVersion, receiver.url) };
+    if (canWrite)
+      chosen = versions
+        .filter((v) => v.eventName === 'Warehouse.Stock.Updated')
+        .sort((a, b) => b.eventVersion - a.eventVersion)[0];
+    if (!chosen && run.mockAdmin)
+      chosen = versions.find((v) => v.eventName === 'Warehouse.Shipment.Shipped') ?? versions[0];
+    if (!chosen)
+      return c.skip(
+        'cannot cause a notification: pass --allow-writes with --data (a stock update), or target a mock with its admin API',
+      );
+    const s: Scenario = {
+      ...chosen,
+      subscribe: await subscribe(run, 'webhooks', chosen.eventName, chosen.eventVersion, receiver.url),
+    };
     if (s.subscribe.status < 200 || s.subscribe.status >= 300) {
       s.problem = `the subscription was refused (${s.subscribe.status})`;
       return s;
@@ -67,11 +77,22 @@ function scenario(c: CheckContext): Promise<Scenario> {
     const since = Date.now();
     if (canWrite && chosen.eventName === 'Warehouse.Stock.Updated') {
       const sku = run.data.sku as NonNullable<typeof run.data.sku>;
-      s.cause = await run.client.send('webhooks', { method: 'PUT', path: `/v1/items/skus/${encodeURIComponent(sku.reference)}/stock`, json: { locationReference: sku.locationReference, lotId: sku.lotId, stock: 11 } });
+      s.cause = await run.client.send('webhooks', {
+        method: 'PUT',
+        path: `/v1/items/skus/${encodeURIComponent(sku.reference)}/stock`,
+        json: { locationReference: sku.locationReference, lotId: sku.lotId, stock: 11 },
+      });
     } else {
-      s.cause = await run.client.send('webhooks', { method: 'POST', path: '/__mock/events', json: { eventName: chosen.eventName, eventVersion: chosen.eventVersion } });
+      s.cause = await run.client.send('webhooks', {
+        method: 'POST',
+        path: '/__mock/events',
+        json: { eventName: chosen.eventName, eventVersion: chosen.eventVersion },
+      });
     }
-    s.delivery = await receiver.waitFor((d) => d.at >= since && d.path === receiver.path && parse(d.raw)?.eventName === chosen.eventName, DELIVERY_TIMEOUT_MS);
+    s.delivery = await receiver.waitFor(
+      (d) => d.at >= since && d.path === receiver.path && parse(d.raw)?.eventName === chosen.eventName,
+      DELIVERY_TIMEOUT_MS,
+    );
     if (!s.delivery) {
       s.problem = `no delivery within ${DELIVERY_TIMEOUT_MS / 1000} s`;
       return s;
@@ -79,12 +100,22 @@ function scenario(c: CheckContext): Promise<Scenario> {
     s.payload = parse(s.delivery.raw);
     const eventId = typeof s.payload?.id === 'string' ? s.payload.id : header(s.delivery, 'x-event-id');
     // Follow the notification of this event to a final state.
-    const found = await poll(async () => {
-      const ex = await run.client.send('webhooks', { method: 'GET', path: HISTORY, query: { pageSize: 1000, sortBy: '-createdAt' } });
-      const item = pageOf(ex)?.results.find((n) => n.eventId === eventId && n.subscriptionId === (s.subscribe.json as { id?: string }).id);
-      if (!item || item.status === 'Pending') return undefined;
-      return item;
-    }, DELIVERY_TIMEOUT_MS, 150);
+    const found = await poll(
+      async () => {
+        const ex = await run.client.send('webhooks', {
+          method: 'GET',
+          path: HISTORY,
+          query: { pageSize: 1000, sortBy: '-createdAt' },
+        });
+        const item = pageOf(ex)?.results.find(
+          (n) => n.eventId === eventId && n.subscriptionId === (s.subscribe.json as { id?: string }).id,
+        );
+        if (!item || item.status === 'Pending') return undefined;
+        return item;
+      },
+      DELIVERY_TIMEOUT_MS,
+      150,
+    );
     if (!found || typeof found.id !== 'string') {
       s.problem = `the notification of event ${String(eventId)} did not reach a final state in the history within ${DELIVERY_TIMEOUT_MS / 1000} s`;
       return s;
@@ -92,19 +123,32 @@ function scenario(c: CheckContext): Promise<Scenario> {
     const id = found.id;
     s.notificationId = id;
     s.final = await run.client.send('webhooks', { method: 'GET', path: `${HISTORY}/${encodeURIComponent(id)}` });
-    s.attempts = await run.client.send('webhooks', { method: 'GET', path: `${HISTORY}/${encodeURIComponent(id)}/attempts` });
+    s.attempts = await run.client.send('webhooks', {
+      method: 'GET',
+      path: `${HISTORY}/${encodeURIComponent(id)}/attempts`,
+    });
     // Manual retry: a new delivery of the same event, recorded as a Manual attempt.
     const retriedAt = Date.now();
     s.retry = await run.client.send('webhooks', { method: 'POST', path: `${HISTORY}/${encodeURIComponent(id)}/retry` });
     if (s.retry.status >= 200 && s.retry.status < 300) {
-      s.retryDelivery = await receiver.waitFor((d) => d.at >= retriedAt && d !== s.delivery && parse(d.raw)?.id === s.payload?.id, DELIVERY_TIMEOUT_MS);
-      await poll(async () => {
-        const ex = await run.client.send('webhooks', { method: 'GET', path: `${HISTORY}/${encodeURIComponent(id)}` });
-        s.afterRetry = ex;
-        const status = (ex.json as { status?: unknown } | undefined)?.status;
-        return status === 'Success' || status === 'Failure' ? true : undefined;
-      }, DELIVERY_TIMEOUT_MS, 100);
-      s.attemptsAfterRetry = await run.client.send('webhooks', { method: 'GET', path: `${HISTORY}/${encodeURIComponent(id)}/attempts` });
+      s.retryDelivery = await receiver.waitFor(
+        (d) => d.at >= retriedAt && d !== s.delivery && parse(d.raw)?.id === s.payload?.id,
+        DELIVERY_TIMEOUT_MS,
+      );
+      await poll(
+        async () => {
+          const ex = await run.client.send('webhooks', { method: 'GET', path: `${HISTORY}/${encodeURIComponent(id)}` });
+          s.afterRetry = ex;
+          const status = (ex.json as { status?: unknown } | undefined)?.status;
+          return status === 'Success' || status === 'Failure' ? true : undefined;
+        },
+        DELIVERY_TIMEOUT_MS,
+        100,
+      );
+      s.attemptsAfterRetry = await run.client.send('webhooks', {
+        method: 'GET',
+        path: `${HISTORY}/${encodeURIComponent(id)}/attempts`,
+      });
     }
     return s;
   });
@@ -122,12 +166,47 @@ export function webhookChecks(): CheckDef[] {
       level: 'MUST',
       async run(c) {
         const s = await scenario(c);
-        c.expect(s.subscribe.status >= 200 && s.subscribe.status < 300, 'subscribing the receiver', s.subscribe, '2xx', String(s.subscribe.status));
-        if (s.cause) c.expect(s.cause.status >= 200 && s.cause.status < 300, 'causing the event', s.cause, '2xx', String(s.cause.status));
+        c.expect(
+          s.subscribe.status >= 200 && s.subscribe.status < 300,
+          'subscribing the receiver',
+          s.subscribe,
+          '2xx',
+          String(s.subscribe.status),
+        );
+        if (s.cause)
+          c.expect(
+            s.cause.status >= 200 && s.cause.status < 300,
+            'causing the event',
+            s.cause,
+            '2xx',
+            String(s.cause.status),
+          );
         c.exercised();
-        if (!c.expect(s.delivery !== undefined, `no delivery of ${s.eventName} v${s.eventVersion} reached the receiver`, s.cause, `a POST to the receiver within ${DELIVERY_TIMEOUT_MS / 1000} s`, s.problem) || !s.delivery) return;
-        c.expect(s.payload !== undefined, 'the delivery body is not a JSON object', undefined, 'a JSON object', s.delivery.raw.toString('utf8').slice(0, 200));
-        c.expect(/^application\/json/i.test(header(s.delivery, 'content-type') ?? ''), 'the delivery content type', undefined, 'application/json', header(s.delivery, 'content-type') ?? '(none)');
+        if (
+          !c.expect(
+            s.delivery !== undefined,
+            `no delivery of ${s.eventName} v${s.eventVersion} reached the receiver`,
+            s.cause,
+            `a POST to the receiver within ${DELIVERY_TIMEOUT_MS / 1000} s`,
+            s.problem,
+          ) ||
+          !s.delivery
+        )
+          return;
+        c.expect(
+          s.payload !== undefined,
+          'the delivery body is not a JSON object',
+          undefined,
+          'a JSON object',
+          s.delivery.raw.toString('utf8').slice(0, 200),
+        );
+        c.expect(
+          /^application\/json/i.test(header(s.delivery, 'content-type') ?? ''),
+          'the delivery content type',
+          undefined,
+          'application/json',
+          header(s.delivery, 'content-type') ?? '(none)',
+        );
       },
     },
     {
@@ -146,7 +225,13 @@ export function webhookChecks(): CheckDef[] {
         for (const d of deliveries) {
           c.exercised();
           const signature = header(d, 'x-hmac-signature');
-          c.expect(verifySignature(d.raw, signature, secret), 'the signature does not verify on the raw body', undefined, 'HMAC-SHA256(raw body, secret) as 64 lowercase hex characters', `${signature ?? '(no X-HMAC-Signature header)'} for ${d.raw.length} bytes: ${d.raw.toString('utf8').slice(0, 160)}`);
+          c.expect(
+            verifySignature(d.raw, signature, secret),
+            'the signature does not verify on the raw body',
+            undefined,
+            'HMAC-SHA256(raw body, secret) as 64 lowercase hex characters',
+            `${signature ?? '(no X-HMAC-Signature header)'} for ${d.raw.length} bytes: ${d.raw.toString('utf8').slice(0, 160)}`,
+          );
         }
       },
     },
@@ -162,11 +247,23 @@ export function webhookChecks(): CheckDef[] {
         c.exercised();
         const { validator, document } = contract();
         const generic = validator.validateSchema('WebhookPayload', s.payload);
-        c.expect(generic.ok, 'the payload does not match WebhookPayload', undefined, 'a valid WebhookPayload', generic.ok ? '' : generic.errors.join('; '));
+        c.expect(
+          generic.ok,
+          'the payload does not match WebhookPayload',
+          undefined,
+          'a valid WebhookPayload',
+          generic.ok ? '' : generic.errors.join('; '),
+        );
         const name = payloadComponentName(s.eventName, s.eventVersion);
         if (document.components?.schemas?.[name]) {
           const specific = validator.validateSchema(name, s.payload);
-          c.expect(specific.ok, `the payload does not match ${name}`, undefined, `a valid ${name}`, specific.ok ? '' : specific.errors.join('; '));
+          c.expect(
+            specific.ok,
+            `the payload does not match ${name}`,
+            undefined,
+            `a valid ${name}`,
+            specific.ok ? '' : specific.errors.join('; '),
+          );
         }
       },
     },
@@ -180,7 +277,13 @@ export function webhookChecks(): CheckDef[] {
         const s = await scenario(c);
         if (!s.delivery) return c.skip(s.problem ?? 'no delivery');
         c.exercised();
-        c.expect(header(s.delivery, 'x-event-id') === s.payload?.id, 'X-Event-Id differs from the payload id', undefined, String(s.payload?.id), header(s.delivery, 'x-event-id') ?? '(none)');
+        c.expect(
+          header(s.delivery, 'x-event-id') === s.payload?.id,
+          'X-Event-Id differs from the payload id',
+          undefined,
+          String(s.payload?.id),
+          header(s.delivery, 'x-event-id') ?? '(none)',
+        );
       },
     },
     {
@@ -193,10 +296,32 @@ export function webhookChecks(): CheckDef[] {
         const s = await scenario(c);
         if (!s.delivery) return c.skip(s.problem ?? 'no delivery');
         c.exercised();
-        if (!c.expect(s.final !== undefined, 'the notification was not found in GET /v1/notifications/webhook', undefined, 'a notification for the event', s.problem) || !s.final) return;
+        if (
+          !c.expect(
+            s.final !== undefined,
+            'the notification was not found in GET /v1/notifications/webhook',
+            undefined,
+            'a notification for the event',
+            s.problem,
+          ) ||
+          !s.final
+        )
+          return;
         const b = s.final.json as { id?: unknown; status?: unknown } | undefined;
-        c.expect(s.final.status === 200 && b?.id === s.notificationId, `GET ${HISTORY}/{id}`, s.final, '200 with the notification', String(s.final.status));
-        c.expect(b?.status === 'Success', 'the delivered notification is not Success', s.final, 'Success', String(b?.status));
+        c.expect(
+          s.final.status === 200 && b?.id === s.notificationId,
+          `GET ${HISTORY}/{id}`,
+          s.final,
+          '200 with the notification',
+          String(s.final.status),
+        );
+        c.expect(
+          b?.status === 'Success',
+          'the delivered notification is not Success',
+          s.final,
+          'Success',
+          String(b?.status),
+        );
       },
     },
     {
@@ -210,8 +335,19 @@ export function webhookChecks(): CheckDef[] {
         if (!s.attempts) return c.skip(s.problem ?? 'no notification');
         c.exercised();
         const page = pageOf(s.attempts);
-        c.expect(s.attempts.status === 200 && page !== undefined && page.totalCount >= 1, `GET ${HISTORY}/{id}/attempts`, s.attempts, 'a page with at least one attempt', `${s.attempts.status} ${page ? `${page.totalCount} attempts` : ''}`);
-        c.expect(page?.results.some((a) => a.success === true) ?? false, 'no successful attempt is recorded', s.attempts, 'an attempt with success true');
+        c.expect(
+          s.attempts.status === 200 && page !== undefined && page.totalCount >= 1,
+          `GET ${HISTORY}/{id}/attempts`,
+          s.attempts,
+          'a page with at least one attempt',
+          `${s.attempts.status} ${page ? `${page.totalCount} attempts` : ''}`,
+        );
+        c.expect(
+          page?.results.some((a) => a.success === true) ?? false,
+          'no successful attempt is recorded',
+          s.attempts,
+          'an attempt with success true',
+        );
       },
     },
     {
@@ -224,10 +360,31 @@ export function webhookChecks(): CheckDef[] {
         const s = await scenario(c);
         if (!s.retry) return c.skip(s.problem ?? 'no notification to retry');
         c.exercised();
-        if (!c.expect(s.retry.status >= 200 && s.retry.status < 300, `POST ${HISTORY}/{id}/retry`, s.retry, '2xx', String(s.retry.status))) return;
-        c.expect(s.retryDelivery !== undefined, 'the retry did not deliver the event again', s.retry, `a second delivery of event ${String(s.payload?.id)}`, 'none');
+        if (
+          !c.expect(
+            s.retry.status >= 200 && s.retry.status < 300,
+            `POST ${HISTORY}/{id}/retry`,
+            s.retry,
+            '2xx',
+            String(s.retry.status),
+          )
+        )
+          return;
+        c.expect(
+          s.retryDelivery !== undefined,
+          'the retry did not deliver the event again',
+          s.retry,
+          `a second delivery of event ${String(s.payload?.id)}`,
+          'none',
+        );
         const status = (s.afterRetry?.json as { status?: unknown } | undefined)?.status;
-        c.expect(status === 'Success', 'the notification did not end Success after the manual retry', s.afterRetry, 'Success', String(status));
+        c.expect(
+          status === 'Success',
+          'the notification did not end Success after the manual retry',
+          s.afterRetry,
+          'Success',
+          String(status),
+        );
       },
     },
     {
@@ -242,7 +399,13 @@ export function webhookChecks(): CheckDef[] {
         c.exercised();
         c.expect(s.retry.status === 202, `POST ${HISTORY}/{id}/retry`, s.retry, '202', String(s.retry.status));
         const attempts = pageOf(s.attemptsAfterRetry)?.results ?? [];
-        c.expect(attempts.some((a) => a.trigger === 'Manual'), 'no Manual attempt recorded', s.attemptsAfterRetry, 'an attempt with trigger Manual', JSON.stringify(attempts.map((a) => a.trigger)));
+        c.expect(
+          attempts.some((a) => a.trigger === 'Manual'),
+          'no Manual attempt recorded',
+          s.attemptsAfterRetry,
+          'an attempt with trigger Manual',
+          JSON.stringify(attempts.map((a) => a.trigger)),
+        );
       },
     },
   ];

@@ -4,13 +4,22 @@ import { expectProblem, identity, nonce, pageOf } from '../helpers.js';
 
 const SUBSCRIPTIONS = '/v1/notifications/webhook/subscriptions';
 /** Events the run's own writes emit; seeded subscriptions avoid them so they stay quiet. */
-const EMITTED = new Set(['Warehouse.Stock.Updated', 'Items.Sku.InspectionUpdated', 'Items.Family.Deleted', 'Planning.PurchaseOrder.LineUpdated']);
+const EMITTED = new Set([
+  'Warehouse.Stock.Updated',
+  'Items.Sku.InspectionUpdated',
+  'Items.Family.Deleted',
+  'Planning.PurchaseOrder.LineUpdated',
+]);
 
 /** The event names and versions of the environment (memoised). */
 export function eventVersions(run: RunContext): Promise<{ eventName: string; eventVersion: number }[]> {
   return run.memo('events:versions', async () => {
     const ex = await run.client.send('shared', { method: 'GET', path: '/v1/notifications/events/versions' });
-    return Array.isArray(ex.json) ? (ex.json as { eventName: string; eventVersion: number }[]).filter((v) => typeof v.eventName === 'string' && typeof v.eventVersion === 'number') : [];
+    return Array.isArray(ex.json)
+      ? (ex.json as { eventName: string; eventVersion: number }[]).filter(
+          (v) => typeof v.eventName === 'string' && typeof v.eventVersion === 'number',
+        )
+      : [];
   });
 }
 
@@ -20,8 +29,18 @@ function endpoint(run: RunContext): string {
 }
 
 /** Creates a subscription and registers its deletion at the end of the run. */
-export async function subscribe(run: RunContext, check: string, eventName: string, eventVersion: number, url = endpoint(run)): Promise<Exchange> {
-  const ex = await run.client.send(check, { method: 'POST', path: SUBSCRIPTIONS, json: { endpoint: url, eventName, eventVersion } });
+export async function subscribe(
+  run: RunContext,
+  check: string,
+  eventName: string,
+  eventVersion: number,
+  url = endpoint(run),
+): Promise<Exchange> {
+  const ex = await run.client.send(check, {
+    method: 'POST',
+    path: SUBSCRIPTIONS,
+    json: { endpoint: url, eventName, eventVersion },
+  });
   const id = (ex.json as { id?: unknown } | undefined)?.id;
   if (ex.status >= 200 && ex.status < 300 && typeof id === 'string') {
     run.cleanup.push({
@@ -46,7 +65,9 @@ function forget(run: RunContext, id: string): void {
  */
 export async function seedData(run: RunContext): Promise<void> {
   const versions = (await eventVersions(run)).filter((v) => !EMITTED.has(v.eventName));
-  const picks = [versions[0], versions[Math.floor(versions.length / 2)], versions[versions.length - 1]].filter((v): v is { eventName: string; eventVersion: number } => v !== undefined);
+  const picks = [versions[0], versions[Math.floor(versions.length / 2)], versions[versions.length - 1]].filter(
+    (v): v is { eventName: string; eventVersion: number } => v !== undefined,
+  );
   for (const v of picks) {
     await subscribe(run, 'seed', v.eventName, v.eventVersion, `https://conform.invalid/seed/${nonce()}`);
     await new Promise((resolve) => setTimeout(resolve, 3));
@@ -59,8 +80,10 @@ function need<T>(c: CheckContext, value: T | undefined, what: string): T {
 }
 
 const STOCK = (reference: string) => `/v1/items/skus/${encodeURIComponent(reference)}/stock`;
-const INSPECTION = (reference: string, id: string) => `/v1/items/skus/${encodeURIComponent(reference)}/inspections/${encodeURIComponent(id)}`;
-const LINE = (po: string, line: string) => `/v1/planning/purchaseOrders/${encodeURIComponent(po)}/lines/${encodeURIComponent(line)}`;
+const INSPECTION = (reference: string, id: string) =>
+  `/v1/items/skus/${encodeURIComponent(reference)}/inspections/${encodeURIComponent(id)}`;
+const LINE = (po: string, line: string) =>
+  `/v1/planning/purchaseOrders/${encodeURIComponent(po)}/lines/${encodeURIComponent(line)}`;
 
 const base = { family: 'writes' as const, requires: ['writes' as const], phase: 'state' as const };
 
@@ -72,7 +95,12 @@ async function someEvent(c: CheckContext): Promise<{ eventName: string; eventVer
 }
 
 /** The subscription error checks: the code with a 4xx (MUST) and exactly 400 (SHOULD). */
-function subscriptionErrors(id: string, code: string, title: string, bodies: (c: CheckContext) => Promise<Record<string, unknown>[]>): CheckDef[] {
+function subscriptionErrors(
+  id: string,
+  code: string,
+  title: string,
+  bodies: (c: CheckContext) => Promise<Record<string, unknown>[]>,
+): CheckDef[] {
   const run = async (c: CheckContext, exact: boolean) => {
     for (const body of await bodies(c)) {
       const ex = await c.send({ method: 'POST', path: SUBSCRIPTIONS, json: body });
@@ -81,13 +109,28 @@ function subscriptionErrors(id: string, code: string, title: string, bodies: (c:
         const created = (ex.json as { id?: string } | undefined)?.id;
         if (created) await c.send({ method: 'DELETE', path: `${SUBSCRIPTIONS}/${encodeURIComponent(created)}` });
       }
-      if (exact) c.expect(ex.status === 400, `POST ${SUBSCRIPTIONS} ${JSON.stringify(body)}`, ex, '400', String(ex.status));
+      if (exact)
+        c.expect(ex.status === 400, `POST ${SUBSCRIPTIONS} ${JSON.stringify(body)}`, ex, '400', String(ex.status));
       else expectProblem(c, ex, 400, code, `POST ${SUBSCRIPTIONS} ${JSON.stringify(body)}`, true);
     }
   };
   return [
-    { ...base, id, title: `${title}: a 4xx with ${code}`, clause: 'Events, point 3', level: 'MUST', run: (c) => run(c, false) },
-    { ...base, id: `${id}-400`, title: `${title}: exactly 400`, clause: 'Events, point 3 (the status is not shown)', level: 'SHOULD', run: (c) => run(c, true) },
+    {
+      ...base,
+      id,
+      title: `${title}: a 4xx with ${code}`,
+      clause: 'Events, point 3',
+      level: 'MUST',
+      run: (c) => run(c, false),
+    },
+    {
+      ...base,
+      id: `${id}-400`,
+      title: `${title}: exactly 400`,
+      clause: 'Events, point 3 (the status is not shown)',
+      level: 'SHOULD',
+      run: (c) => run(c, true),
+    },
   ];
 }
 
@@ -101,10 +144,20 @@ export function writeChecks(): CheckDef[] {
       level: 'MUST',
       async run(c) {
         const sku = need(c, c.run.data.sku, 'SKU');
-        const ex = await c.send({ method: 'PUT', path: STOCK(sku.reference), json: { locationReference: sku.locationReference, lotId: sku.lotId, stock: 7, comment: 'opsapi conform' } });
+        const ex = await c.send({
+          method: 'PUT',
+          path: STOCK(sku.reference),
+          json: { locationReference: sku.locationReference, lotId: sku.lotId, stock: 7, comment: 'opsapi conform' },
+        });
         c.exercised(sku.reference);
         c.expect(ex.status === 204, `PUT ${STOCK(sku.reference)}`, ex, '204', String(ex.status));
-        c.expect(ex.text.length === 0, `PUT ${STOCK(sku.reference)}: the answer has a body`, ex, 'no body', ex.text.slice(0, 120));
+        c.expect(
+          ex.text.length === 0,
+          `PUT ${STOCK(sku.reference)}: the answer has a body`,
+          ex,
+          'no body',
+          ex.text.slice(0, 120),
+        );
       },
     },
     {
@@ -122,7 +175,11 @@ export function writeChecks(): CheckDef[] {
           { raw: '{"locationReference": ', what: 'broken JSON' },
         ];
         for (const k of cases) {
-          const ex = await c.send({ method: 'PUT', path: STOCK(sku.reference), ...(k.raw !== undefined ? { raw: k.raw } : { json: k.json }) });
+          const ex = await c.send({
+            method: 'PUT',
+            path: STOCK(sku.reference),
+            ...(k.raw !== undefined ? { raw: k.raw } : { json: k.json }),
+          });
           c.exercised(k.what);
           expectProblem(c, ex, 400, 'COMMON.VALIDATION.ERROR', `stock update with ${k.what}`);
         }
@@ -151,7 +208,11 @@ export function writeChecks(): CheckDef[] {
       async run(c) {
         const sku = need(c, c.run.data.sku, 'SKU');
         const unit = need(c, c.run.data.unknownUnitOfMeasureId, 'unit of measure not configured for the SKU');
-        const ex = await c.send({ method: 'PUT', path: STOCK(sku.reference), json: { locationReference: sku.locationReference, lotId: sku.lotId, stock: 3, stockUnitOfMeasureId: unit } });
+        const ex = await c.send({
+          method: 'PUT',
+          path: STOCK(sku.reference),
+          json: { locationReference: sku.locationReference, lotId: sku.lotId, stock: 3, stockUnitOfMeasureId: unit },
+        });
         c.exercised(unit);
         c.expect(ex.status === 422, `PUT ${STOCK(sku.reference)} in unit ${unit}`, ex, '422', String(ex.status));
       },
@@ -170,8 +231,24 @@ export function writeChecks(): CheckDef[] {
           const ex = await c.send({ method: 'PUT', path: INSPECTION(sku.reference, id), json: { name, isMandatory } });
           c.exercised(`isMandatory=${isMandatory}`);
           const b = ex.json as { id?: unknown; name?: unknown; isMandatory?: unknown } | undefined;
-          if (!c.expect(ex.status >= 200 && ex.status < 300 && !!b, `PUT ${INSPECTION(sku.reference, id)}`, ex, '2xx with the definition', String(ex.status)) || !b) continue;
-          c.expect(b.name === name && b.isMandatory === isMandatory && b.id === id, `PUT ${INSPECTION(sku.reference, id)}: the answer does not reflect the update`, ex, JSON.stringify({ id, name, isMandatory }), JSON.stringify({ id: b.id, name: b.name, isMandatory: b.isMandatory }));
+          if (
+            !c.expect(
+              ex.status >= 200 && ex.status < 300 && !!b,
+              `PUT ${INSPECTION(sku.reference, id)}`,
+              ex,
+              '2xx with the definition',
+              String(ex.status),
+            ) ||
+            !b
+          )
+            continue;
+          c.expect(
+            b.name === name && b.isMandatory === isMandatory && b.id === id,
+            `PUT ${INSPECTION(sku.reference, id)}: the answer does not reflect the update`,
+            ex,
+            JSON.stringify({ id, name, isMandatory }),
+            JSON.stringify({ id: b.id, name: b.name, isMandatory: b.isMandatory }),
+          );
         }
       },
     },
@@ -198,16 +275,51 @@ export function writeChecks(): CheckDef[] {
       async run(c) {
         const name = `opsapi conform ${nonce()}`;
         const ex = await c.send({ method: 'POST', path: '/v1/access/apiKeys', json: { name } });
-        const b = ex.json as { id?: unknown; key?: unknown; name?: unknown; orgCode?: unknown; isActive?: unknown } | undefined;
+        const b = ex.json as
+          | { id?: unknown; key?: unknown; name?: unknown; orgCode?: unknown; isActive?: unknown }
+          | undefined;
         if (typeof b?.key === 'string') c.run.redactor.add(b.key);
         c.exercised('create');
-        if (!c.expect(ex.status >= 200 && ex.status < 300 && !!b, 'POST /v1/access/apiKeys', ex, '2xx with the key', String(ex.status)) || !b) return;
-        c.run.notes.push('An API key named "opsapi conform …" was created (the contract has no operation to delete it).');
-        c.expect(typeof b.id === 'string' && typeof b.key === 'string' && b.name === name && typeof b.orgCode === 'string' && b.isActive === true, 'POST /v1/access/apiKeys: fields', ex, `id, key, name "${name}", orgCode, isActive true`, JSON.stringify({ ...b, key: '<redacted>' }));
+        if (
+          !c.expect(
+            ex.status >= 200 && ex.status < 300 && !!b,
+            'POST /v1/access/apiKeys',
+            ex,
+            '2xx with the key',
+            String(ex.status),
+          ) ||
+          !b
+        )
+          return;
+        c.run.notes.push(
+          'An API key named "opsapi conform …" was created (the contract has no operation to delete it).',
+        );
+        c.expect(
+          typeof b.id === 'string' &&
+            typeof b.key === 'string' &&
+            b.name === name &&
+            typeof b.orgCode === 'string' &&
+            b.isActive === true,
+          'POST /v1/access/apiKeys: fields',
+          ex,
+          `id, key, name "${name}", orgCode, isActive true`,
+          JSON.stringify({ ...b, key: '<redacted>' }),
+        );
         if (typeof b.key !== 'string') return;
-        const use = await c.send({ method: 'GET', path: '/v1/notifications/events', query: { pageSize: 1 }, auth: { apiKey: b.key } });
+        const use = await c.send({
+          method: 'GET',
+          path: '/v1/notifications/events',
+          query: { pageSize: 1 },
+          auth: { apiKey: b.key },
+        });
         c.exercised('use');
-        c.expect(use.status === 200 && pageOf(use) !== undefined, 'GET /v1/notifications/events with X-Api-Key only', use, '200 with a page', String(use.status));
+        c.expect(
+          use.status === 200 && pageOf(use) !== undefined,
+          'GET /v1/notifications/events with X-Api-Key only',
+          use,
+          '200 with a page',
+          String(use.status),
+        );
       },
     },
     {
@@ -218,23 +330,68 @@ export function writeChecks(): CheckDef[] {
       level: 'MUST',
       async run(c) {
         const event = await someEvent(c);
-        const created = await subscribe(c.run, c.def.id, event.eventName, event.eventVersion, `https://conform.invalid/lifecycle/${nonce()}`);
-        const b = created.json as { id?: unknown; endpoint?: unknown; eventName?: unknown; eventVersion?: unknown } | undefined;
+        const created = await subscribe(
+          c.run,
+          c.def.id,
+          event.eventName,
+          event.eventVersion,
+          `https://conform.invalid/lifecycle/${nonce()}`,
+        );
+        const b = created.json as
+          | { id?: unknown; endpoint?: unknown; eventName?: unknown; eventVersion?: unknown }
+          | undefined;
         c.exercised('create');
-        if (!c.expect(created.status >= 200 && created.status < 300 && typeof b?.id === 'string', `POST ${SUBSCRIPTIONS}`, created, '2xx with the subscription', String(created.status)) || typeof b?.id !== 'string') return;
+        if (
+          !c.expect(
+            created.status >= 200 && created.status < 300 && typeof b?.id === 'string',
+            `POST ${SUBSCRIPTIONS}`,
+            created,
+            '2xx with the subscription',
+            String(created.status),
+          ) ||
+          typeof b?.id !== 'string'
+        )
+          return;
         const id = b.id;
-        c.expect(b.eventName === event.eventName && b.eventVersion === event.eventVersion, `POST ${SUBSCRIPTIONS}: the answer does not echo the event`, created, `${event.eventName} v${event.eventVersion}`, `${String(b.eventName)} v${String(b.eventVersion)}`);
+        c.expect(
+          b.eventName === event.eventName && b.eventVersion === event.eventVersion,
+          `POST ${SUBSCRIPTIONS}: the answer does not echo the event`,
+          created,
+          `${event.eventName} v${event.eventVersion}`,
+          `${String(b.eventName)} v${String(b.eventVersion)}`,
+        );
         const listed = async () => {
           const ex = await c.send({ method: 'GET', path: SUBSCRIPTIONS, query: { pageSize: 1000 } });
           return { ex, found: pageOf(ex)?.results.some((i) => identity(i) === id) ?? false };
         };
         const before = await listed();
-        c.expect(before.found, `GET ${SUBSCRIPTIONS}: the new subscription is not listed`, before.ex, `an item with id ${id}`, 'absent');
+        c.expect(
+          before.found,
+          `GET ${SUBSCRIPTIONS}: the new subscription is not listed`,
+          before.ex,
+          `an item with id ${id}`,
+          'absent',
+        );
         const del = await c.send({ method: 'DELETE', path: `${SUBSCRIPTIONS}/${encodeURIComponent(id)}` });
         c.exercised('delete');
-        if (c.expect(del.status >= 200 && del.status < 300, `DELETE ${SUBSCRIPTIONS}/${id}`, del, '2xx (204)', String(del.status))) forget(c.run, id);
+        if (
+          c.expect(
+            del.status >= 200 && del.status < 300,
+            `DELETE ${SUBSCRIPTIONS}/${id}`,
+            del,
+            '2xx (204)',
+            String(del.status),
+          )
+        )
+          forget(c.run, id);
         const after = await listed();
-        c.expect(!after.found, `GET ${SUBSCRIPTIONS}: the deleted subscription is still listed`, after.ex, 'absent', 'listed');
+        c.expect(
+          !after.found,
+          `GET ${SUBSCRIPTIONS}: the deleted subscription is still listed`,
+          after.ex,
+          'absent',
+          'listed',
+        );
       },
     },
     {
@@ -250,25 +407,37 @@ export function writeChecks(): CheckDef[] {
         expectProblem(c, ex, 404, 'COMMON.ENTITY.NOT_FOUND', `DELETE ${path}`);
       },
     },
-    ...subscriptionErrors('writes.subscription-event-not-found', 'NOTIFICATIONS.SUBSCRIPTION.EVENT_NOT_FOUND', 'A subscription to an unknown event is refused', async (c) => {
-      const event = await someEvent(c);
-      return [
-        { endpoint: 'https://conform.invalid/x', eventName: 'Conform.NoSuch.Happened', eventVersion: 1 },
-        { endpoint: 'https://conform.invalid/x', eventName: event.eventName, eventVersion: 999 },
-      ];
-    }),
-    ...subscriptionErrors('writes.subscription-invalid-url', 'NOTIFICATIONS.WEBHOOK.INVALID_ENDPOINT_URL', 'A subscription to an invalid endpoint URL is refused', async (c) => {
-      const event = await someEvent(c);
-      return [
-        { endpoint: 'not a url', eventName: event.eventName, eventVersion: event.eventVersion },
-        { endpoint: 'ftp://conform.invalid/x', eventName: event.eventName, eventVersion: event.eventVersion },
-      ];
-    }),
+    ...subscriptionErrors(
+      'writes.subscription-event-not-found',
+      'NOTIFICATIONS.SUBSCRIPTION.EVENT_NOT_FOUND',
+      'A subscription to an unknown event is refused',
+      async (c) => {
+        const event = await someEvent(c);
+        return [
+          { endpoint: 'https://conform.invalid/x', eventName: 'Conform.NoSuch.Happened', eventVersion: 1 },
+          { endpoint: 'https://conform.invalid/x', eventName: event.eventName, eventVersion: 999 },
+        ];
+      },
+    ),
+    ...subscriptionErrors(
+      'writes.subscription-invalid-url',
+      'NOTIFICATIONS.WEBHOOK.INVALID_ENDPOINT_URL',
+      'A subscription to an invalid endpoint URL is refused',
+      async (c) => {
+        const event = await someEvent(c);
+        return [
+          { endpoint: 'not a url', eventName: event.eventName, eventVersion: event.eventVersion },
+          { endpoint: 'ftp://conform.invalid/x', eventName: event.eventName, eventVersion: event.eventVersion },
+        ];
+      },
+    ),
     {
       ...base,
       id: 'writes.family-delete',
-      title: 'A family is deleted (204), disappears from search, and a second delete gives 409 ITEMS.FAMILY.ALREADY_DELETED',
-      clause: 'Errors / Error code catalog (ITEMS.FAMILY.ALREADY_DELETED); DELETE /v1/items/families/{id} is named in error messages only',
+      title:
+        'A family is deleted (204), disappears from search, and a second delete gives 409 ITEMS.FAMILY.ALREADY_DELETED',
+      clause:
+        'Errors / Error code catalog (ITEMS.FAMILY.ALREADY_DELETED); DELETE /v1/items/families/{id} is named in error messages only',
       level: 'SHOULD',
       async run(c) {
         const id = need(c, c.run.data.deletableFamilyId, 'deletable family');
@@ -276,9 +445,19 @@ export function writeChecks(): CheckDef[] {
         const del = await c.send({ method: 'DELETE', path });
         c.exercised('delete');
         c.expect(del.status === 204, `DELETE ${path}`, del, '204', String(del.status));
-        const search = await c.send({ method: 'POST', path: '/v1/items/families/search', json: { filterBy: `id[Equals]${id}` } });
+        const search = await c.send({
+          method: 'POST',
+          path: '/v1/items/families/search',
+          json: { filterBy: `id[Equals]${id}` },
+        });
         const page = pageOf(search);
-        c.expect(search.status === 200 && page?.totalCount === 0, 'POST /v1/items/families/search: the deleted family is still found', search, '0 items', page ? String(page.totalCount) : String(search.status));
+        c.expect(
+          search.status === 200 && page?.totalCount === 0,
+          'POST /v1/items/families/search: the deleted family is still found',
+          search,
+          '0 items',
+          page ? String(page.totalCount) : String(search.status),
+        );
         const again = await c.send({ method: 'DELETE', path });
         c.exercised('delete again');
         expectProblem(c, again, 409, 'ITEMS.FAMILY.ALREADY_DELETED', `DELETE ${path} again`);
@@ -311,7 +490,13 @@ export function writeChecks(): CheckDef[] {
         const ex = await c.send({ method: 'PUT', path, json: { comment } });
         c.exercised(path);
         const b = ex.json as { comment?: unknown } | undefined;
-        c.expect(ex.status === 200 && b?.comment === comment, `PUT ${path}`, ex, `200 with comment "${comment}"`, `${ex.status} ${String(b?.comment)}`);
+        c.expect(
+          ex.status === 200 && b?.comment === comment,
+          `PUT ${path}`,
+          ex,
+          `200 with comment "${comment}"`,
+          `${ex.status} ${String(b?.comment)}`,
+        );
       },
     },
   ];

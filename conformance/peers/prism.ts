@@ -32,16 +32,25 @@ const OPTIONS = {
 
 function prismVersion(): string {
   try {
-    return (JSON.parse(readFileSync(`${root}node_modules/@stoplight/prism-cli/package.json`, 'utf8')) as { version?: string }).version ?? 'unknown';
+    return (
+      (
+        JSON.parse(readFileSync(`${root}node_modules/@stoplight/prism-cli/package.json`, 'utf8')) as {
+          version?: string;
+        }
+      ).version ?? 'unknown'
+    );
   } catch {
     return 'unknown';
   }
 }
 
-
 /** Starts Prism (quiet: it logs every request otherwise) and resolves once it answers HTTP. */
 async function startPrism(port: number): Promise<{ stop: () => Promise<void> }> {
-  const child = spawn(`${root}node_modules/.bin/prism`, ['mock', `${root}spec/openapi.json`, '-h', '127.0.0.1', '-p', String(port), '-v', 'error'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    `${root}node_modules/.bin/prism`,
+    ['mock', `${root}spec/openapi.json`, '-h', '127.0.0.1', '-p', String(port), '-v', 'error'],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let errors = '';
   child.stderr.on('data', (d: Buffer) => (errors = `${errors}${d.toString()}`.slice(-4000)));
   const stop = () =>
@@ -55,7 +64,10 @@ async function startPrism(port: number): Promise<{ stop: () => Promise<void> }> 
   for (;;) {
     if (child.exitCode !== null) throw new Error(`prism exited with ${child.exitCode}: ${errors}`);
     try {
-      const res = await request(`http://127.0.0.1:${port}/v1/admin/tenants/self`, { headersTimeout: 2000, bodyTimeout: 2000 });
+      const res = await request(`http://127.0.0.1:${port}/v1/admin/tenants/self`, {
+        headersTimeout: 2000,
+        bodyTimeout: 2000,
+      });
       await res.body.dump();
       return { stop };
     } catch {
@@ -101,19 +113,26 @@ export function prismMarkdown(report: Report): string {
     '',
     '| outcome | MUST | SHOULD | total |',
     '| --- | --- | --- | --- |',
-    ...(['pass', 'fail', 'error', 'skip'] as const).map((o) => `| ${o} | ${c[o].MUST} | ${c[o].SHOULD} | ${c[o].total} |`),
+    ...(['pass', 'fail', 'error', 'skip'] as const).map(
+      (o) => `| ${o} | ${c[o].MUST} | ${c[o].SHOULD} | ${c[o].total} |`,
+    ),
     '',
     '## Failing checks',
     '',
     '| check | level | clause | first failure |',
     '| --- | --- | --- | --- |',
-    ...failed.map((r) => `| \`${r.id}\` | ${r.level} | ${cell(r.clause)} | ${cell(r.outcome === 'error' ? (r.reason ?? '') : (r.evidence[0]?.message ?? ''))} |`),
+    ...failed.map(
+      (r) =>
+        `| \`${r.id}\` | ${r.level} | ${cell(r.clause)} | ${cell(r.outcome === 'error' ? (r.reason ?? '') : (r.evidence[0]?.message ?? ''))} |`,
+    ),
     '',
     '## MUST checks Prism gives no way to exercise',
     '',
     '| check | reason |',
     '| --- | --- |',
-    ...skippedMust.map((r) => `| \`${r.id}\` | ${cell((r.reason ?? '').replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>'))} |`),
+    ...skippedMust.map(
+      (r) => `| \`${r.id}\` | ${cell((r.reason ?? '').replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>'))} |`,
+    ),
     '',
   ];
   return lines.join('\n');

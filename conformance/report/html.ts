@@ -1,8 +1,21 @@
 import type { CheckResult, Evidence, Report } from '../types.js';
-import { certificationReasons, duration, failureHeading, failuresFirst, infoHeading, isFailing, mustRanLine } from './verdict.js';
+import {
+  certificationReasons,
+  duration,
+  failureHeading,
+  failuresFirst,
+  infoHeading,
+  isFailing,
+  mustRanLine,
+} from './verdict.js';
 
 function h(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 /** The anchor of a check's row (ids hold dots and dashes only, valid in an HTML id and a URL fragment). */
@@ -52,12 +65,20 @@ function evidence(e: Evidence): string {
   if (e.expected !== undefined) parts.push(`<div>expected: <code>${h(e.expected)}</code></div>`);
   if (e.actual !== undefined && e.actual !== '') parts.push(`<div>actual: <code>${h(e.actual)}</code></div>`);
   if (e.request) {
-    const headers = Object.entries(e.request.headers).map(([k, v]) => `${k}: ${v}`).join('\n');
-    parts.push(`<pre>${h(`${e.request.method} ${e.request.url}\n${headers}${e.request.body ? `\n\n${e.request.body}` : ''}`)}</pre>`);
+    const headers = Object.entries(e.request.headers)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\n');
+    parts.push(
+      `<pre>${h(`${e.request.method} ${e.request.url}\n${headers}${e.request.body ? `\n\n${e.request.body}` : ''}`)}</pre>`,
+    );
   }
   if (e.response) {
-    const headers = Object.entries(e.response.headers).map(([k, v]) => `${k}: ${v}`).join('\n');
-    parts.push(`<pre>${h(`HTTP ${e.response.status}\n${headers}${e.response.body ? `\n\n${e.response.body}` : ''}`)}</pre>`);
+    const headers = Object.entries(e.response.headers)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\n');
+    parts.push(
+      `<pre>${h(`HTTP ${e.response.status}\n${headers}${e.response.body ? `\n\n${e.response.body}` : ''}`)}</pre>`,
+    );
   }
   return parts.join('\n');
 }
@@ -81,9 +102,13 @@ function row(r: CheckResult): string {
 /** The failing checks, each linked to its row: the first thing a reader of a failed run needs. */
 function failingNav(checks: CheckResult[]): string {
   const failing = checks.filter(isFailing);
-  if (failing.length === 0) return '<nav class="failing" id="failing"><strong>No check failed or errored.</strong></nav>';
+  if (failing.length === 0)
+    return '<nav class="failing" id="failing"><strong>No check failed or errored.</strong></nav>';
   const items = failing
-    .map((r) => `<li><a href="#${h(checkAnchor(r.id))}">${h(r.id)}</a> <span class="badge ${r.outcome}">${h(r.baselined ? `${r.outcome} (baselined)` : r.outcome)}</span> <span class="level">${r.level}</span></li>`)
+    .map(
+      (r) =>
+        `<li><a href="#${h(checkAnchor(r.id))}">${h(r.id)}</a> <span class="badge ${r.outcome}">${h(r.baselined ? `${r.outcome} (baselined)` : r.outcome)}</span> <span class="level">${r.level}</span></li>`,
+    )
     .join('');
   return `<nav class="failing" id="failing"><strong>Failing checks (${failing.length})</strong><ol>${items}</ol></nav>`;
 }
@@ -93,8 +118,11 @@ export function htmlReport(report: Report): string {
   const c = report.counts;
   const checks = failuresFirst(report.checks);
   const failingFamily = new Set(checks.filter(isFailing).map((r) => r.family));
-  const families = [...report.families].sort((a, b) => Number(failingFamily.has(b.family)) - Number(failingFamily.has(a.family)));
-  const verdict = (certified: boolean) => `<span class="${certified ? 'class-ok' : 'class-ko'}">${certified ? 'CERTIFIED' : 'NOT CERTIFIED'}</span>`;
+  const families = [...report.families].sort(
+    (a, b) => Number(failingFamily.has(b.family)) - Number(failingFamily.has(a.family)),
+  );
+  const verdict = (certified: boolean) =>
+    `<span class="${certified ? 'class-ok' : 'class-ko'}">${certified ? 'CERTIFIED' : 'NOT CERTIFIED'}</span>`;
   const classes = families
     .map((f) => {
       const failing = failingFamily.has(f.family) ? ' has-failures' : '';
@@ -103,15 +131,22 @@ export function htmlReport(report: Report): string {
     .join('\n');
   const sections = families
     .map((f) => {
-      const rows = checks.filter((r) => r.family === f.family).map(row).join('\n');
+      const rows = checks
+        .filter((r) => r.family === f.family)
+        .map(row)
+        .join('\n');
       const failing = failingFamily.has(f.family) ? ' has-failures' : '';
       return `<section class="family${failing}" id="family-${h(f.family)}"><h2>${h(f.title)} ${verdict(f.certified)}</h2>\n<table><thead><tr><th>Outcome</th><th>Level</th><th>Check</th><th>Clause of the reference</th><th>Time</th></tr></thead><tbody>\n${rows}\n</tbody></table></section>`;
     })
     .join('\n');
   const why = certificationReasons(report);
   const whyList = why.length ? `<ul class="why" id="why">${why.map((r) => `<li>${h(r)}</li>`).join('')}</ul>` : '';
-  const reasons = report.exitReasons.length ? `<ul class="reasons" id="exit-reasons">${report.exitReasons.map((r) => `<li>exit 1: ${h(r)}</li>`).join('')}</ul>` : '';
-  const notes = report.notes.length ? `<h2>Notes</h2><ul>${report.notes.map((n) => `<li>${h(n)}</li>`).join('')}</ul>` : '';
+  const reasons = report.exitReasons.length
+    ? `<ul class="reasons" id="exit-reasons">${report.exitReasons.map((r) => `<li>exit 1: ${h(r)}</li>`).join('')}</ul>`
+    : '';
+  const notes = report.notes.length
+    ? `<h2>Notes</h2><ul>${report.notes.map((n) => `<li>${h(n)}</li>`).join('')}</ul>`
+    : '';
   const title = report.certified ? 'CERTIFIED' : 'NOT CERTIFIED';
   return `<!DOCTYPE html>
 <html lang="en">

@@ -5,14 +5,16 @@ import { failureHeading, infoHeading } from './verdict.js';
 
 /** Escapes text for XML attributes and content, dropping characters XML 1.0 cannot carry. */
 export function xmlEscape(text: string): string {
-  return text
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: XML 1.0 allows only these characters; the rest are dropped
-    .replace(/[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
+  return (
+    text
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: XML 1.0 allows only these characters; the rest are dropped
+      .replace(/[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&apos;')
+  );
 }
 
 /** JUnit XML: one testsuite per check family, one testcase per check. */
@@ -30,13 +32,17 @@ export function junitReport(report: Report): string {
       const props = `      <properties><property name="level" value="${r.level}"/><property name="clause" value="${e(r.clause)}"/></properties>`;
       let body = '';
       if (r.outcome === 'skip') body = `      <skipped message="${e(r.reason ?? 'skipped')}"/>`;
-      else if (r.outcome === 'error') body = `      <error message="${e(r.reason ?? 'error')}" type="${r.level}">${e(r.reason ?? '')}</error>`;
+      else if (r.outcome === 'error')
+        body = `      <error message="${e(r.reason ?? 'error')}" type="${r.level}">${e(r.reason ?? '')}</error>`;
       else if (r.outcome === 'fail') {
         const text = [`${failureHeading(r)}; clause: ${r.clause}`, ...r.evidence.flatMap(evidenceLines)].join('\n');
         body = `      <failure message="${e(r.evidence[0]?.message ?? 'failed')}" type="${r.level}">${e(text)}</failure>`;
       }
       // What the check covered (a pass) and its information, e.g. fields the contract does not name.
-      const out = [...(r.outcome === 'pass' && r.reason ? [r.reason] : []), ...(r.info?.length ? [`${infoHeading(r)}:`, ...r.info.map((line) => `- ${line}`)] : [])];
+      const out = [
+        ...(r.outcome === 'pass' && r.reason ? [r.reason] : []),
+        ...(r.info?.length ? [`${infoHeading(r)}:`, ...r.info.map((line) => `- ${line}`)] : []),
+      ];
       const systemOut = out.length ? [`      <system-out>${e(out.join('\n'))}</system-out>`] : [];
       return [open, props, ...(body ? [body] : []), ...systemOut, '    </testcase>'].join('\n');
     });

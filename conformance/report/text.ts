@@ -8,10 +8,23 @@ const COLOURS = { red: 31, green: 32, yellow: 33, grey: 90, bold: 1 } as const;
 export function textSummary(report: Report, colour: boolean): string {
   const paint = (c: keyof typeof COLOURS, s: string) => (colour ? `\u001b[${COLOURS[c]}m${s}\u001b[0m` : s);
   const mark = (r: CheckResult) =>
-    r.outcome === 'pass' ? paint('green', 'PASS ') : r.outcome === 'fail' ? paint(r.baselined ? 'yellow' : 'red', r.baselined ? 'KNOWN' : 'FAIL ') : r.outcome === 'error' ? paint('red', 'ERROR') : paint('grey', 'SKIP ');
+    r.outcome === 'pass'
+      ? paint('green', 'PASS ')
+      : r.outcome === 'fail'
+        ? paint(r.baselined ? 'yellow' : 'red', r.baselined ? 'KNOWN' : 'FAIL ')
+        : r.outcome === 'error'
+          ? paint('red', 'ERROR')
+          : paint('grey', 'SKIP ');
   const lines: string[] = [];
-  lines.push(paint('bold', `opsapi conform ${report.tool.version} (contract ${report.contractVersion}) against ${report.target}`));
-  lines.push(`${report.date}, ${(report.durationMs / 1000).toFixed(1)} s${report.mockAdmin ? ', mock admin API used (fresh tenant)' : ''}`);
+  lines.push(
+    paint(
+      'bold',
+      `opsapi conform ${report.tool.version} (contract ${report.contractVersion}) against ${report.target}`,
+    ),
+  );
+  lines.push(
+    `${report.date}, ${(report.durationMs / 1000).toFixed(1)} s${report.mockAdmin ? ', mock admin API used (fresh tenant)' : ''}`,
+  );
   for (const family of FAMILIES) {
     const checks = report.checks.filter((r) => r.family === family.id);
     if (checks.length === 0) continue;
@@ -25,11 +38,18 @@ export function textSummary(report: Report, colour: boolean): string {
   if (failures.length) {
     lines.push('', paint('bold', 'Failures'));
     for (const r of failures) {
-      lines.push('', `${r.outcome === 'fail' ? paint('red', 'FAIL') : paint('red', 'ERROR')} ${r.level} ${r.id}${r.baselined ? ' (baselined)' : ''}: ${r.title}`, `  clause: ${r.clause}`);
+      lines.push(
+        '',
+        `${r.outcome === 'fail' ? paint('red', 'FAIL') : paint('red', 'ERROR')} ${r.level} ${r.id}${r.baselined ? ' (baselined)' : ''}: ${r.title}`,
+        `  clause: ${r.clause}`,
+      );
       if (r.outcome === 'error') lines.push(`  ${r.reason ?? ''}`);
       for (const e of r.evidence.slice(0, 3)) lines.push(...evidenceLines(e).map((l) => `  ${l}`));
       const shown = shownOf(Math.min(3, r.evidence.length), r.failureCount);
-      if (shown) lines.push(`  ${shown}${r.evidence.length > 3 ? `; the reports keep ${r.evidence.length}` : ''} (see --report)`);
+      if (shown)
+        lines.push(
+          `  ${shown}${r.evidence.length > 3 ? `; the reports keep ${r.evidence.length}` : ''} (see --report)`,
+        );
     }
   }
   // Neither a pass nor a failure: e.g. response fields the contract does not name ("Other SKU fields: not shown").
@@ -63,7 +83,13 @@ export function evidenceLines(e: Evidence): string[] {
   const out = [`- ${e.message}`];
   if (e.expected !== undefined) out.push(`  expected: ${e.expected}`);
   if (e.actual !== undefined && e.actual !== '') out.push(`  actual:   ${e.actual}`);
-  if (e.request) out.push(`  request:  ${e.request.method} ${e.request.url}${e.request.body ? ` ${e.request.body.slice(0, 300)}` : ''}`);
-  if (e.response) out.push(`  response: ${e.response.status} ${e.response.headers['content-type'] ?? ''} ${(e.response.body ?? '').slice(0, 300)}`);
+  if (e.request)
+    out.push(
+      `  request:  ${e.request.method} ${e.request.url}${e.request.body ? ` ${e.request.body.slice(0, 300)}` : ''}`,
+    );
+  if (e.response)
+    out.push(
+      `  response: ${e.response.status} ${e.response.headers['content-type'] ?? ''} ${(e.response.body ?? '').slice(0, 300)}`,
+    );
   return out;
 }

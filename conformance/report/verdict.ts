@@ -32,7 +32,10 @@ export function rank(r: CheckResult): number {
 
 /** The checks, failing first (a stable sort: the registry order within each rank). */
 export function failuresFirst(checks: CheckResult[]): CheckResult[] {
-  return checks.map((r, i) => ({ r, i })).sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i).map((x) => x.r);
+  return checks
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i)
+    .map((x) => x.r);
 }
 
 /** Why the run is not certified (empty when it is): what failed, errored, was accepted by the baseline or skipped. */
@@ -46,9 +49,14 @@ export function certificationReasons(report: Report): string[] {
   const out: string[] = [];
   if (failed.length) out.push(`${plural(failed.length, 'MUST check', 'MUST checks')} failed: ${ids(failed)}`);
   if (errored.length) out.push(`${plural(errored.length, 'MUST check', 'MUST checks')} errored: ${ids(errored)}`);
-  if (accepted.length) out.push(`${plural(accepted.length, 'MUST check', 'MUST checks')} failed and ${accepted.length === 1 ? 'is' : 'are'} accepted by the baseline: ${ids(accepted)}`);
-  if (skipped.length) out.push(`${plural(skipped.length, 'MUST check was', 'MUST checks were')} skipped: ${ids(skipped)}`);
-  if (report.staleBaseline.length) out.push(`the baseline has stale entries (these checks now pass): ${idList(report.staleBaseline)}`);
+  if (accepted.length)
+    out.push(
+      `${plural(accepted.length, 'MUST check', 'MUST checks')} failed and ${accepted.length === 1 ? 'is' : 'are'} accepted by the baseline: ${ids(accepted)}`,
+    );
+  if (skipped.length)
+    out.push(`${plural(skipped.length, 'MUST check was', 'MUST checks were')} skipped: ${ids(skipped)}`);
+  if (report.staleBaseline.length)
+    out.push(`the baseline has stale entries (these checks now pass): ${idList(report.staleBaseline)}`);
   return out;
 }
 

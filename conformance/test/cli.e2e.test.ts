@@ -25,46 +25,69 @@ describe('opsapi conform (CLI)', () => {
 
   it('certifies the faithful mock: exit 0 and three reports that parse', async () => {
     const files = ['r.json', 'r.xml', 'r.html'].map((f) => join(dir, f));
-    const run = await opsapi(['conform', '--base-url', faithful.url, '--allow-writes', '--webhooks', '--rate-limit-probe', '--certify', ...files.flatMap((f) => ['--report', f])]);
+    const run = await opsapi([
+      'conform',
+      '--base-url',
+      faithful.url,
+      '--allow-writes',
+      '--webhooks',
+      '--rate-limit-probe',
+      '--certify',
+      ...files.flatMap((f) => ['--report', f]),
+    ]);
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect(run.stdout).toContain('certification: CERTIFIED');
     for (const f of files) expect(existsSync(f), f).toBe(true);
-    const report = JSON.parse(readFileSync(files[0] as string, 'utf8')) as { checks: { id: string; outcome: string; reason?: string }[]; exitCode: number; certified: boolean; mustRan: number; mustTotal: number; tool: { version: string }; contractVersion: string };
+    const report = JSON.parse(readFileSync(files[0] as string, 'utf8')) as {
+      checks: { id: string; outcome: string; reason?: string }[];
+      exitCode: number;
+      certified: boolean;
+      mustRan: number;
+      mustTotal: number;
+      tool: { version: string };
+      contractVersion: string;
+    };
     expect(report.exitCode).toBe(0);
     expect(report.certified).toBe(true);
     expect(report.mustRan).toBe(report.mustTotal);
     expect(run.stdout).toContain(`${report.mustTotal} of ${report.mustTotal} MUST checks ran`);
     expect(report.checks.length).toBeGreaterThan(100);
-    expect(report.checks.filter((c) => c.outcome !== 'pass').map((c) => `${c.outcome} ${c.id}: ${c.reason ?? ''}`)).toEqual([]);
+    expect(
+      report.checks.filter((c) => c.outcome !== 'pass').map((c) => `${c.outcome} ${c.id}: ${c.reason ?? ''}`),
+    ).toEqual([]);
     const xml = readFileSync(files[1] as string, 'utf8');
     expect(xml.startsWith('<?xml')).toBe(true);
     expect(xml.match(/<testcase /g)?.length).toBe(report.checks.length);
     expect(xml.match(/<testsuite /g)?.length).toBeGreaterThanOrEqual(10);
   }, 120_000);
 
-  it.skipIf(!browser.run)('renders the HTML report in headless Chromium with the verdict, offline', async () => {
-    const html = join(dir, 'r.html');
-    expect(existsSync(html)).toBe(true);
-    const chromium = await launchChromium();
-    try {
-      const page = await chromium.newPage({ viewport: { width: 1280, height: 900 } });
-      const external: string[] = [];
-      page.on('request', (r) => {
-        if (!r.url().startsWith('file:') && !isLocal(r.url())) external.push(r.url());
-      });
-      await page.goto(pathToFileURL(html).href);
-      expect(await page.locator('#verdict').textContent()).toBe('CERTIFIED');
-      expect(await page.locator('h2').count()).toBeGreaterThan(10);
-      const png = join(dir, 'report.png');
-      await page.screenshot({ path: png, fullPage: false });
-      const bytes = readFileSync(png);
-      expect(statSync(png).size).toBeGreaterThan(1000);
-      expect(bytes.subarray(1, 4).toString('ascii')).toBe('PNG');
-      expect(external).toEqual([]);
-    } finally {
-      await chromium.close();
-    }
-  }, 60_000);
+  it.skipIf(!browser.run)(
+    'renders the HTML report in headless Chromium with the verdict, offline',
+    async () => {
+      const html = join(dir, 'r.html');
+      expect(existsSync(html)).toBe(true);
+      const chromium = await launchChromium();
+      try {
+        const page = await chromium.newPage({ viewport: { width: 1280, height: 900 } });
+        const external: string[] = [];
+        page.on('request', (r) => {
+          if (!r.url().startsWith('file:') && !isLocal(r.url())) external.push(r.url());
+        });
+        await page.goto(pathToFileURL(html).href);
+        expect(await page.locator('#verdict').textContent()).toBe('CERTIFIED');
+        expect(await page.locator('h2').count()).toBeGreaterThan(10);
+        const png = join(dir, 'report.png');
+        await page.screenshot({ path: png, fullPage: false });
+        const bytes = readFileSync(png);
+        expect(statSync(png).size).toBeGreaterThan(1000);
+        expect(bytes.subarray(1, 4).toString('ascii')).toBe('PNG');
+        expect(external).toEqual([]);
+      } finally {
+        await chromium.close();
+      }
+    },
+    60_000,
+  );
 
   it('exits 1 against a faulted mock (flags read from OPSAPI_* variables)', async () => {
     const run = await opsapi(['conform'], { OPSAPI_BASE_URL: faulty.url, OPSAPI_ONLY: 'auth' });

@@ -35,7 +35,9 @@ describe('opsapi conform as a CI gate', () => {
   it('exits 2 with one line naming the options to pass when it holds no credential for the target', async () => {
     const run = await opsapi(['conform', '--base-url', bare.url]);
     expect(run.code, run.stdout + run.stderr).toBe(2);
-    expect(stderrLines(run)).toEqual([`opsapi conform: no credential for ${bare.url}: pass --token (or OPSAPI_TOKEN), --api-key, --token-command, or target a mock with its admin API`]);
+    expect(stderrLines(run)).toEqual([
+      `opsapi conform: no credential for ${bare.url}: pass --token (or OPSAPI_TOKEN), --api-key, --token-command, or target a mock with its admin API`,
+    ]);
     expect(run.stdout).toBe('');
   }, 60_000);
 
@@ -43,7 +45,9 @@ describe('opsapi conform as a CI gate', () => {
     const run = await opsapi(['conform'], { OPSAPI_BASE_URL: bare.url, OPSAPI_TOKEN: '' });
     expect(run.code, run.stdout + run.stderr).toBe(2);
     expect(stderrLines(run)).toHaveLength(1);
-    expect(run.stderr).toContain(`no credential for ${bare.url} (the token given is empty): pass --token (or OPSAPI_TOKEN)`);
+    expect(run.stderr).toContain(
+      `no credential for ${bare.url} (the token given is empty): pass --token (or OPSAPI_TOKEN)`,
+    );
   }, 60_000);
 
   it('runs without a credential when every selected check needs none (the unauthenticated auth checks)', async () => {
@@ -55,13 +59,25 @@ describe('opsapi conform as a CI gate', () => {
   it('exits 1 when more than half of the MUST checks were skipped, and says how many ran', async () => {
     // Without --allow-writes the ten MUST writes checks are skipped for a missing precondition; auth.401-type runs.
     const file = join(dir, 'skipped.json');
-    const run = await opsapi(['conform', '--base-url', bare.url, '--token', token, '--only', 'writes,auth.401-type', '--report', file]);
+    const run = await opsapi([
+      'conform',
+      '--base-url',
+      bare.url,
+      '--token',
+      token,
+      '--only',
+      'writes,auth.401-type',
+      '--report',
+      file,
+    ]);
     expect(run.code, run.stdout + run.stderr).toBe(1);
     const report = JSON.parse(readFileSync(file, 'utf8')) as Report;
     expect(report.mustRan).toBe(1);
     expect(report.mustTotal).toBeGreaterThan(2);
     expect(report.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'error')).toEqual([]);
-    expect(report.exitReasons).toEqual([`only 1 of ${report.mustTotal} MUST checks ran (${report.mustTotal - 1} skipped, more than half): give what the skip reasons name, or pass --allow-skips`]);
+    expect(report.exitReasons).toEqual([
+      `only 1 of ${report.mustTotal} MUST checks ran (${report.mustTotal - 1} skipped, more than half): give what the skip reasons name, or pass --allow-skips`,
+    ]);
     expect(run.stdout).toContain(`1 of ${report.mustTotal} MUST checks ran`);
     expect(run.stdout).toContain('exit 1: only 1 of');
     expect(run.stdout).not.toMatch(/NOT CERTIFIED[^\n]*no MUST check failed/);
@@ -70,7 +86,10 @@ describe('opsapi conform as a CI gate', () => {
   it('exits 0 for the same run with --allow-skips (or OPSAPI_ALLOW_SKIPS)', async () => {
     const [flag, env] = await Promise.all([
       opsapi(['conform', '--base-url', bare.url, '--token', token, '--only', 'writes,auth.401-type', '--allow-skips']),
-      opsapi(['conform', '--base-url', bare.url, '--only', 'writes,auth.401-type'], { OPSAPI_TOKEN: token, OPSAPI_ALLOW_SKIPS: 'true' }),
+      opsapi(['conform', '--base-url', bare.url, '--only', 'writes,auth.401-type'], {
+        OPSAPI_TOKEN: token,
+        OPSAPI_ALLOW_SKIPS: 'true',
+      }),
     ]);
     for (const run of [flag, env]) {
       expect(run.code, run.stdout + run.stderr).toBe(0);
@@ -108,7 +127,9 @@ describe('runConformance without a credential', () => {
   });
 
   it('says so when the admin API of a mock is turned off by useMockAdmin: false', async () => {
-    await expect(runConformance({ baseUrl: admin.url, useMockAdmin: false })).rejects.toThrow(/its admin API is off: --no-mock-admin/);
+    await expect(runConformance({ baseUrl: admin.url, useMockAdmin: false })).rejects.toThrow(
+      /its admin API is off: --no-mock-admin/,
+    );
   });
 
   it('needs no credential against a mock with its admin API: it mints its own', async () => {

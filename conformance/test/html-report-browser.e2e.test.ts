@@ -21,7 +21,9 @@ interface RowState {
 
 /** Read in the page (the project compiles without the DOM library, so page code is a string). */
 function rows(page: Page): Promise<RowState[]> {
-  return page.evaluate(`[...document.querySelectorAll('tr.check')].map((tr) => ({ id: tr.id, failing: tr.classList.contains('failing'), visible: tr.offsetParent !== null }))`);
+  return page.evaluate(
+    `[...document.querySelectorAll('tr.check')].map((tr) => ({ id: tr.id, failing: tr.classList.contains('failing'), visible: tr.offsetParent !== null }))`,
+  );
 }
 
 /**
@@ -37,7 +39,11 @@ describe.skipIf(!browser.run)('the HTML report in a browser', () => {
   const dir = mkdtempSync(join(tmpdir(), 'opsapi-html-'));
 
   beforeAll(async () => {
-    mock = await startMock({ port: 0, rateLimit: { limit: 300, windowMs: 1000 }, faults: new Set(['forbidden-wrong-code']) });
+    mock = await startMock({
+      port: 0,
+      rateLimit: { limit: 300, windowMs: 1000 },
+      faults: new Set(['forbidden-wrong-code']),
+    });
     report = await runConformance({ baseUrl: mock.url, only: ['permissions', 'lists.defaults', 'auth.401-type'] });
     const file = join(dir, 'report.html');
     writeFileSync(file, htmlReport(report));

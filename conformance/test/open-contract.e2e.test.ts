@@ -22,7 +22,13 @@ describe('the runner against a server that sends fields the contract does not na
   beforeAll(async () => {
     mock = await startMock({ port: 0, rateLimit: RATE });
     proxy = await startFieldAddingProxy(mock.url, ADDED);
-    report = await runConformance({ baseUrl: proxy.url, allowWrites: true, webhooks: true, rateLimitProbe: true, strict: true });
+    report = await runConformance({
+      baseUrl: proxy.url,
+      allowWrites: true,
+      webhooks: true,
+      rateLimitProbe: true,
+      strict: true,
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -36,7 +42,9 @@ describe('the runner against a server that sends fields the contract does not na
   });
 
   it('passes under --strict with --allow-writes --webhooks --rate-limit-probe: exit 0, nothing failed or errored', () => {
-    const broken = report.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'error').map((c) => `${c.id}: ${c.reason ?? c.evidence[0]?.message ?? ''}`);
+    const broken = report.checks
+      .filter((c) => c.outcome === 'fail' || c.outcome === 'error')
+      .map((c) => `${c.id}: ${c.reason ?? c.evidence[0]?.message ?? ''}`);
     expect(broken).toEqual([]);
     expect(report.exitCode).toBe(0);
     expect(report.checks.find((c) => c.id === 'schema.responses-valid.inferred')?.outcome).toBe('pass');
@@ -53,7 +61,6 @@ describe('the runner against a server that sends fields the contract does not na
     expect(inferred?.info).toContain(`listSkus: results[].${ADDED}`);
     expect(inferred?.infoCount).toBeGreaterThan(20);
   });
-
 
   it('shows the information in the text summary and keeps it in the JSON report', () => {
     const text = textSummary(report, false);

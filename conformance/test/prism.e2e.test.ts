@@ -18,6 +18,10 @@ describe('the runner against Stoplight Prism (a stateless mock of the same contr
     expect(existsSync(RESULT_FILE)).toBe(true);
     const committed = readFileSync(RESULT_FILE, 'utf8');
     expect(committed).toContain('Do not edit by hand');
-    for (const id of failedMust) expect(committed, `${id} failed against Prism but is not in prism-result.md (run npx tsx conformance/peers/prism.ts --write)`).toContain(`\`${id}\``);
+    for (const id of failedMust)
+      expect(
+        committed,
+        `${id} failed against Prism but is not in prism-result.md (run npx tsx conformance/peers/prism.ts --write)`,
+      ).toContain(`\`${id}\``);
   }, 120_000);
 });

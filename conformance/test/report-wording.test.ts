@@ -7,7 +7,19 @@ import type { CheckResult, Counts, Report } from '../types.js';
 
 /** A check result as the runner makes them (the fields a test does not name take their pass values). */
 function result(id: string, over: Partial<CheckResult> = {}): CheckResult {
-  return { id, title: `title of ${id}`, family: 'lists', clause: 'Endpoints / List and search endpoints', level: 'MUST', outcome: 'pass', reason: '3 cases checked', evidence: [], failureCount: 0, durationMs: 12, ...over };
+  return {
+    id,
+    title: `title of ${id}`,
+    family: 'lists',
+    clause: 'Endpoints / List and search endpoints',
+    level: 'MUST',
+    outcome: 'pass',
+    reason: '3 cases checked',
+    evidence: [],
+    failureCount: 0,
+    durationMs: 12,
+    ...over,
+  };
 }
 
 function failure(n: number): CheckResult['evidence'] {
@@ -16,7 +28,9 @@ function failure(n: number): CheckResult['evidence'] {
 
 /** A report as `runConformance` finishes it (counts, certification and MUST totals derived from the checks). */
 function report(checks: CheckResult[], over: Partial<Report> = {}): Report {
-  const counts = Object.fromEntries((['pass', 'fail', 'skip', 'error'] as const).map((o) => [o, { MUST: 0, SHOULD: 0, total: 0 }])) as Counts;
+  const counts = Object.fromEntries(
+    (['pass', 'fail', 'skip', 'error'] as const).map((o) => [o, { MUST: 0, SHOULD: 0, total: 0 }]),
+  ) as Counts;
   for (const r of checks) {
     counts[r.outcome][r.level]++;
     counts[r.outcome].total++;
@@ -31,7 +45,14 @@ function report(checks: CheckResult[], over: Partial<Report> = {}): Report {
     options: {},
     mockAdmin: false,
     counts,
-    families: [{ family: 'lists', title: 'Lists: paging and sorting', certified: must.every((r) => r.outcome === 'pass'), counts }],
+    families: [
+      {
+        family: 'lists',
+        title: 'Lists: paging and sorting',
+        certified: must.every((r) => r.outcome === 'pass'),
+        counts,
+      },
+    ],
     checks,
     staleBaseline: [],
     certified: must.every((r) => r.outcome === 'pass'),
@@ -53,7 +74,10 @@ describe('the wording of the verdict', () => {
   });
 
   it('follows NOT CERTIFIED by what was skipped, never by "no MUST check failed"', () => {
-    const r = report([result('lists.defaults'), result('lists.page-size-max', { outcome: 'skip', reason: 'writes are off' })]);
+    const r = report([
+      result('lists.defaults'),
+      result('lists.page-size-max', { outcome: 'skip', reason: 'writes are off' }),
+    ]);
     const text = textSummary(r, false);
     expect(certificationLine(r)).toBe('NOT CERTIFIED: 1 MUST check was skipped: lists.page-size-max');
     expect(text).not.toMatch(/NOT CERTIFIED[^\n]*(no MUST check|nothing)/);
@@ -61,15 +85,24 @@ describe('the wording of the verdict', () => {
   });
 
   it('says a baselined failure is accepted by the baseline', () => {
-    const r = report([result('lists.defaults', { outcome: 'fail', baselined: true, evidence: failure(1), failureCount: 1 })]);
-    expect(certificationLine(r)).toBe('NOT CERTIFIED: 1 MUST check failed and is accepted by the baseline: lists.defaults');
-    expect(exitZeroLine(r)).toBe('no MUST check failed or errored outside the baseline (1 MUST failure accepted by the baseline)');
+    const r = report([
+      result('lists.defaults', { outcome: 'fail', baselined: true, evidence: failure(1), failureCount: 1 }),
+    ]);
+    expect(certificationLine(r)).toBe(
+      'NOT CERTIFIED: 1 MUST check failed and is accepted by the baseline: lists.defaults',
+    );
+    expect(exitZeroLine(r)).toBe(
+      'no MUST check failed or errored outside the baseline (1 MUST failure accepted by the baseline)',
+    );
     expect(htmlReport(r)).toContain('1 failure, accepted by the baseline');
     expect(junitReport(r)).toContain('1 failure, accepted by the baseline; clause:');
   });
 
   it('says how much capped evidence the console and the reports show', () => {
-    const r = report([result('lists.defaults', { outcome: 'fail', evidence: failure(8), failureCount: 229 })], { exitCode: 1, exitReasons: ['1 MUST check(s) failed or errored: lists.defaults'] });
+    const r = report([result('lists.defaults', { outcome: 'fail', evidence: failure(8), failureCount: 229 })], {
+      exitCode: 1,
+      exitReasons: ['1 MUST check(s) failed or errored: lists.defaults'],
+    });
     expect(textSummary(r, false)).toContain('3 of 229 shown; the reports keep 8');
     expect(htmlReport(r)).toContain('229 failures (8 of 229 shown)');
     expect(junitReport(r)).toContain('229 failures (8 of 229 shown)');
@@ -78,7 +111,9 @@ describe('the wording of the verdict', () => {
 
   it('names a few skipped ids and counts the rest', () => {
     const skipped = Array.from({ length: 9 }, (_, i) => result(`lists.skip-${i}`, { outcome: 'skip' }));
-    expect(certificationLine(report(skipped))).toBe('NOT CERTIFIED: 9 MUST checks were skipped: lists.skip-0, lists.skip-1, lists.skip-2, lists.skip-3, lists.skip-4, lists.skip-5 and 3 more');
+    expect(certificationLine(report(skipped))).toBe(
+      'NOT CERTIFIED: 9 MUST checks were skipped: lists.skip-0, lists.skip-1, lists.skip-2, lists.skip-3, lists.skip-4, lists.skip-5 and 3 more',
+    );
   });
 });
 
@@ -89,19 +124,41 @@ describe('the order and the parts of the HTML report', () => {
     result('lists.c-baselined', { outcome: 'fail', baselined: true, evidence: failure(1), failureCount: 1 }),
     result('lists.d-error', { outcome: 'error', reason: 'GET /x: no answer within 100 ms' }),
     result('lists.e-fail', { outcome: 'fail', evidence: failure(2), failureCount: 2, durationMs: 1500 }),
-    result('lists.f-info', { level: 'SHOULD', info: Array.from({ length: 20 }, (_, i) => `listSkus: results[0].extra${i}`), infoCount: 57 }),
+    result('lists.f-info', {
+      level: 'SHOULD',
+      info: Array.from({ length: 20 }, (_, i) => `listSkus: results[0].extra${i}`),
+      infoCount: 57,
+    }),
   ];
   const html = htmlReport(report(checks, { exitCode: 1 }));
 
   it('orders checks failures, errors, baselined failures, skips, passes (registry order within each)', () => {
-    expect(failuresFirst(checks).map((r) => r.id)).toEqual(['lists.e-fail', 'lists.d-error', 'lists.c-baselined', 'lists.b-skip', 'lists.a-pass', 'lists.f-info']);
+    expect(failuresFirst(checks).map((r) => r.id)).toEqual([
+      'lists.e-fail',
+      'lists.d-error',
+      'lists.c-baselined',
+      'lists.b-skip',
+      'lists.a-pass',
+      'lists.f-info',
+    ]);
     const rows = [...html.matchAll(/<tr class="check [^"]*" id="check-([^"]+)"/g)].map((m) => m[1]);
-    expect(rows).toEqual(['lists.e-fail', 'lists.d-error', 'lists.c-baselined', 'lists.b-skip', 'lists.a-pass', 'lists.f-info']);
+    expect(rows).toEqual([
+      'lists.e-fail',
+      'lists.d-error',
+      'lists.c-baselined',
+      'lists.b-skip',
+      'lists.a-pass',
+      'lists.f-info',
+    ]);
   });
 
   it('links each failing check at the top to its row', () => {
     const nav = html.slice(html.indexOf('<nav class="failing"'), html.indexOf('</nav>'));
-    expect([...nav.matchAll(/href="#(check-[^"]+)"/g)].map((m) => m[1])).toEqual(['check-lists.e-fail', 'check-lists.d-error', 'check-lists.c-baselined']);
+    expect([...nav.matchAll(/href="#(check-[^"]+)"/g)].map((m) => m[1])).toEqual([
+      'check-lists.e-fail',
+      'check-lists.d-error',
+      'check-lists.c-baselined',
+    ]);
     expect(html.indexOf('<nav class="failing"')).toBeLessThan(html.indexOf('<h2>Conformance classes</h2>'));
   });
 

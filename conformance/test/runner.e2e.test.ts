@@ -63,7 +63,9 @@ describe('the runner against the faithful mock', () => {
   });
 
   it('passes every check, MUST and SHOULD, with nothing failed, errored or skipped', () => {
-    const notPassed = report.checks.filter((c) => c.outcome !== 'pass').map((c) => `${c.outcome} ${c.id}: ${c.reason ?? c.evidence[0]?.message ?? ''}`);
+    const notPassed = report.checks
+      .filter((c) => c.outcome !== 'pass')
+      .map((c) => `${c.outcome} ${c.id}: ${c.reason ?? c.evidence[0]?.message ?? ''}`);
     expect(notPassed).toEqual([]);
     expect(report.exitCode).toBe(0);
     expect(report.certified).toBe(true);
@@ -127,9 +129,17 @@ describe('runner behaviour', () => {
     const tenant = mock.control.tenant('conform-redaction');
     const token = await tenant.token({ roles: ['App.Admin'], permissions: ['Warehouse.Skus.Read'] });
     const limited = await tenant.token({ roles: [], permissions: [] });
-    const report = await runConformance({ baseUrl: mock.url, token, limitedToken: limited, only: ['permissions'], headers: { 'X-Gateway-Key': 'gw-secret' } });
+    const report = await runConformance({
+      baseUrl: mock.url,
+      token,
+      limitedToken: limited,
+      only: ['permissions'],
+      headers: { 'X-Gateway-Key': 'gw-secret' },
+    });
     expect(failing(report)).toContain('permissions.403-code');
-    const all = [JSON.stringify(report), junitReport(report), htmlReport(report), textSummary(report, false)].join('\n');
+    const all = [JSON.stringify(report), junitReport(report), htmlReport(report), textSummary(report, false)].join(
+      '\n',
+    );
     expect(all).toContain('Bearer <redacted>');
     expect(all).not.toContain(token);
     expect(all).not.toContain(limited);
@@ -137,16 +147,28 @@ describe('runner behaviour', () => {
   });
 
   it('accepts baselined failures and fails on stale baseline entries', async () => {
-    const accepted = await runConformance({ baseUrl: mock.url, only: ['permissions.403-code', 'auth.401-no-code'], baseline: ['permissions.403-code', 'permissions.403-code.inferred'] });
+    const accepted = await runConformance({
+      baseUrl: mock.url,
+      only: ['permissions.403-code', 'auth.401-no-code'],
+      baseline: ['permissions.403-code', 'permissions.403-code.inferred'],
+    });
     expect(accepted.checks.find((c) => c.id === 'permissions.403-code')?.baselined).toBe(true);
     expect(accepted.exitCode).toBe(0);
-    const stale = await runConformance({ baseUrl: mock.url, only: ['auth.401-no-code'], baseline: ['auth.401-no-code'] });
+    const stale = await runConformance({
+      baseUrl: mock.url,
+      only: ['auth.401-no-code'],
+      baseline: ['auth.401-no-code'],
+    });
     expect(stale.staleBaseline).toEqual(['auth.401-no-code']);
     expect(stale.exitCode).toBe(1);
   });
 
   it('skips checks whose preconditions are missing, and --certify fails on a skipped MUST', async () => {
-    const report = await runConformance({ baseUrl: mock.url, only: ['writes.stock-update-204', 'auth.401-type'], certify: true });
+    const report = await runConformance({
+      baseUrl: mock.url,
+      only: ['writes.stock-update-204', 'auth.401-type'],
+      certify: true,
+    });
     const writes = report.checks.find((c) => c.id === 'writes.stock-update-204');
     expect(writes?.outcome).toBe('skip');
     expect(writes?.reason).toContain('--allow-writes');

@@ -17,14 +17,43 @@ const sku = {
   createdAt: '2025-01-01T00:00:00.000Z',
   lastModifiedAt: '2025-01-01T00:00:00.000Z',
 };
-const page = (items: object[], extra: object = {}) => ({ results: items, pageNumber: 1, pageSize: 25, totalPages: 1, totalCount: items.length, ...extra });
-const problem = (extra: object) => ({ type: 'http://x/errors/COMMON.ENTITY.NOT_FOUND', title: 'Not found', status: 404, detail: 'd', instance: 'GET /v1/x', ...extra });
-const tenant = { id: 't', orgCode: 'o', name: 'n', plan: 'Starter', timeZone: 'UTC', isExpired: false, createdAt: '2025-01-01T00:00:00.000Z' };
+const page = (items: object[], extra: object = {}) => ({
+  results: items,
+  pageNumber: 1,
+  pageSize: 25,
+  totalPages: 1,
+  totalCount: items.length,
+  ...extra,
+});
+const problem = (extra: object) => ({
+  type: 'http://x/errors/COMMON.ENTITY.NOT_FOUND',
+  title: 'Not found',
+  status: 404,
+  detail: 'd',
+  instance: 'GET /v1/x',
+  ...extra,
+});
+const tenant = {
+  id: 't',
+  orgCode: 'o',
+  name: 'n',
+  plan: 'Starter',
+  timeZone: 'UTC',
+  isExpired: false,
+  createdAt: '2025-01-01T00:00:00.000Z',
+};
 
 describe('information lines of unknown fields', () => {
   it('give one line per operation and field, however many items and answers carry it', () => {
     const lines = new UnknownFieldLines(validator);
-    lines.add('listSkus', 200, page([{ ...sku, warehouseZone: 'A' }, { ...sku, id: 's2', warehouseZone: 'B' }]));
+    lines.add(
+      'listSkus',
+      200,
+      page([
+        { ...sku, warehouseZone: 'A' },
+        { ...sku, id: 's2', warehouseZone: 'B' },
+      ]),
+    );
     lines.add('listSkus', 200, page([{ ...sku, warehouseZone: 'C' }]));
     expect(lines.ordered()).toEqual(['listSkus: results[].warehouseZone']);
   });
@@ -34,7 +63,12 @@ describe('information lines of unknown fields', () => {
     lines.add('listSkus', 404, problem({ traceId: 'x' }));
     lines.add('listSkus', 200, page([{ ...sku, warehouseZone: 'A' }], { links: {} }));
     lines.add('getTenantSelf', 200, { ...tenant, region: 'eu' });
-    expect(lines.ordered()).toEqual(['listSkus: results[].warehouseZone', 'getTenantSelf: region', 'listSkus: links', 'listSkus: traceId']);
+    expect(lines.ordered()).toEqual([
+      'listSkus: results[].warehouseZone',
+      'getTenantSelf: region',
+      'listSkus: links',
+      'listSkus: traceId',
+    ]);
   });
 
   it('name a problem code the catalog does not list, and only that', () => {
@@ -44,7 +78,7 @@ describe('information lines of unknown fields', () => {
     expect(lines.ordered()).toEqual(['listSkus: code ITEMS.SKU.SOMETHING_NEW (not in the error catalog)']);
   });
 
-  it('give nothing for answers that carry only the contract\'s fields', () => {
+  it("give nothing for answers that carry only the contract's fields", () => {
     const lines = new UnknownFieldLines(validator);
     lines.add('listSkus', 200, page([sku]));
     lines.add('getTenantSelf', 200, tenant);

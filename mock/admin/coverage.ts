@@ -1,5 +1,13 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
 import { ok } from '../http/context.js';
 import { send } from '../http/send.js';
 import { coverageOf } from '../coverage/tenants.js';
@@ -9,7 +17,13 @@ import { CoverageBody, CoverageQuery } from './coverage-schema.js';
 import { invalid } from './validation.js';
 
 /** The admin plugin's instance, with TypeBox types for schemas. */
-type AdminInstance = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+type AdminInstance = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
 
 const OPERATION_IDS = CONTRACT_UNIVERSE.operations.map((op) => op.operationId);
 
@@ -18,10 +32,17 @@ const OPERATION_IDS = CONTRACT_UNIVERSE.operations.map((op) => op.operationId);
  * caller's tenant has exercised since it was seeded or reset. `?operations=id,id` restricts the rows and the
  * totals; an unknown operationId is a 400 naming it. `scoped` authenticates the tenant first (401).
  */
-export function registerCoverageRoute(admin: AdminInstance, scoped: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined>): void {
+export function registerCoverageRoute(
+  admin: AdminInstance,
+  scoped: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined>,
+): void {
   admin.get(
     '/__mock/coverage',
-    { schema: { querystring: CoverageQuery.schema, response: { 200: CoverageBody } }, config: { fieldDetails: CoverageQuery.details }, preValidation: scoped },
+    {
+      schema: { querystring: CoverageQuery.schema, response: { 200: CoverageBody } },
+      config: { fieldDetails: CoverageQuery.details },
+      preValidation: scoped,
+    },
     async (req, reply) => {
       let operationIds: string[] | undefined;
       if (req.query.operations !== undefined) {

@@ -22,7 +22,8 @@ declare module 'fastify' {
 
 /** The tenant a `scoped` hook authenticated (set on every route that has the hook). */
 function tenantOf(req: FastifyRequest): TenantState {
-  if (!req.adminTenant) throw new Error(`${req.method} ${req.url}: a tenant-scoped admin route without its authentication hook`);
+  if (!req.adminTenant)
+    throw new Error(`${req.method} ${req.url}: a tenant-scoped admin route without its authentication hook`);
   return req.adminTenant;
 }
 
@@ -63,60 +64,90 @@ export async function registerAdmin(app: FastifyInstance, services: MockServices
 
     // Process figures for soak tests and operators: tenants in memory, stored notifications, memory. With `?gc=1`
     // and a process started with --expose-gc, a full collection runs first, so `heapUsed` is the live heap.
-    admin.get('/__mock/stats', { schema: { querystring: StatsQuery.schema }, config: { fieldDetails: StatsQuery.details } }, async (req, reply) => {
-      const wantGc = req.query.gc === '1';
-      const gc = (globalThis as { gc?: () => void }).gc;
-      if (wantGc && gc) gc();
-      let notifications = 0;
-      for (const org of store.orgs()) notifications += store.peek(org)?.notifications.size ?? 0;
-      const memory = process.memoryUsage();
-      return send(
-        reply,
-        ok(200, {
-          uptimeSeconds: Math.round(process.uptime()),
-          tenants: store.orgs().length,
-          notifications,
-          pendingDeliveries: engine.pendingCount(),
-          memory: { rss: memory.rss, heapUsed: memory.heapUsed, heapTotal: memory.heapTotal, external: memory.external },
-          gcForced: Boolean(wantGc && gc),
-        }),
-      );
-    });
+    admin.get(
+      '/__mock/stats',
+      { schema: { querystring: StatsQuery.schema }, config: { fieldDetails: StatsQuery.details } },
+      async (req, reply) => {
+        const wantGc = req.query.gc === '1';
+        const gc = (globalThis as { gc?: () => void }).gc;
+        if (wantGc && gc) gc();
+        let notifications = 0;
+        for (const org of store.orgs()) notifications += store.peek(org)?.notifications.size ?? 0;
+        const memory = process.memoryUsage();
+        return send(
+          reply,
+          ok(200, {
+            uptimeSeconds: Math.round(process.uptime()),
+            tenants: store.orgs().length,
+            notifications,
+            pendingDeliveries: engine.pendingCount(),
+            memory: {
+              rss: memory.rss,
+              heapUsed: memory.heapUsed,
+              heapTotal: memory.heapTotal,
+              external: memory.external,
+            },
+            gcForced: Boolean(wantGc && gc),
+          }),
+        );
+      },
+    );
 
-    admin.post('/__mock/tokens', { schema: { body: TokenBody.schema }, config: { fieldDetails: TokenBody.details }, preValidation: parseJsonBody }, async (req, reply) => {
-      const { org, permissions = [], roles = [], expiresIn } = req.body;
-      const token = await mintToken(options.jwtSecret, { org, permissions, roles }, expiresIn);
-      return send(reply, ok(201, { token }));
-    });
+    admin.post(
+      '/__mock/tokens',
+      { schema: { body: TokenBody.schema }, config: { fieldDetails: TokenBody.details }, preValidation: parseJsonBody },
+      async (req, reply) => {
+        const { org, permissions = [], roles = [], expiresIn } = req.body;
+        const token = await mintToken(options.jwtSecret, { org, permissions, roles }, expiresIn);
+        return send(reply, ok(201, { token }));
+      },
+    );
 
-    admin.post('/__mock/reset', { schema: { body: ResetBody.schema }, config: { fieldDetails: ResetBody.details }, preValidation: parseJsonBody }, async (req, reply) => {
-      if (req.body.all === true) {
-        // Like a tenant reset, a reset of all tenants gives every tenant a full rate-limit bucket again.
-        services.limiter?.clear();
-        store.resetAll();
-        return send(reply, ok(200, { reset: 'all' }));
-      }
-      const caller = await callerTenant(req);
-      if ('refusal' in caller) return send(reply, caller.refusal);
-      const { org } = caller.tenant;
-      store.reset(org);
-      services.limiter?.forget(org);
-      return send(reply, ok(200, { reset: org }));
-    });
+    admin.post(
+      '/__mock/reset',
+      { schema: { body: ResetBody.schema }, config: { fieldDetails: ResetBody.details }, preValidation: parseJsonBody },
+      async (req, reply) => {
+        if (req.body.all === true) {
+          // Like a tenant reset, a reset of all tenants gives every tenant a full rate-limit bucket again.
+          services.limiter?.clear();
+          store.resetAll();
+          return send(reply, ok(200, { reset: 'all' }));
+        }
+        const caller = await callerTenant(req);
+        if ('refusal' in caller) return send(reply, caller.refusal);
+        const { org } = caller.tenant;
+        store.reset(org);
+        services.limiter?.forget(org);
+        return send(reply, ok(200, { reset: org }));
+      },
+    );
 
-    const clockNow = (tenant: TenantState) => ok(200, { now: tenant.nowIso(), offsetSeconds: tenant.clock.offset / 1000 });
+    const clockNow = (tenant: TenantState) =>
+      ok(200, { now: tenant.nowIso(), offsetSeconds: tenant.clock.offset / 1000 });
 
     admin.get('/__mock/clock', { preValidation: scoped }, async (req, reply) => send(reply, clockNow(tenantOf(req))));
 
-    admin.post('/__mock/clock', { schema: { body: ClockBody.schema }, config: { fieldDetails: ClockBody.details }, preValidation: [scoped, parseJsonBody] }, async (req, reply) => {
-      const tenant = tenantOf(req);
-      await engine.advance(tenant, req.body.advanceSeconds);
-      return send(reply, clockNow(tenant));
-    });
+    admin.post(
+      '/__mock/clock',
+      {
+        schema: { body: ClockBody.schema },
+        config: { fieldDetails: ClockBody.details },
+        preValidation: [scoped, parseJsonBody],
+      },
+      async (req, reply) => {
+        const tenant = tenantOf(req);
+        await engine.advance(tenant, req.body.advanceSeconds);
+        return send(reply, clockNow(tenant));
+      },
+    );
 
-    admin.get('/__mock/fixtures', { preValidation: scoped }, async (req, reply) => send(reply, ok(200, tenantOf(req).manifest)));
+    admin.get('/__mock/fixtures', { preValidation: scoped }, async (req, reply) =>
+      send(reply, ok(200, tenantOf(req).manifest)),
+    );
 
-    admin.get('/__mock/requests', { preValidation: scoped }, async (req, reply) => send(reply, ok(200, { requests: tenantOf(req).journal.list() })));
+    admin.get('/__mock/requests', { preValidation: scoped }, async (req, reply) =>
+      send(reply, ok(200, { requests: tenantOf(req).journal.list() })),
+    );
 
     admin.delete('/__mock/requests', { preValidation: scoped }, async (req, reply) => {
       tenantOf(req).journal.clear();
@@ -129,30 +160,61 @@ export async function registerAdmin(app: FastifyInstance, services: MockServices
      * Revokes an API key of the caller's tenant (the contract has no revoke operation): the key record stays, with
      * `isActive: false`, so requests carrying the key get the plain 401. Idempotent; another tenant's key id is 404.
      */
-    admin.delete('/__mock/api-keys/:id', { schema: { params: ApiKeyParams.schema }, preValidation: scoped }, async (req, reply) => {
-      const tenant = tenantOf(req);
-      const { id } = req.params;
-      const record = tenant.apiKeys.get(id);
-      if (!record) return send(reply, codedProblem(baseUrlOf(req), 'COMMON.ENTITY.NOT_FOUND', `API key '${id}' does not exist.`, refOf(req), { entity: 'ApiKey', id }));
-      if (record.apiKey.isActive) tenant.commit('apiKey', id, { ...record, apiKey: { ...record.apiKey, isActive: false } });
-      return send(reply, ok(204));
-    });
+    admin.delete(
+      '/__mock/api-keys/:id',
+      { schema: { params: ApiKeyParams.schema }, preValidation: scoped },
+      async (req, reply) => {
+        const tenant = tenantOf(req);
+        const { id } = req.params;
+        const record = tenant.apiKeys.get(id);
+        if (!record)
+          return send(
+            reply,
+            codedProblem(baseUrlOf(req), 'COMMON.ENTITY.NOT_FOUND', `API key '${id}' does not exist.`, refOf(req), {
+              entity: 'ApiKey',
+              id,
+            }),
+          );
+        if (record.apiKey.isActive)
+          tenant.commit('apiKey', id, { ...record, apiKey: { ...record.apiKey, isActive: false } });
+        return send(reply, ok(204));
+      },
+    );
 
-    admin.get('/__mock/webhook-secret', { preValidation: scoped }, async (req, reply) => send(reply, ok(200, { secret: tenantOf(req).webhookSecret })));
+    admin.get('/__mock/webhook-secret', { preValidation: scoped }, async (req, reply) =>
+      send(reply, ok(200, { secret: tenantOf(req).webhookSecret })),
+    );
 
-    admin.post('/__mock/events', { schema: { body: EventBody.schema }, config: { fieldDetails: EventBody.details }, preValidation: [scoped, parseJsonBody] }, async (req, reply) => {
-      const tenant = tenantOf(req);
-      const { eventName, eventVersion, data } = req.body;
-      const emission = engine.emit(tenant, {
-        eventName,
-        ...(eventVersion !== undefined ? { eventVersion } : {}),
-        ...(data !== undefined ? { data } : {}),
-      });
-      if ('error' in emission) {
-        const parameters = { eventName, eventVersion: eventVersion ?? null };
-        return send(reply, codedProblem(baseUrlOf(req), 'NOTIFICATIONS.SUBSCRIPTION.EVENT_NOT_FOUND', `The environment has no event '${eventName}'${eventVersion !== undefined ? ` version ${String(eventVersion)}` : ''}.`, refOf(req), parameters));
-      }
-      return send(reply, ok(202, emission));
-    });
+    admin.post(
+      '/__mock/events',
+      {
+        schema: { body: EventBody.schema },
+        config: { fieldDetails: EventBody.details },
+        preValidation: [scoped, parseJsonBody],
+      },
+      async (req, reply) => {
+        const tenant = tenantOf(req);
+        const { eventName, eventVersion, data } = req.body;
+        const emission = engine.emit(tenant, {
+          eventName,
+          ...(eventVersion !== undefined ? { eventVersion } : {}),
+          ...(data !== undefined ? { data } : {}),
+        });
+        if ('error' in emission) {
+          const parameters = { eventName, eventVersion: eventVersion ?? null };
+          return send(
+            reply,
+            codedProblem(
+              baseUrlOf(req),
+              'NOTIFICATIONS.SUBSCRIPTION.EVENT_NOT_FOUND',
+              `The environment has no event '${eventName}'${eventVersion !== undefined ? ` version ${String(eventVersion)}` : ''}.`,
+              refOf(req),
+              parameters,
+            ),
+          );
+        }
+        return send(reply, ok(202, emission));
+      },
+    );
   });
 }

@@ -28,7 +28,13 @@ export const TokenBody = {
     permissions: Type.Optional(stringList('permissions claimed, e.g. `Warehouse.Counts.Write` (default none)')),
     roles: Type.Optional(stringList('roles claimed; `App.Admin` grants the admin operations (default none)')),
     // Negative values mint tokens that are already expired (tests of the plain 401).
-    expiresIn: Type.Optional(Type.Integer({ minimum: -86_400, maximum: 31_536_000, description: 'seconds of validity, on real time (negative: already expired); default one day' })),
+    expiresIn: Type.Optional(
+      Type.Integer({
+        minimum: -86_400,
+        maximum: 31_536_000,
+        description: 'seconds of validity, on real time (negative: already expired); default one day',
+      }),
+    ),
   }),
   details: {
     '': BODY_NOT_OBJECT,
@@ -41,13 +47,23 @@ export const TokenBody = {
 
 /** `POST /__mock/reset`: `{all: true}` resets every tenant; any other body resets the caller's tenant. */
 export const ResetBody = {
-  schema: Type.Object({ all: Type.Optional(Type.Unknown({ description: '`true` resets every tenant; any other value, or none, the caller\'s tenant' })) }),
+  schema: Type.Object({
+    all: Type.Optional(
+      Type.Unknown({ description: "`true` resets every tenant; any other value, or none, the caller's tenant" }),
+    ),
+  }),
   details: { '': BODY_NOT_OBJECT },
 } satisfies Described<TSchema>;
 
 /** `POST /__mock/clock`. */
 export const ClockBody = {
-  schema: Type.Object({ advanceSeconds: Type.Number({ minimum: 0, maximum: MAX_ADVANCE_SECONDS, description: 'seconds to move the tenant\'s virtual clock forward' }) }),
+  schema: Type.Object({
+    advanceSeconds: Type.Number({
+      minimum: 0,
+      maximum: MAX_ADVANCE_SECONDS,
+      description: "seconds to move the tenant's virtual clock forward",
+    }),
+  }),
   details: { '': BODY_NOT_OBJECT, advanceSeconds: `advanceSeconds must be a number from 0 to ${MAX_ADVANCE_SECONDS}.` },
 } satisfies Described<TSchema>;
 
@@ -55,8 +71,17 @@ export const ClockBody = {
 export const EventBody = {
   schema: Type.Object({
     eventName: Type.String({ description: 'an event of the catalog, e.g. `Warehouse.Shipment.Shipped`' }),
-    eventVersion: Type.Optional(Type.Integer({ minimum: 1, description: 'only subscriptions to this version (default: every subscribed version)' })),
-    data: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'the payload\'s data (default: sample data); nests at most 64 levels' })),
+    eventVersion: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description: 'only subscriptions to this version (default: every subscribed version)',
+      }),
+    ),
+    data: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description: "the payload's data (default: sample data); nests at most 64 levels",
+      }),
+    ),
   }),
   details: {
     '': BODY_NOT_OBJECT,

@@ -64,7 +64,13 @@ export async function parseJsonBody(req: FastifyRequest, reply: FastifyReply): P
     return invalid(req, reply, `The body is not valid JSON: ${(error as Error).message}`, '');
   }
   const deep = tooDeep(body);
-  if (deep !== null) return invalid(req, reply, `${deep || 'The body'} must not nest deeper than ${MAX_MEMBER_DEPTH + (deep ? 0 : 1)} levels.`, deep);
+  if (deep !== null)
+    return invalid(
+      req,
+      reply,
+      `${deep || 'The body'} must not nest deeper than ${MAX_MEMBER_DEPTH + (deep ? 0 : 1)} levels.`,
+      deep,
+    );
   req.body = body;
   return undefined;
 }
@@ -83,6 +89,7 @@ export function adminErrorHandler(error: FastifyError, req: FastifyRequest, repl
   const first = error.validation?.[0];
   if (!first) throw error;
   const field = fieldOf(first.instancePath);
-  const detail = req.routeOptions.config.fieldDetails?.[field] ?? `${field || 'The body'} ${first.message ?? 'is not valid'}.`;
+  const detail =
+    req.routeOptions.config.fieldDetails?.[field] ?? `${field || 'The body'} ${first.message ?? 'is not valid'}.`;
   return invalid(req, reply, detail, field);
 }

@@ -24,7 +24,12 @@ function key(secret: string): Uint8Array {
 }
 
 /** Mints an HS256 access token. `nowSeconds` is real time: expiry never follows a tenant's virtual clock. */
-export async function mintToken(secret: string, claims: TokenClaims, expiresInSeconds = DEFAULT_TOKEN_SECONDS, nowSeconds = Math.floor(Date.now() / 1000)): Promise<string> {
+export async function mintToken(
+  secret: string,
+  claims: TokenClaims,
+  expiresInSeconds = DEFAULT_TOKEN_SECONDS,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): Promise<string> {
   return new SignJWT({ org: claims.org, permissions: claims.permissions ?? [], roles: claims.roles ?? [] })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(claims.sub ?? `user-${claims.org}`)
@@ -54,16 +59,23 @@ export class TokenVerifier {
   private readonly cache = new Map<string, Cached>();
   private readonly key: Uint8Array;
 
-  constructor(secret: string, private readonly maxCached = 10_000) {
+  constructor(
+    secret: string,
+    private readonly maxCached = 10_000,
+  ) {
     this.key = key(secret);
   }
 
   /** The principal of a valid token, or a reason why it is not valid. */
-  async verify(token: string, nowMs: number): Promise<{ ok: true; principal: Principal } | { ok: false; reason: string }> {
+  async verify(
+    token: string,
+    nowMs: number,
+  ): Promise<{ ok: true; principal: Principal } | { ok: false; reason: string }> {
     const cached = this.cache.get(token);
     if (cached) {
       if (nowMs > cached.expMs + LEEWAY_SECONDS * 1000) return { ok: false, reason: 'The access token has expired.' };
-      if (nowMs < cached.nbfMs - LEEWAY_SECONDS * 1000) return { ok: false, reason: 'The access token is not valid yet.' };
+      if (nowMs < cached.nbfMs - LEEWAY_SECONDS * 1000)
+        return { ok: false, reason: 'The access token is not valid yet.' };
       return { ok: true, principal: cached.principal };
     }
     try {
@@ -93,7 +105,8 @@ export class TokenVerifier {
       return { ok: true, principal };
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) return { ok: false, reason: 'The access token has expired.' };
-      if (error instanceof joseErrors.JWTClaimValidationFailed) return { ok: false, reason: `The access token is not valid: ${error.claim} claim check failed.` };
+      if (error instanceof joseErrors.JWTClaimValidationFailed)
+        return { ok: false, reason: `The access token is not valid: ${error.claim} claim check failed.` };
       return { ok: false, reason: 'The access token is malformed or its signature is invalid.' };
     }
   }

@@ -76,7 +76,8 @@ export function tenantControl(services: MockServices, org: string): TenantContro
       now: () => store.tenant(org).clock.now(),
       advance: (seconds) => {
         // A programming error in a test, not a request: thrown, like an unknown operationId.
-        if (!Number.isFinite(seconds) || seconds < 0) throw new RangeError(`advance needs a finite number of seconds >= 0, got ${seconds}`);
+        if (!Number.isFinite(seconds) || seconds < 0)
+          throw new RangeError(`advance needs a finite number of seconds >= 0, got ${seconds}`);
         return engine.advance(store.tenant(org), seconds);
       },
     },
@@ -88,7 +89,13 @@ export function tenantControl(services: MockServices, org: string): TenantContro
       return state ? viewOf(state) : undefined;
     },
     coverage: (filter = {}) => {
-      const ids = filter.operations === undefined ? undefined : parseOperationList(filter.operations.join(','), CONTRACT_UNIVERSE.operations.map((op) => op.operationId));
+      const ids =
+        filter.operations === undefined
+          ? undefined
+          : parseOperationList(
+              filter.operations.join(','),
+              CONTRACT_UNIVERSE.operations.map((op) => op.operationId),
+            );
       // A programming error in a test, not a request: thrown, like a negative clock advance.
       if (ids && !ids.ok) throw new RangeError(`coverage: ${ids.error}`);
       return coverageOf(store.peek(org), ids?.value);

@@ -29,7 +29,8 @@ export function answerHook(services: Pick<MockServices, 'options' | 'store'>): o
   const jwtKey = Buffer.from(services.options.jwtSecret, 'utf8');
   return (req, reply, payload, done) => {
     if (req.operationId !== undefined && reply.statusCode >= 400) {
-      if (req.tenantOrg === undefined && reply.statusCode === 401) req.tenantOrg = refusedCallerOrg(req.headers, jwtKey, services.store);
+      if (req.tenantOrg === undefined && reply.statusCode === 401)
+        req.tenantOrg = refusedCallerOrg(req.headers, jwtKey, services.store);
       if (req.tenantOrg !== undefined) req.answerCode = problemCode(payload);
     }
     done(null, payload);

@@ -36,7 +36,9 @@ function pairKey(operationId: string, status: number, code: string | null): stri
 /** The pairs of one operation: its success, and each error status with each of its codes (DESIGN "Testing API"). */
 function pairsOf(op: OperationDef): UniversePair[] {
   const { operationId } = op;
-  const pairs: UniversePair[] = [{ operationId, status: op.success.status, code: null, provenance: op.success.provenance }];
+  const pairs: UniversePair[] = [
+    { operationId, status: op.success.status, code: null, provenance: op.success.provenance },
+  ];
   for (const error of op.errors) {
     // A status answered without a code (the plain 401) is one pair with `code: null` (Errors / Problem body: `code` absent).
     const codes: readonly (string | null)[] = error.codes.length > 0 ? error.codes : [null];

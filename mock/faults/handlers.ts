@@ -25,7 +25,13 @@ const stockUpdate200: Wrap = (inner) => async (ctx) => {
 const unknownErrorCode200: Wrap = (inner) => async (ctx) => {
   const answer = await run(inner, ctx);
   if (answer.kind !== 'problem' || answer.status !== 404) return answer;
-  return ok(200, { code: ctx.params.errorCode ?? '', title: 'Unknown', description: 'Unknown error.', parameters: [], status: 400 });
+  return ok(200, {
+    code: ctx.params.errorCode ?? '',
+    title: 'Unknown',
+    description: 'Unknown error.',
+    parameters: [],
+    status: 400,
+  });
 };
 
 /**
@@ -42,7 +48,10 @@ const HANDLER_FAULTS: Partial<Record<FaultName, { readonly operationId: string; 
 };
 
 /** The handlers with the planted handler faults among `faults` wrapped around their operations; others unchanged. */
-export function withHandlerFaults<H extends Readonly<Record<string, Handler>>>(handlers: H, faults: ReadonlySet<FaultName>): H {
+export function withHandlerFaults<H extends Readonly<Record<string, Handler>>>(
+  handlers: H,
+  faults: ReadonlySet<FaultName>,
+): H {
   const planted = Object.entries(HANDLER_FAULTS).filter(([name]) => faults.has(name as FaultName));
   if (planted.length === 0) return handlers;
   const out: Record<string, Handler> = { ...handlers };

@@ -22,8 +22,14 @@ export const FAULT_NAMES = Object.keys(FAULTS).join(', ');
  * Parses one `--fault` value: a fault name or a comma-separated list of them, added to those of earlier `--fault`
  * flags (the flag is repeatable). An unknown name is an error value naming every known fault.
  */
-export function parseFaults(text: string, previous: readonly FaultName[] = []): { ok: true; value: FaultName[] } | { ok: false; error: string } {
-  const names = text.split(',').map((v) => v.trim()).filter(Boolean);
+export function parseFaults(
+  text: string,
+  previous: readonly FaultName[] = [],
+): { ok: true; value: FaultName[] } | { ok: false; error: string } {
+  const names = text
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
   const unknown = names.find((name) => !isFault(name));
   if (unknown !== undefined) return { ok: false, error: `unknown fault "${unknown}"; known: ${FAULT_NAMES}` };
   return { ok: true, value: [...previous, ...(names as FaultName[])] };

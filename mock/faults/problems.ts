@@ -14,7 +14,9 @@ interface ProblemFault {
 
 /** Each breaks one rule of Errors / Problem body or Authentication, points 3-4, for the check meant for it. */
 const PROBLEM_FAULTS: Partial<Record<FaultName, ProblemFault>> = {
-  'auth-401-with-code': { applies: (s) => s === 401, rewrite: (b) => {
+  'auth-401-with-code': {
+    applies: (s) => s === 401,
+    rewrite: (b) => {
       b.code = 'COMMON.AUTH.UNAUTHORIZED';
     },
   },
@@ -39,15 +41,23 @@ const PROBLEM_FAULTS: Partial<Record<FaultName, ProblemFault>> = {
     },
   },
   'rate-limit-no-parameters': { applies: (s) => s === 429, rewrite: (b) => void delete b.parameters },
-  'instance-without-method': { applies: () => true, rewrite: (b) => {
+  'instance-without-method': {
+    applies: () => true,
+    rewrite: (b) => {
       b.instance = String(b.instance).replace(/^[A-Z]+ /, '');
     },
   },
-  'problem-status-mismatch': { applies: () => true, rewrite: (b, s) => {
+  'problem-status-mismatch': {
+    applies: () => true,
+    rewrite: (b, s) => {
       b.status = s === 400 ? 422 : 400;
     },
   },
-  'problem-content-type-missing': { applies: () => true, rewrite: () => undefined, contentType: 'text/plain; charset=utf-8' },
+  'problem-content-type-missing': {
+    applies: () => true,
+    rewrite: () => undefined,
+    contentType: 'text/plain; charset=utf-8',
+  },
 };
 
 /**
@@ -56,11 +66,14 @@ const PROBLEM_FAULTS: Partial<Record<FaultName, ProblemFault>> = {
  * mock carries (inferred, DESIGN), so it sees the very bodies the faithful mock sends, whichever route sent them.
  */
 export function problemFaultsHook(faults: ReadonlySet<FaultName>): PayloadHook | null {
-  const planted = Object.entries(PROBLEM_FAULTS).filter(([name]) => faults.has(name as FaultName)).map(([, fault]) => fault);
+  const planted = Object.entries(PROBLEM_FAULTS)
+    .filter(([name]) => faults.has(name as FaultName))
+    .map(([, fault]) => fault);
   if (planted.length === 0) return null;
   return async (_req, reply, payload) => {
     const type = reply.getHeader('content-type');
-    if (typeof payload !== 'string' || typeof type !== 'string' || !type.startsWith('application/problem+json')) return payload;
+    if (typeof payload !== 'string' || typeof type !== 'string' || !type.startsWith('application/problem+json'))
+      return payload;
     const body = JSON.parse(payload) as Body;
     const status = reply.statusCode;
     for (const fault of planted) {

@@ -26,7 +26,8 @@ export function uppercaseHexSigner(inner: Signer): Signer {
  */
 export function reserialisingTransport(inner: Transport): Transport {
   return {
-    send: (request: DeliveryRequest): Promise<AttemptOutcome> => inner.send({ ...request, body: reserialise(request.body) }),
+    send: (request: DeliveryRequest): Promise<AttemptOutcome> =>
+      inner.send({ ...request, body: reserialise(request.body) }),
     close: () => inner.close(),
   };
 }

@@ -13,7 +13,12 @@ export const createApiKey: Handler = (ctx) => {
   const body = ctx.body as CreateApiKeyBody;
   const id = tenant.ids.next('key');
   const apiKey = { id, key: newApiKeyValue(), name: body.name, orgCode: tenant.org, isActive: true };
-  tenant.commit('apiKey', id, { apiKey, subject: principal.subject, permissions: [...principal.permissions], roles: [...principal.roles] });
+  tenant.commit('apiKey', id, {
+    apiKey,
+    subject: principal.subject,
+    permissions: [...principal.permissions],
+    roles: [...principal.roles],
+  });
   return ok(201, apiKey, { location: `/v1/access/apiKeys/${id}` });
 };
 

@@ -45,36 +45,61 @@ export const updateSkuStock: Handler = (ctx) => {
   const unitId = body.stockUnitOfMeasureId ?? record.item.baseUnitOfMeasureId;
   const conversion = record.unitConversions.find((c) => c.unitOfMeasureId === unitId);
   if (!conversion) {
-    return ctx.problem('COMMON.QUANTITY.UNIT_NOT_CONFIGURED', `Unit of measure '${unitId}' is not configured for SKU '${reference}'.`, {
-      unitOfMeasureId: unitId,
-      skuReference: reference,
-    });
+    return ctx.problem(
+      'COMMON.QUANTITY.UNIT_NOT_CONFIGURED',
+      `Unit of measure '${unitId}' is not configured for SKU '${reference}'.`,
+      {
+        unitOfMeasureId: unitId,
+        skuReference: reference,
+      },
+    );
   }
   const unit = tenant.unitsOfMeasure.get(unitId);
   const baseUnit = tenant.unitsOfMeasure.get(record.item.baseUnitOfMeasureId);
   const baseDecimals = baseUnit?.decimals ?? 6;
   if (unit && decimalsOf(body.stock) > unit.decimals) {
-    return ctx.problem('COMMON.QUANTITY.BASE_UNIT_PRECISION_EXCEEDED', `Stock ${body.stock} has more than ${unit.decimals} decimals allowed by unit '${unit.code}'.`, {
-      unitOfMeasureId: unitId,
-      decimals: unit.decimals,
-    });
+    return ctx.problem(
+      'COMMON.QUANTITY.BASE_UNIT_PRECISION_EXCEEDED',
+      `Stock ${body.stock} has more than ${unit.decimals} decimals allowed by unit '${unit.code}'.`,
+      {
+        unitOfMeasureId: unitId,
+        decimals: unit.decimals,
+      },
+    );
   }
   const baseQuantity = roundTo(body.stock * conversion.factor, 9);
-  if (!Number.isFinite(baseQuantity)) return ctx.problem('COMMON.VALIDATION.ERROR', `Stock ${body.stock} is too large.`, { field: 'stock' });
+  if (!Number.isFinite(baseQuantity))
+    return ctx.problem('COMMON.VALIDATION.ERROR', `Stock ${body.stock} is too large.`, { field: 'stock' });
   if (decimalsOf(baseQuantity) > baseDecimals) {
-    return ctx.problem('COMMON.QUANTITY.BASE_UNIT_PRECISION_EXCEEDED', `Stock converts to ${baseQuantity} in the base unit, which allows ${baseDecimals} decimals.`, {
-      unitOfMeasureId: record.item.baseUnitOfMeasureId,
-      decimals: baseDecimals,
-    });
+    return ctx.problem(
+      'COMMON.QUANTITY.BASE_UNIT_PRECISION_EXCEEDED',
+      `Stock converts to ${baseQuantity} in the base unit, which allows ${baseDecimals} decimals.`,
+      {
+        unitOfMeasureId: record.item.baseUnitOfMeasureId,
+        decimals: baseDecimals,
+      },
+    );
   }
 
   const previous = record.stock.find((e) => e.locationReference === body.locationReference && e.lotId === lotId);
   const stock: StockEntry[] = record.stock.filter((e) => e !== previous);
   stock.push({ locationReference: body.locationReference, lotId, quantity: baseQuantity });
-  const totalStock = roundTo(stock.reduce((sum, e) => sum + e.quantity, 0), baseDecimals);
+  const totalStock = roundTo(
+    stock.reduce((sum, e) => sum + e.quantity, 0),
+    baseDecimals,
+  );
   // The total must stay a JSON number: Infinity would be serialised as null.
-  if (!Number.isFinite(totalStock)) return ctx.problem('COMMON.VALIDATION.ERROR', `Stock ${body.stock} makes the total stock of SKU '${reference}' too large.`, { field: 'stock' });
-  const updated: SkuRecord = { ...record, stock, item: { ...record.item, totalStock, lastModifiedAt: tenant.nowIso() } };
+  if (!Number.isFinite(totalStock))
+    return ctx.problem(
+      'COMMON.VALIDATION.ERROR',
+      `Stock ${body.stock} makes the total stock of SKU '${reference}' too large.`,
+      { field: 'stock' },
+    );
+  const updated: SkuRecord = {
+    ...record,
+    stock,
+    item: { ...record.item, totalStock, lastModifiedAt: tenant.nowIso() },
+  };
   tenant.commit('sku', reference, updated, {
     eventName: 'Warehouse.Stock.Updated',
     data: {
@@ -100,7 +125,9 @@ export const updateSkuInspection: Handler = (ctx) => {
   const inspection = record.inspections.find((i) => i.id === inspectionId);
   if (!inspection) return notFound(ctx, 'Inspection', inspectionId);
   if (record.item.status === 'Inactive') {
-    return ctx.problem('ITEMS.SKU.CANNOT_OPERATE_ON_DELETED', `SKU '${reference}' is inactive and cannot be changed.`, { skuReference: reference });
+    return ctx.problem('ITEMS.SKU.CANNOT_OPERATE_ON_DELETED', `SKU '${reference}' is inactive and cannot be changed.`, {
+      skuReference: reference,
+    });
   }
   const body = ctx.body as InspectionUpdateBody;
   const updatedInspection = { ...inspection, name: body.name, isMandatory: body.isMandatory };
@@ -126,7 +153,8 @@ export const searchFamilies: Handler = (ctx) => listAnswer(ctx, ctx.tenant.famil
 export const deleteFamily: Handler = (ctx) => {
   const { tenant } = ctx;
   const id = ctx.params.id ?? '';
-  if (tenant.familyTombstones.has(id)) return ctx.problem('ITEMS.FAMILY.ALREADY_DELETED', `Family '${id}' was already deleted.`, { id });
+  if (tenant.familyTombstones.has(id))
+    return ctx.problem('ITEMS.FAMILY.ALREADY_DELETED', `Family '${id}' was already deleted.`, { id });
   const family = tenant.families.get(id);
   if (!family) return notFound(ctx, 'Family', id);
   const now = tenant.nowIso();
@@ -134,11 +162,22 @@ export const deleteFamily: Handler = (ctx) => {
     if (record.item.familyId !== id) continue;
     tenant.commit('sku', reference, { ...record, item: { ...record.item, familyId: null, lastModifiedAt: now } });
   }
-  tenant.commit('family', id, { family, deletedAt: now }, { eventName: 'Items.Family.Deleted', data: { familyId: id, code: family.code } });
+  tenant.commit(
+    'family',
+    id,
+    { family, deletedAt: now },
+    { eventName: 'Items.Family.Deleted', data: { familyId: id, code: family.code } },
+  );
   return ok(204);
 };
 
 /** Handlers of the Items domain by operationId. */
-export const itemHandlers = { listSkus, updateSkuStock, updateSkuInspection, searchFamilies, deleteFamily } satisfies DomainHandlers;
+export const itemHandlers = {
+  listSkus,
+  updateSkuStock,
+  updateSkuInspection,
+  searchFamilies,
+  deleteFamily,
+} satisfies DomainHandlers;
 
 export type { HandlerContext };

@@ -9,7 +9,14 @@ import type { DomainHandlers } from './types.js';
 /** Event descriptors of the environment, one per name and version, with a list id `name@version`. */
 const DESCRIPTORS = new ListCollection<EventDescriptor & { id: string }>(
   EVENT_CATALOG.flatMap((e) =>
-    e.versions.map((v) => ({ id: `${e.eventName}@${v.version}`, eventName: e.eventName, eventVersion: v.version, family: e.family, description: e.description, isDeprecated: v.deprecated })),
+    e.versions.map((v) => ({
+      id: `${e.eventName}@${v.version}`,
+      eventName: e.eventName,
+      eventVersion: v.version,
+      family: e.family,
+      description: e.description,
+      isDeprecated: v.deprecated,
+    })),
   ),
 );
 const withoutId = ({ id: _id, ...rest }: EventDescriptor & { id: string }): EventDescriptor => rest;
@@ -26,7 +33,8 @@ export function endpointProblem(endpoint: string): string | null {
   } catch {
     return 'is not an absolute URL';
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `uses ${url.protocol.replace(':', '')}; only http and https are accepted`;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return `uses ${url.protocol.replace(':', '')}; only http and https are accepted`;
   if (!url.hostname) return 'has no host';
   if (url.username || url.password) return 'must not carry credentials';
   if (url.hash) return 'must not have a fragment';
@@ -43,7 +51,11 @@ export function notificationHandlers(engine: WebhookEngine) {
       const body = ctx.body as CreateSubscriptionBody;
       const endpointError = endpointProblem(body.endpoint);
       if (endpointError) {
-        return ctx.problem('NOTIFICATIONS.WEBHOOK.INVALID_ENDPOINT_URL', `The endpoint '${body.endpoint}' ${endpointError}.`, { endpoint: body.endpoint });
+        return ctx.problem(
+          'NOTIFICATIONS.WEBHOOK.INVALID_ENDPOINT_URL',
+          `The endpoint '${body.endpoint}' ${endpointError}.`,
+          { endpoint: body.endpoint },
+        );
       }
       if (!findEventVersion(body.eventName, body.eventVersion)) {
         return ctx.problem(
@@ -53,7 +65,13 @@ export function notificationHandlers(engine: WebhookEngine) {
         );
       }
       const id = ctx.tenant.ids.next('sub');
-      const subscription: Subscription = { id, endpoint: body.endpoint, eventName: body.eventName, eventVersion: body.eventVersion, createdAt: ctx.tenant.nowIso() };
+      const subscription: Subscription = {
+        id,
+        endpoint: body.endpoint,
+        eventName: body.eventName,
+        eventVersion: body.eventVersion,
+        createdAt: ctx.tenant.nowIso(),
+      };
       ctx.tenant.commit('subscription', id, subscription);
       return ok(201, subscription, { location: `/v1/notifications/webhook/subscriptions/${id}` });
     },
@@ -87,6 +105,10 @@ export function notificationHandlers(engine: WebhookEngine) {
 
     listEvents: (ctx) => listAnswer(ctx, DESCRIPTORS, withoutId),
 
-    listEventVersions: () => ok(200, EVENT_CATALOG.flatMap((e) => e.versions.map((v) => ({ eventName: e.eventName, eventVersion: v.version })))),
+    listEventVersions: () =>
+      ok(
+        200,
+        EVENT_CATALOG.flatMap((e) => e.versions.map((v) => ({ eventName: e.eventName, eventVersion: v.version }))),
+      ),
   } satisfies DomainHandlers;
 }

@@ -14,7 +14,11 @@ function cancelledLineRefusal(ctx: HandlerContext): ProblemAnswer | null {
   const purchaseOrderId = ctx.params.id ?? '';
   const lineId = ctx.params.lineId ?? '';
   if (ctx.tenant.purchaseOrderLines.get(lineKey(purchaseOrderId, lineId))?.status !== 'Cancelled') return null;
-  return ctx.problem('PLANNING.PURCHASE_ORDER.CANNOT_MODIFY_CANCELLED_LINE', `Line '${lineId}' of purchase order '${purchaseOrderId}' is cancelled and cannot be modified.`, { purchaseOrderId, lineId });
+  return ctx.problem(
+    'PLANNING.PURCHASE_ORDER.CANNOT_MODIFY_CANCELLED_LINE',
+    `Line '${lineId}' of purchase order '${purchaseOrderId}' is cancelled and cannot be modified.`,
+    { purchaseOrderId, lineId },
+  );
 }
 
 /**
@@ -31,14 +35,22 @@ export const modifyPurchaseOrderLine: Handler = (ctx) => {
   if (!line) return notFound(ctx, 'PurchaseOrderLine', `${purchaseOrderId}/${lineId}`);
   const parameters = { purchaseOrderId, lineId };
   if (line.status === 'Received') {
-    return ctx.problem('PLANNING.PURCHASE_ORDER.CANNOT_MODIFY_RECEIVED_LINE', `Line '${lineId}' of purchase order '${purchaseOrderId}' is fully received and cannot be modified.`, parameters);
+    return ctx.problem(
+      'PLANNING.PURCHASE_ORDER.CANNOT_MODIFY_RECEIVED_LINE',
+      `Line '${lineId}' of purchase order '${purchaseOrderId}' is fully received and cannot be modified.`,
+      parameters,
+    );
   }
   const body = ctx.body as PurchaseOrderLineUpdateBody;
   if (body.quantity !== undefined && body.quantity < line.receivedQuantity) {
-    return ctx.problem('PLANNING.PURCHASE_ORDER.QUANTITY_LESS_THAN_RECEIVED', `Quantity ${body.quantity} is less than the received quantity ${line.receivedQuantity}.`, {
-      ...parameters,
-      receivedQuantity: line.receivedQuantity,
-    });
+    return ctx.problem(
+      'PLANNING.PURCHASE_ORDER.QUANTITY_LESS_THAN_RECEIVED',
+      `Quantity ${body.quantity} is less than the received quantity ${line.receivedQuantity}.`,
+      {
+        ...parameters,
+        receivedQuantity: line.receivedQuantity,
+      },
+    );
   }
   const changedFields = Object.keys(body);
   const updated = {

@@ -15,7 +15,8 @@ function ranges(accept: string): MediaRange[] {
     let q = 1;
     for (const param of params) {
       const [name, value] = param.split('=').map((p) => p.trim());
-      if (name?.toLowerCase() === 'q') q = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/.test(value ?? '') ? Number(value) : Number.NaN;
+      if (name?.toLowerCase() === 'q')
+        q = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/.test(value ?? '') ? Number(value) : Number.NaN;
     }
     if (!Number.isNaN(q)) out.push({ type, subtype, q });
   }
@@ -27,7 +28,14 @@ function weightOf(mediaType: string, accepted: readonly MediaRange[]): number {
   const [type, subtype] = mediaType.toLowerCase().split('/');
   let best: { specificity: number; q: number } | null = null;
   for (const r of accepted) {
-    const specificity = r.type === type && r.subtype === subtype ? 2 : r.type === type && r.subtype === '*' ? 1 : r.type === '*' && r.subtype === '*' ? 0 : -1;
+    const specificity =
+      r.type === type && r.subtype === subtype
+        ? 2
+        : r.type === type && r.subtype === '*'
+          ? 1
+          : r.type === '*' && r.subtype === '*'
+            ? 0
+            : -1;
     if (specificity >= 0 && (best === null || specificity > best.specificity)) best = { specificity, q: r.q };
   }
   return best?.q ?? 0;

@@ -30,7 +30,12 @@ const JSON_TYPES = /^application\/(?:[\w.+-]+\+)?json(?:;.*)?$/;
  * The HTTP shell: Fastify with the contract's operations, the admin API, the docs, CORS, and problem bodies for
  * every error (never a bare 500, never a crash).
  */
-export async function buildApp(services: MockServices, handlers: Record<string, Handler>, document: OpenAPIObject, decorator?: AppDecorator): Promise<FastifyInstance> {
+export async function buildApp(
+  services: MockServices,
+  handlers: Record<string, Handler>,
+  document: OpenAPIObject,
+  decorator?: AppDecorator,
+): Promise<FastifyInstance> {
   const { options } = services;
   const app = Fastify({
     // stderr (as --log-requests says): stdout carries only what the CLI prints (`--print-json`: one JSON line).
@@ -47,7 +52,11 @@ export async function buildApp(services: MockServices, handlers: Record<string, 
       const ref = refOf(req);
       const answer =
         error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-          ? plainProblem(404, `No resource answers ${ref.method} ${ref.path}: a path segment is not valid percent-encoding or is too long.`, ref)
+          ? plainProblem(
+              404,
+              `No resource answers ${ref.method} ${ref.path}: a path segment is not valid percent-encoding or is too long.`,
+              ref,
+            )
           : plainProblem(400, error.message, ref);
       void sendFrameworkProblem(req, reply, answer, decorator);
     },
@@ -62,7 +71,9 @@ export async function buildApp(services: MockServices, handlers: Record<string, 
         detail: 'The request is not valid HTTP.',
         instance: 'INVALID /',
       });
-      socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      socket.end(
+        `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
     },
   });
 
@@ -95,14 +106,28 @@ export async function buildApp(services: MockServices, handlers: Record<string, 
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         return send(reply, plainProblem(413, `The body is larger than ${options.bodyLimit} bytes.`, ref));
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return send(reply, plainProblem(415, `Content-Type '${req.headers['content-type'] ?? ''}' is not supported; send application/json.`, ref));
+        return send(
+          reply,
+          plainProblem(
+            415,
+            `Content-Type '${req.headers['content-type'] ?? ''}' is not supported; send application/json.`,
+            ref,
+          ),
+        );
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
-        return send(reply, codedProblem(baseUrlOf(req), 'COMMON.VALIDATION.ERROR', `The body is not valid: ${error.message}`, ref, { field: '' }));
+        return send(
+          reply,
+          codedProblem(baseUrlOf(req), 'COMMON.VALIDATION.ERROR', `The body is not valid: ${error.message}`, ref, {
+            field: '',
+          }),
+        );
       default:
         if ((error.statusCode ?? 500) < 500) return send(reply, plainProblem(400, error.message, ref));
-        process.stderr.write(`opsapi mock: unexpected error on ${ref.method} ${ref.path}: ${error.stack ?? error.message}\n`);
+        process.stderr.write(
+          `opsapi mock: unexpected error on ${ref.method} ${ref.path}: ${error.stack ?? error.message}\n`,
+        );
         return send(reply, plainProblem(500, 'The mock failed unexpectedly; the error was logged.', ref));
     }
   });
@@ -136,7 +161,10 @@ export async function buildApp(services: MockServices, handlers: Record<string, 
         query: req.query,
         headers: req.headers,
         // Bounded: a large (even schema-valid) body is kept as a text excerpt, so 500 entries per tenant stay small.
-      body: typeof req.body === 'string' && req.body.length > JOURNAL_BODY_CHARS ? req.body.slice(0, JOURNAL_BODY_CHARS) : (req.parsedBody ?? (typeof req.body === 'string' ? req.body : null)),
+        body:
+          typeof req.body === 'string' && req.body.length > JOURNAL_BODY_CHARS
+            ? req.body.slice(0, JOURNAL_BODY_CHARS)
+            : (req.parsedBody ?? (typeof req.body === 'string' ? req.body : null)),
         status: reply.statusCode,
         code: req.answerCode,
         operationId: req.operationId ?? null,
@@ -155,7 +183,10 @@ export async function buildApp(services: MockServices, handlers: Record<string, 
     const allowed = allowedMethods(ref.path);
     if (allowed.length > 0) {
       const allow = [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
-      return send(reply, plainProblem(405, `${req.method} is not allowed on ${ref.path}; allowed: ${allow}.`, ref, { allow }));
+      return send(
+        reply,
+        plainProblem(405, `${req.method} is not allowed on ${ref.path}; allowed: ${allow}.`, ref, { allow }),
+      );
     }
     return send(reply, plainProblem(404, `No operation answers ${req.method} ${ref.path}.`, ref));
   });

@@ -30,8 +30,10 @@ export async function authenticate(
 ): Promise<Authentication> {
   const authorization = headers.authorization;
   const apiKeyHeader = headers['x-api-key'];
-  if (Array.isArray(authorization) || Array.isArray(apiKeyHeader)) return { ok: false, reason: 'Credentials must be sent once.' };
-  if (authorization === undefined && apiKeyHeader === undefined) return { ok: false, reason: 'The request has no credentials: send Authorization: Bearer <token> or X-Api-Key.' };
+  if (Array.isArray(authorization) || Array.isArray(apiKeyHeader))
+    return { ok: false, reason: 'Credentials must be sent once.' };
+  if (authorization === undefined && apiKeyHeader === undefined)
+    return { ok: false, reason: 'The request has no credentials: send Authorization: Bearer <token> or X-Api-Key.' };
 
   let fromToken: Principal | undefined;
   let bearerToken: string | undefined;
@@ -52,11 +54,19 @@ export async function authenticate(
     const record = id === undefined ? undefined : tenant?.apiKeys.get(id);
     if (!tenant || !record) return { ok: false, reason: 'The API key is not valid.' };
     if (!record.apiKey.isActive) return { ok: false, reason: 'The API key is not active.' };
-    fromKey = { org: tenant.org, subject: record.subject, permissions: new Set(record.permissions), roles: new Set(record.roles), via: 'apiKey', apiKeyId: record.apiKey.id };
+    fromKey = {
+      org: tenant.org,
+      subject: record.subject,
+      permissions: new Set(record.permissions),
+      roles: new Set(record.roles),
+      via: 'apiKey',
+      apiKeyId: record.apiKey.id,
+    };
   }
 
   if (fromToken && fromKey) {
-    if (fromToken.org !== fromKey.org) return { ok: false, reason: 'The access token and the API key belong to different tenants.' };
+    if (fromToken.org !== fromKey.org)
+      return { ok: false, reason: 'The access token and the API key belong to different tenants.' };
     return { ok: true, principal: fromToken };
   }
   const principal = fromToken ?? fromKey;

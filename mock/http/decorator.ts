@@ -22,7 +22,12 @@ export function decorateApp(app: FastifyInstance, decorator: AppDecorator | unde
  * Sends a problem from Fastify's `frameworkErrors` (errors of the router itself). Fastify runs no hook for those
  * replies, so the decorator's `onSend` hooks are run here on the serialised body; without a decorator this is `send`.
  */
-export async function sendFrameworkProblem(req: FastifyRequest, reply: FastifyReply, answer: ProblemAnswer, decorator: AppDecorator | undefined): Promise<FastifyReply> {
+export async function sendFrameworkProblem(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  answer: ProblemAnswer,
+  decorator: AppDecorator | undefined,
+): Promise<FastifyReply> {
   const hooks = decorator?.onSend ?? [];
   if (hooks.length === 0) return send(reply, answer);
   reply.code(answer.status);

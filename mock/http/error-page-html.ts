@@ -17,7 +17,8 @@ export interface ErrorPageLinks {
 }
 
 /** Content-Security-Policy of the page: no script, no fetch, nothing from elsewhere; only its own inline style and empty icon. */
-export const ERROR_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+export const ERROR_PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
 const STYLE = `
 body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;background:#f6f7f9;color:#1d2430}
@@ -42,7 +43,9 @@ function provenance(kind: 'documented' | 'inferred', rationale: string | undefin
 export function errorPageHtml(record: CatalogRecord, links: ErrorPageLinks): string {
   const e = escapeHtml;
   const reason = STATUS_CODES[record.status] ?? '';
-  const rows = record.parameters.map((p) => `<tr><td><code>${e(p.key)}</code></td><td>${e(p.description)}</td></tr>`).join('');
+  const rows = record.parameters
+    .map((p) => `<tr><td><code>${e(p.key)}</code></td><td>${e(p.description)}</td></tr>`)
+    .join('');
   const parameters = record.parameters.length
     ? `<table id="parameters"><thead><tr><th scope="col">Key</th><th scope="col">Description</th></tr></thead><tbody>${rows}</tbody></table>`
     : '<p id="parameters">This code carries no parameters.</p>';

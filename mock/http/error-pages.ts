@@ -30,12 +30,24 @@ export function registerErrorPages(app: FastifyInstance): void {
       return send(reply, plainProblem(400, `Query parameter 'format' must be json or html.`, ref));
     }
     const record = catalogEntry(code);
-    if (!record) return send(reply, plainProblem(404, `The error catalog has no code '${code.slice(0, 200)}'; GET /v1/errors/{errorCode} names the same codes.`, ref));
+    if (!record)
+      return send(
+        reply,
+        plainProblem(
+          404,
+          `The error catalog has no code '${code.slice(0, 200)}'; GET /v1/errors/{errorCode} names the same codes.`,
+          ref,
+        ),
+      );
 
     const type = typeof format === 'string' ? FORMATS[format] : negotiate(req.headers.accept, [JSON_TYPE, HTML_TYPE]);
     if (type === HTML_TYPE) {
       const path = `/errors/${encodeURIComponent(record.code)}`;
-      const html = errorPageHtml(record, { type: `${baseUrlOf(req)}${path}`, json: `${path}?format=json`, docs: '/docs' });
+      const html = errorPageHtml(record, {
+        type: `${baseUrlOf(req)}${path}`,
+        json: `${path}?format=json`,
+        docs: '/docs',
+      });
       return reply.header('content-security-policy', ERROR_PAGE_CSP).type('text/html; charset=utf-8').send(html);
     }
     return reply.type('application/json; charset=utf-8').send({ ...toCatalogEntry(record), status: record.status });

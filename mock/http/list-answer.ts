@@ -6,14 +6,20 @@ import { ok } from './context.js';
  * Answers a list or search operation with the one list engine (Endpoints / List and search endpoints):
  * paging defaults and bounds, the filter language and sorting over the operation's field table.
  */
-export function listAnswer<T extends { id: string }>(ctx: HandlerContext, source: ListSource<T>, project?: (item: T) => unknown): Answer {
+export function listAnswer<T extends { id: string }>(
+  ctx: HandlerContext,
+  source: ListSource<T>,
+  project?: (item: T) => unknown,
+): Answer {
   const list = ctx.op.list;
   if (!list) throw new Error(`${ctx.op.operationId} is not a list operation`);
   const raw = (list.parametersIn === 'body' ? (ctx.body ?? {}) : ctx.query) as Record<string, unknown>;
   const query: ListQuery = {
     pageNumber: raw.pageNumber as string | number | undefined,
     pageSize: raw.pageSize as string | number | undefined,
-    ...(list.filterAndSort ? { filterBy: raw.filterBy as string | undefined, sortBy: raw.sortBy as string | undefined } : {}),
+    ...(list.filterAndSort
+      ? { filterBy: raw.filterBy as string | undefined, sortBy: raw.sortBy as string | undefined }
+      : {}),
   };
   const result = runList(source, list.fields, query);
   if (!result.ok) return ctx.problem(result.error.code, result.error.detail, result.error.parameters);

@@ -43,7 +43,13 @@ function sleep(ms: number): Promise<void> {
  * One function, not a chain of Fastify `preHandler` hooks: measured with the list and 401 bench scenarios, the
  * hooks cost 3-7% more CPU per request on the 401 path (inferred: the mock's speed is a goal, DESIGN).
  */
-export function registerOperation(app: FastifyInstance, op: OperationDef, handler: Handler, services: MockServices, response?: Record<string, unknown>): void {
+export function registerOperation(
+  app: FastifyInstance,
+  op: OperationDef,
+  handler: Handler,
+  services: MockServices,
+  response?: Record<string, unknown>,
+): void {
   const { options, store, verifier, limiter, validator, clock } = services;
   const url = op.path.replace(/\{(\w+)\}/g, ':$1');
   const bodySchema = op.requestBody?.schema;
@@ -61,7 +67,8 @@ export function registerOperation(app: FastifyInstance, op: OperationDef, handle
       }
       const ref = refOf(req);
       const baseUrl = baseUrlOf(req);
-      const problem = (code: ErrorCode, detail: string, parameters: Record<string, unknown> = {}): ProblemAnswer => codedProblem(baseUrl, code, detail, ref, parameters);
+      const problem = (code: ErrorCode, detail: string, parameters: Record<string, unknown> = {}): ProblemAnswer =>
+        codedProblem(baseUrl, code, detail, ref, parameters);
 
       // Authentication, point 3: a request without valid authentication gets 401 with no `code`.
       const auth = await authenticate(req.headers, verifier, store, clock.now());
@@ -75,7 +82,11 @@ export function registerOperation(app: FastifyInstance, op: OperationDef, handle
         const taken = limiter.take(tenant.org, clock.now());
         if (!taken.ok) {
           const seconds = Math.max(1, Math.ceil(taken.retryAfterMs / 1000));
-          const answer = problem('COMMON.RATE_LIMIT.EXCEEDED', `The request rate limit of the tenant is exceeded; retry after ${seconds} s.`, {});
+          const answer = problem(
+            'COMMON.RATE_LIMIT.EXCEEDED',
+            `The request rate limit of the tenant is exceeded; retry after ${seconds} s.`,
+            {},
+          );
           return send(reply, { ...answer, headers: { 'retry-after': String(seconds) } });
         }
       }
@@ -89,7 +100,11 @@ export function registerOperation(app: FastifyInstance, op: OperationDef, handle
         if (forced === 401) return send(reply, unauthorized(ref, 'Forced by Prefer: code=401.'));
         const code = op.errors.find((e) => e.status === forced)?.codes[0];
         if (code) {
-          const answer = problem(code, `Forced by Prefer: code=${forced}.`, code === 'COMMON.AUTH.MISSING_PERMISSIONS' && op.permission.name ? { permission: op.permission.name } : {});
+          const answer = problem(
+            code,
+            `Forced by Prefer: code=${forced}.`,
+            code === 'COMMON.AUTH.MISSING_PERMISSIONS' && op.permission.name ? { permission: op.permission.name } : {},
+          );
           return send(reply, forced === 429 ? { ...answer, headers: { 'retry-after': '1' } } : answer);
         }
       }
@@ -97,7 +112,12 @@ export function registerOperation(app: FastifyInstance, op: OperationDef, handle
       // Authentication, point 4: a caller that lacks the permission gets 403 MISSING_PERMISSIONS naming it.
       const permission = op.permission.name;
       if (permission !== null && !holds(principal, permission)) {
-        return send(reply, problem('COMMON.AUTH.MISSING_PERMISSIONS', `The caller lacks the permission '${permission}'.`, { permission }));
+        return send(
+          reply,
+          problem('COMMON.AUTH.MISSING_PERMISSIONS', `The caller lacks the permission '${permission}'.`, {
+            permission,
+          }),
+        );
       }
 
       const params = req.params as Record<string, string>;
@@ -105,8 +125,21 @@ export function registerOperation(app: FastifyInstance, op: OperationDef, handle
         const value = params[p.name] ?? '';
         if (!Value.Check(p.schema, value)) {
           // Operations that declare no 400 answer such a parameter with the 404 they declare: it addresses nothing.
-          if (!declares400) return send(reply, problem('COMMON.ENTITY.NOT_FOUND', `Nothing is addressed by path parameter '${p.name}' (1 to 200 characters).`, { entity: p.name, id: String(value).slice(0, 200) }));
-          return send(reply, problem('COMMON.VALIDATION.ERROR', `Path parameter '${p.name}' is invalid (1 to 200 characters).`, { field: p.name }));
+          if (!declares400)
+            return send(
+              reply,
+              problem(
+                'COMMON.ENTITY.NOT_FOUND',
+                `Nothing is addressed by path parameter '${p.name}' (1 to 200 characters).`,
+                { entity: p.name, id: String(value).slice(0, 200) },
+              ),
+            );
+          return send(
+            reply,
+            problem('COMMON.VALIDATION.ERROR', `Path parameter '${p.name}' is invalid (1 to 200 characters).`, {
+              field: p.name,
+            }),
+          );
         }
       }
 
@@ -114,25 +147,56 @@ export function registerOperation(app: FastifyInstance, op: OperationDef, handle
       if (bodySchema) {
         const raw = req.body;
         if (typeof raw !== 'string' || raw.trim() === '') {
-          return send(reply, problem('COMMON.VALIDATION.ERROR', 'The request needs a JSON body (Content-Type: application/json).', { field: '' }));
+          return send(
+            reply,
+            problem('COMMON.VALIDATION.ERROR', 'The request needs a JSON body (Content-Type: application/json).', {
+              field: '',
+            }),
+          );
         }
         try {
           body = JSON.parse(raw);
         } catch (error) {
-          return send(reply, problem('COMMON.VALIDATION.ERROR', `The body is not valid JSON: ${(error as Error).message}`, { field: '' }));
+          return send(
+            reply,
+            problem('COMMON.VALIDATION.ERROR', `The body is not valid JSON: ${(error as Error).message}`, {
+              field: '',
+            }),
+          );
         }
         const invalid = validator.firstError(bodySchema, body);
         if (invalid) {
           const where = invalid.field ? `Field '${invalid.field}'` : 'The body';
-          return send(reply, problem('COMMON.VALIDATION.ERROR', `${where} ${invalid.message}.`, { field: invalid.field }));
+          return send(
+            reply,
+            problem('COMMON.VALIDATION.ERROR', `${where} ${invalid.message}.`, { field: invalid.field }),
+          );
         }
         // JSON numbers beyond the double range (1e999) parse to Infinity, which the schema's `number` accepts but JSON cannot carry back.
-        const nonFinite = Object.entries(body as Record<string, unknown>).find(([, v]) => typeof v === 'number' && !Number.isFinite(v));
-        if (nonFinite) return send(reply, problem('COMMON.VALIDATION.ERROR', `Field '${nonFinite[0]}' must be a finite number.`, { field: nonFinite[0] }));
+        const nonFinite = Object.entries(body as Record<string, unknown>).find(
+          ([, v]) => typeof v === 'number' && !Number.isFinite(v),
+        );
+        if (nonFinite)
+          return send(
+            reply,
+            problem('COMMON.VALIDATION.ERROR', `Field '${nonFinite[0]}' must be a finite number.`, {
+              field: nonFinite[0],
+            }),
+          );
         req.parsedBody = body;
       }
 
-      const ctx: HandlerContext = { op, tenant, principal, params, query: req.query as Record<string, unknown>, body, ref, baseUrl, problem };
+      const ctx: HandlerContext = {
+        op,
+        tenant,
+        principal,
+        params,
+        query: req.query as Record<string, unknown>,
+        body,
+        ref,
+        baseUrl,
+        problem,
+      };
       return send(reply, await handler(ctx));
     },
   });

@@ -22,7 +22,9 @@ export function declaredStatuses(op: OperationDef): number[] {
 }
 
 function list(statuses: readonly number[]): string {
-  return statuses.length < 2 ? statuses.join('') : `${statuses.slice(0, -1).join(', ')} and ${statuses[statuses.length - 1]}`;
+  return statuses.length < 2
+    ? statuses.join('')
+    : `${statuses.slice(0, -1).join(', ')} and ${statuses[statuses.length - 1]}`;
 }
 
 /**
@@ -36,9 +38,13 @@ export function preferredCode(op: OperationDef, prefer: string | string[] | unde
   const declared = declaredStatuses(op);
   const where = `${op.method.toUpperCase()} ${op.path}`;
   const choices = `${where} declares ${list(declared)}; the mock forces any of its error statuses (${list(declared.filter((s) => s !== op.success.status))}).`;
-  if (!/^\d{3}$/.test(value)) return { kind: 'refuse', detail: `Prefer: code=${value.slice(0, 20)} is not an HTTP status. ${choices}` };
+  if (!/^\d{3}$/.test(value))
+    return { kind: 'refuse', detail: `Prefer: code=${value.slice(0, 20)} is not an HTTP status. ${choices}` };
   const status = Number(value);
   if (status === op.success.status) return { kind: 'none' };
   if (op.errors.some((e) => e.status === status)) return { kind: 'force', status };
-  return { kind: 'refuse', detail: `Prefer: code=${status} cannot be forced: ${where} does not declare ${status}. ${choices}` };
+  return {
+    kind: 'refuse',
+    detail: `Prefer: code=${status} cannot be forced: ${where} does not declare ${status}. ${choices}`,
+  };
 }

@@ -30,14 +30,22 @@ export function successSerializerSchema(document: OpenAPIObject, op: OperationDe
     for (const [key, value] of Object.entries(obj)) {
       if (key === 'properties' && value && typeof value === 'object') {
         // Property names are data, not keywords: keep every one.
-        out.properties = Object.fromEntries(Object.entries(value as Json).map(([name, prop]) => [name, inline(prop, depth + 1)]));
+        out.properties = Object.fromEntries(
+          Object.entries(value as Json).map(([name, prop]) => [name, inline(prop, depth + 1)]),
+        );
       } else if (key === 'additionalProperties') {
         // An opening of the contract (spec/schemas/open.ts) is not the mock's: it sends only the named fields.
         out.additionalProperties = false;
       } else if (!key.startsWith('x-') && key !== 'examples') out[key] = inline(value, depth + 1);
     }
     const anyOf = out.anyOf as Json[] | undefined;
-    if (anyOf && anyOf.every((s) => typeof s.type === 'string' && Object.keys(s).every((k) => k === 'type' || k === 'const' || k === 'minimum' || k === 'minLength'))) {
+    if (
+      anyOf?.every(
+        (s) =>
+          typeof s.type === 'string' &&
+          Object.keys(s).every((k) => k === 'type' || k === 'const' || k === 'minimum' || k === 'minLength'),
+      )
+    ) {
       // A union of simple types or literals: a type list serialises the same values without a runtime schema check.
       const types = [...new Set(anyOf.map((s) => s.type as string))];
       delete out.anyOf;

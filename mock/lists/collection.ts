@@ -168,7 +168,13 @@ export class ListCollection<T extends { id: string }> implements ColumnSource, I
    * `filterKey` identifies the filter (same key = same predicate); when given, the matching positions are cached
    * until the next mutation, so paging through the same query does not re-run the filter.
    */
-  page(filter: CompiledFilter | null, sort: SortSpec, offset: number, limit: number, filterKey?: string): CollectionPage<T> {
+  page(
+    filter: CompiledFilter | null,
+    sort: SortSpec,
+    offset: number,
+    limit: number,
+    filterKey?: string,
+  ): CollectionPage<T> {
     const slots = this.order(sort).slots;
     const results: T[] = [];
     if (filter === null) {

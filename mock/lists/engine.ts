@@ -21,14 +21,21 @@ export type ListSource<T extends { id: string }> = ListCollection<T> | Iterable<
  * (the first failure is returned, in that order), selects the matching items in order and returns the requested page with exact totals. A page beyond the
  * last one has empty `results` and the real totals. Returns the item objects themselves. Never throws for bad input.
  */
-export function runList<T extends { id: string }>(source: ListSource<T>, fields: ListFieldTable, query: ListQuery): Result<Page<T>> {
+export function runList<T extends { id: string }>(
+  source: ListSource<T>,
+  fields: ListFieldTable,
+  query: ListQuery,
+): Result<Page<T>> {
   const paging = parsePaging(query);
   if (!paging.ok) return paging;
   const { pageNumber, pageSize } = paging.value;
 
   const filterText: unknown = query.filterBy;
   if (filterText !== undefined && filterText !== null && typeof filterText !== 'string') {
-    return fail(FILTER_PARSING_FAILED, 'filterBy must be a single text value', { filterBy: String(filterText), position: '0' });
+    return fail(FILTER_PARSING_FAILED, 'filterBy must be a single text value', {
+      filterBy: String(filterText),
+      position: '0',
+    });
   }
   if (typeof filterText === 'string') {
     const length = checkTextLength('filterBy', filterText);

@@ -34,7 +34,9 @@ export function parsePaging(q: ListQuery): Result<Paging> {
   if (q.pageNumber !== undefined && (q.pageNumber as unknown) !== null) {
     const n = readInteger(q.pageNumber);
     if (n === undefined || n < 1 || n > MAX_PAGE_NUMBER) {
-      return fail(VALIDATION_ERROR, `pageNumber must be an integer between 1 and ${MAX_PAGE_NUMBER}`, { field: 'pageNumber' });
+      return fail(VALIDATION_ERROR, `pageNumber must be an integer between 1 and ${MAX_PAGE_NUMBER}`, {
+        field: 'pageNumber',
+      });
     }
     pageNumber = n;
   }
@@ -42,7 +44,9 @@ export function parsePaging(q: ListQuery): Result<Paging> {
   if (q.pageSize !== undefined && (q.pageSize as unknown) !== null) {
     const n = readInteger(q.pageSize);
     if (n === undefined || n < 1 || n > MAX_PAGE_SIZE) {
-      return fail(VALIDATION_ERROR, `pageSize must be an integer between 1 and ${MAX_PAGE_SIZE}`, { field: 'pageSize' });
+      return fail(VALIDATION_ERROR, `pageSize must be an integer between 1 and ${MAX_PAGE_SIZE}`, {
+        field: 'pageSize',
+      });
     }
     pageSize = n;
   }

@@ -44,12 +44,18 @@ function parseSortUncached(text: string, fields: ListFieldTable): Result<SortSpe
     const segment = rawSegment.trim();
     const descending = segment.startsWith('-');
     const name = descending ? segment.slice(1) : segment;
-    if (name === '') return sortError(text, `sortBy '${text}' has an empty segment; expected a field name, optionally prefixed by '-'`);
-    if (!FIELD_NAME.test(name)) return sortError(text, `sortBy segment '${segment}' is not a field name`, { field: name });
+    if (name === '')
+      return sortError(
+        text,
+        `sortBy '${text}' has an empty segment; expected a field name, optionally prefixed by '-'`,
+      );
+    if (!FIELD_NAME.test(name))
+      return sortError(text, `sortBy segment '${segment}' is not a field name`, { field: name });
     const field = findField(fields, name);
     if (!field) return sortError(text, `Unknown sort field '${name}'`, { field: name });
     if (!field.sortable) return sortError(text, `Field '${field.name}' is not sortable`, { field: field.name });
-    if (seen.has(field)) return sortError(text, `Field '${field.name}' appears more than once in sortBy`, { field: field.name });
+    if (seen.has(field))
+      return sortError(text, `Field '${field.name}' appears more than once in sortBy`, { field: field.name });
     seen.add(field);
     keys.push({ field, descending });
   }
@@ -77,7 +83,11 @@ export function parseSort(text: string | undefined, fields: ListFieldTable): Res
  * A comparator over item positions reading `key` columns of `source`, with the `id` tiebreak read from `ids`.
  * Key columns never hold NaN (invalid values are null), so `!==` plus `<` is a consistent total order.
  */
-export function slotComparator(spec: SortSpec, source: ColumnSource, ids: readonly string[]): (x: number, y: number) => number {
+export function slotComparator(
+  spec: SortSpec,
+  source: ColumnSource,
+  ids: readonly string[],
+): (x: number, y: number) => number {
   const cols = spec.keys.map((k) => source.column(k.field, 'key'));
   const signs = spec.keys.map((k) => (k.descending ? -1 : 1));
   const byId = (x: number, y: number): number => {

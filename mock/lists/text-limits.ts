@@ -20,6 +20,7 @@ function characters(text: string, atMost: number): number {
 export function checkTextLength(name: keyof typeof LIMITS, text: string): Result<null> {
   const max = LIMITS[name];
   const length = characters(text, max);
-  if (length > max) return fail(VALIDATION_ERROR, `${name} must be at most ${max} characters (got ${length})`, { field: name });
+  if (length > max)
+    return fail(VALIDATION_ERROR, `${name} must be at most ${max} characters (got ${length})`, { field: name });
   return ok(null);
 }

@@ -25,7 +25,9 @@ export function decodeLines<T>(text: string, file: string): { records: T[]; torn
       continue;
     }
     if (last && !complete) return { records, tornTail: true };
-    throw new StateFileError(`${file}: line ${i + 1} is corrupt (${decoded.reason}); refusing to start with partial state. Move the file away to start empty.`);
+    throw new StateFileError(
+      `${file}: line ${i + 1} is corrupt (${decoded.reason}); refusing to start with partial state. Move the file away to start empty.`,
+    );
   }
   return { records, tornTail: false };
 }

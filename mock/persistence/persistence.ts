@@ -29,7 +29,12 @@ export class Persistence {
     private readonly store: Store,
     private readonly engine: WebhookEngine,
   ) {
-    this.file = new StateFile(path, { format: 'opsapi-state', version: 1, seed: store.options.seed, skus: store.options.skus });
+    this.file = new StateFile(path, {
+      format: 'opsapi-state',
+      version: 1,
+      seed: store.options.seed,
+      skus: store.options.skus,
+    });
   }
 
   /** Loads the state file into the store. Throws StateFileError for a file that cannot be trusted. */
@@ -49,7 +54,9 @@ export class Persistence {
       pendingNotifications += this.engine.resume(tenant);
     }
     // Attach after replay: restored entities are not journaled again.
-    this.store.onChange((change: Change) => this.file.append({ t: 'change', org: change.org, ...entityRecordOf(change) }));
+    this.store.onChange((change: Change) =>
+      this.file.append({ t: 'change', org: change.org, ...entityRecordOf(change) }),
+    );
     this.store.onDrop.push((org, reason) => {
       if (reason === 'reset') this.file.append({ t: 'reset', org });
     });

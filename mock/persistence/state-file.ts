@@ -1,7 +1,23 @@
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import { decodeLines, encodeLine } from './line-codec.js';
-import { StateFileError, entityRecordOf, type EntityRecord, type JournalRecord, type Snapshot, type StateHeader } from './records.js';
+import {
+  StateFileError,
+  entityRecordOf,
+  type EntityRecord,
+  type JournalRecord,
+  type Snapshot,
+  type StateHeader,
+} from './records.js';
 
 /** Journal lines after which the journal is compacted into the snapshot. */
 export const COMPACT_AFTER_LINES = 20_000;
@@ -55,9 +71,16 @@ export class StateFile {
       try {
         snapshot = JSON.parse(readFileSync(this.path, 'utf8')) as Snapshot;
       } catch (error) {
-        throw new StateFileError(`${this.path}: the snapshot is not valid JSON (${(error as Error).message}); refusing to start with partial state.`);
+        throw new StateFileError(
+          `${this.path}: the snapshot is not valid JSON (${(error as Error).message}); refusing to start with partial state.`,
+        );
       }
-      if (snapshot.format !== 'opsapi-state' || snapshot.version !== 1 || typeof snapshot.tenants !== 'object' || snapshot.tenants === null) {
+      if (
+        snapshot.format !== 'opsapi-state' ||
+        snapshot.version !== 1 ||
+        typeof snapshot.tenants !== 'object' ||
+        snapshot.tenants === null
+      ) {
         throw new StateFileError(`${this.path}: not an opsapi state file (format/version).`);
       }
       this.checkHeader(snapshot);
@@ -74,7 +97,8 @@ export class StateFile {
       tornTail = decoded.tornTail;
       const [first, ...rest] = decoded.records;
       if (first && 'format' in first) this.checkHeader(first);
-      for (const record of first && 'format' in first ? rest : decoded.records) this.applyRecord(record as JournalRecord);
+      for (const record of first && 'format' in first ? rest : decoded.records)
+        this.applyRecord(record as JournalRecord);
       this.journalLines = decoded.records.length;
       if (tornTail) writeFileSync(this.journalPath, decoded.records.map((r) => encodeLine(r)).join(''));
     }

@@ -3,7 +3,14 @@ import type { Asset } from '../../spec/schemas/maintenance.js';
 import type { Tenant } from '../../spec/schemas/admin.js';
 import type { PurchaseOrderLine } from '../../spec/schemas/planning.js';
 import type { DeliveryAttempt, Notification, Subscription } from '../../spec/schemas/notifications.js';
-import type { FixtureManifest, Lot, SkuRecord, StockLocation, UnitOfMeasure, World } from '../../fixtures/seed/model.js';
+import type {
+  FixtureManifest,
+  Lot,
+  SkuRecord,
+  StockLocation,
+  UnitOfMeasure,
+  World,
+} from '../../fixtures/seed/model.js';
 import { ListCollection } from '../lists/index.js';
 import { VirtualClock, type Clock } from '../clock.js';
 import type { Change, ChangeEvent, ChangeListener } from './change.js';
@@ -78,7 +85,8 @@ export class TenantState {
     }
     for (const f of world.families) this.families.set(f);
     for (const a of world.assets) this.assets.set(a);
-    for (const line of world.purchaseOrderLines) this.purchaseOrderLines.set(lineKey(line.purchaseOrderId, line.id), line);
+    for (const line of world.purchaseOrderLines)
+      this.purchaseOrderLines.set(lineKey(line.purchaseOrderId, line.id), line);
   }
 
   /** The tenant clock's current time as ISO 8601. */
@@ -93,7 +101,15 @@ export class TenantState {
 
   /** Records a write: builds the change, applies it, and hands it to the listeners. The one write seam. */
   commit<K extends EntityKind>(entity: K, id: string, after: EntityMap[K] | null, event?: ChangeEvent): Change<K> {
-    const change: Change<K> = { org: this.org, entity, id, before: this.current(entity, id) ?? null, after, at: this.clock.now(), ...(event ? { event } : {}) };
+    const change: Change<K> = {
+      org: this.org,
+      entity,
+      id,
+      before: this.current(entity, id) ?? null,
+      after,
+      at: this.clock.now(),
+      ...(event ? { event } : {}),
+    };
     this.apply(change);
     // Widening a change of one kind to the union of all kinds is sound, but TypeScript cannot relate a generic
     // correlated type to its union (microsoft/TypeScript#30581), so this one assertion states it.

@@ -17,11 +17,20 @@ describe('admin API validation', () => {
   });
 
   it('answers an anonymous tenant-scoped call with the plain 401 before reading its body', async () => {
-    expectProblem(await h.call('POST', '/__mock/clock', { token: null, raw: '{"advanceSeconds":' }), 401, null, 'POST /__mock/clock');
+    expectProblem(
+      await h.call('POST', '/__mock/clock', { token: null, raw: '{"advanceSeconds":' }),
+      401,
+      null,
+      'POST /__mock/clock',
+    );
   });
 
   it('answers a media type it does not read with 415 before authentication', async () => {
-    const reply = await h.call('POST', '/__mock/clock', { token: null, raw: 'advanceSeconds=5', headers: { 'content-type': 'text/plain' } });
+    const reply = await h.call('POST', '/__mock/clock', {
+      token: null,
+      raw: 'advanceSeconds=5',
+      headers: { 'content-type': 'text/plain' },
+    });
     expectProblem(reply, 415, null, 'POST /__mock/clock');
   });
 
@@ -42,7 +51,9 @@ describe('admin API validation', () => {
     const reply = await h.call('POST', '/__mock/tokens', { token: null, body: { org: 'ok', expiresIn: '60' } });
     expectProblem(reply, 400, 'COMMON.VALIDATION.ERROR');
     expect(reply.body.parameters).toEqual({ field: 'expiresIn' });
-    expect(reply.body.detail).toBe('expiresIn must be an integer number of seconds up to one year (negative values mint expired tokens).');
+    expect(reply.body.detail).toBe(
+      'expiresIn must be an integer number of seconds up to one year (negative values mint expired tokens).',
+    );
   });
 
   it('names the first invalid field in the order of the schema', async () => {
@@ -59,7 +70,10 @@ describe('admin API validation', () => {
     const deep = JSON.parse(`${'{"a":'.repeat(70)}1${'}'.repeat(70)}`) as unknown;
     const reply = await h.call('POST', '/__mock/events', { body: { eventName: 'Items.Sku.Created', data: deep } });
     expectProblem(reply, 400, 'COMMON.VALIDATION.ERROR', 'POST /__mock/events');
-    expect(reply.body).toMatchObject({ detail: 'data must not nest deeper than 64 levels.', parameters: { field: 'data' } });
+    expect(reply.body).toMatchObject({
+      detail: 'data must not nest deeper than 64 levels.',
+      parameters: { field: 'data' },
+    });
   });
 
   it('resets every tenant only for {all: true}: another value is a tenant reset, which needs credentials', async () => {

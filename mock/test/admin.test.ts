@@ -45,26 +45,47 @@ describe('the admin API', () => {
   describe('POST /__mock/tokens', () => {
     it('mints a token (201) that works for the org, with the permissions asked', async () => {
       const org = freshOrg('minted');
-      const reply = await h.call('POST', '/__mock/tokens', { token: null, body: { org, permissions: ['Warehouse.Skus.Read'], expiresIn: 600 } });
+      const reply = await h.call('POST', '/__mock/tokens', {
+        token: null,
+        body: { org, permissions: ['Warehouse.Skus.Read'], expiresIn: 600 },
+      });
       expect(reply.status).toBe(201);
       expect(reply.body).toEqual({ token: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/) });
       const self = await h.call('GET', '/v1/admin/tenants/self', { token: reply.body.token, op: 'getTenantSelf' });
       expect(self.body.orgCode).toBe(org);
-      expect((await h.call('GET', '/v1/items/skus?pageSize=1', { token: reply.body.token, op: 'listSkus' })).status).toBe(200);
-      expect((await h.call('GET', '/v1/maintenance/assets', { token: reply.body.token, op: 'listAssets' })).status).toBe(403);
+      expect(
+        (await h.call('GET', '/v1/items/skus?pageSize=1', { token: reply.body.token, op: 'listSkus' })).status,
+      ).toBe(200);
+      expect(
+        (await h.call('GET', '/v1/maintenance/assets', { token: reply.body.token, op: 'listAssets' })).status,
+      ).toBe(403);
     });
 
     it('mints role tokens', async () => {
       const org = freshOrg('minted');
       const reply = await h.call('POST', '/__mock/tokens', { token: null, body: { org, roles: ['App.Admin'] } });
       expect(reply.status).toBe(201);
-      expect((await h.call('GET', '/v1/notifications/webhook/subscriptions', { token: reply.body.token, op: 'listWebhookSubscriptions' })).status).toBe(200);
+      expect(
+        (
+          await h.call('GET', '/v1/notifications/webhook/subscriptions', {
+            token: reply.body.token,
+            op: 'listWebhookSubscriptions',
+          })
+        ).status,
+      ).toBe(200);
     });
 
     it('mints expired tokens on a negative expiresIn', async () => {
-      const reply = await h.call('POST', '/__mock/tokens', { token: null, body: { org: freshOrg('minted'), expiresIn: -60 } });
+      const reply = await h.call('POST', '/__mock/tokens', {
+        token: null,
+        body: { org: freshOrg('minted'), expiresIn: -60 },
+      });
       expect(reply.status).toBe(201);
-      expectProblem(await h.call('GET', '/v1/admin/tenants/self', { token: reply.body.token, op: 'getTenantSelf' }), 401, null);
+      expectProblem(
+        await h.call('GET', '/v1/admin/tenants/self', { token: reply.body.token, op: 'getTenantSelf' }),
+        401,
+        null,
+      );
     });
 
     it.each([
@@ -93,7 +114,11 @@ describe('the admin API', () => {
       const a = await tenant();
       const b = await tenant();
       for (const t of [a, b]) {
-        const created = await h.call('POST', '/v1/access/apiKeys', { token: t.token, body: { name: 'k' }, op: 'createApiKey' });
+        const created = await h.call('POST', '/v1/access/apiKeys', {
+          token: t.token,
+          body: { name: 'k' },
+          op: 'createApiKey',
+        });
         expect(created.status).toBe(201);
         await h.call('POST', '/v1/notifications/webhook/subscriptions', {
           token: t.token,
@@ -104,18 +129,35 @@ describe('the admin API', () => {
       const reset = await h.call('POST', '/__mock/reset', { token: a.token });
       expect(reset.status).toBe(200);
       expect(reset.body).toEqual({ reset: a.org });
-      const subsA = await h.call('GET', '/v1/notifications/webhook/subscriptions', { token: a.token, op: 'listWebhookSubscriptions' });
-      const subsB = await h.call('GET', '/v1/notifications/webhook/subscriptions', { token: b.token, op: 'listWebhookSubscriptions' });
+      const subsA = await h.call('GET', '/v1/notifications/webhook/subscriptions', {
+        token: a.token,
+        op: 'listWebhookSubscriptions',
+      });
+      const subsB = await h.call('GET', '/v1/notifications/webhook/subscriptions', {
+        token: b.token,
+        op: 'listWebhookSubscriptions',
+      });
       expect(subsA.body.totalCount).toBe(0);
       expect(subsB.body.totalCount).toBe(1);
     });
 
     it('forgets the API keys of the reset tenant', async () => {
       const a = await tenant();
-      const created = await h.call('POST', '/v1/access/apiKeys', { token: a.token, body: { name: 'k' }, op: 'createApiKey' });
-      expect((await h.call('GET', '/v1/admin/tenants/self', { token: null, apiKey: created.body.key, op: 'getTenantSelf' })).status).toBe(200);
+      const created = await h.call('POST', '/v1/access/apiKeys', {
+        token: a.token,
+        body: { name: 'k' },
+        op: 'createApiKey',
+      });
+      expect(
+        (await h.call('GET', '/v1/admin/tenants/self', { token: null, apiKey: created.body.key, op: 'getTenantSelf' }))
+          .status,
+      ).toBe(200);
       await h.call('POST', '/__mock/reset', { token: a.token });
-      expectProblem(await h.call('GET', '/v1/admin/tenants/self', { token: null, apiKey: created.body.key, op: 'getTenantSelf' }), 401, null);
+      expectProblem(
+        await h.call('GET', '/v1/admin/tenants/self', { token: null, apiKey: created.body.key, op: 'getTenantSelf' }),
+        401,
+        null,
+      );
     });
 
     it('resets every tenant with {all: true}', async () => {
@@ -132,7 +174,10 @@ describe('the admin API', () => {
       expect(reset.status).toBe(200);
       expect(reset.body).toEqual({ reset: 'all' });
       for (const t of [a, b]) {
-        const subs = await h.call('GET', '/v1/notifications/webhook/subscriptions', { token: t.token, op: 'listWebhookSubscriptions' });
+        const subs = await h.call('GET', '/v1/notifications/webhook/subscriptions', {
+          token: t.token,
+          op: 'listWebhookSubscriptions',
+        });
         expect(subs.body.totalCount).toBe(0);
       }
     });
@@ -193,14 +238,22 @@ describe('the admin API', () => {
 
     it('accepts the largest amount', async () => {
       const t = await tenant();
-      const reply = await h.call('POST', '/__mock/clock', { token: t.token, body: { advanceSeconds: MAX_ADVANCE_SECONDS } });
+      const reply = await h.call('POST', '/__mock/clock', {
+        token: t.token,
+        body: { advanceSeconds: MAX_ADVANCE_SECONDS },
+      });
       expect(reply.status).toBe(200);
       expect(reply.body.offsetSeconds).toBe(MAX_ADVANCE_SECONDS);
     });
 
     it('answers without credentials with the plain 401', async () => {
       expectProblem(await h.call('GET', '/__mock/clock', { token: null }), 401, null, 'GET /__mock/clock');
-      expectProblem(await h.call('POST', '/__mock/clock', { token: null, body: { advanceSeconds: 1 } }), 401, null, 'POST /__mock/clock');
+      expectProblem(
+        await h.call('POST', '/__mock/clock', { token: null, body: { advanceSeconds: 1 } }),
+        401,
+        null,
+        'POST /__mock/clock',
+      );
     });
   });
 
@@ -229,9 +282,21 @@ describe('the admin API', () => {
       });
       expect(m.sku.alternativeUnitOfMeasureId).not.toBe(m.sku.baseUnitOfMeasureId);
       expect(m.unknownUnitOfMeasureId).not.toBe(m.sku.baseUnitOfMeasureId);
-      const sku = await h.call('GET', `/v1/items/skus?filterBy=${encodeURIComponent(`reference[Equals]${m.sku.reference}`)}`, { token: t.token, op: 'listSkus' });
-      expect(sku.body.results[0]).toMatchObject({ reference: m.sku.reference, status: 'Active', baseUnitOfMeasureId: m.sku.baseUnitOfMeasureId });
-      const family = await h.call('POST', '/v1/items/families/search', { token: t.token, body: { filterBy: `id[Equals]${m.deletableFamilyId}` }, op: 'searchFamilies' });
+      const sku = await h.call(
+        'GET',
+        `/v1/items/skus?filterBy=${encodeURIComponent(`reference[Equals]${m.sku.reference}`)}`,
+        { token: t.token, op: 'listSkus' },
+      );
+      expect(sku.body.results[0]).toMatchObject({
+        reference: m.sku.reference,
+        status: 'Active',
+        baseUnitOfMeasureId: m.sku.baseUnitOfMeasureId,
+      });
+      const family = await h.call('POST', '/v1/items/families/search', {
+        token: t.token,
+        body: { filterBy: `id[Equals]${m.deletableFamilyId}` },
+        op: 'searchFamilies',
+      });
       expect(family.body.results[0]).toMatchObject({ id: m.deletableFamilyId, skuCount: 0 });
     });
 
@@ -265,7 +330,11 @@ describe('the admin API', () => {
 
     it('redacts the API key as well', async () => {
       const t = await tenant();
-      const key = await h.call('POST', '/v1/access/apiKeys', { token: t.token, body: { name: 'k' }, op: 'createApiKey' });
+      const key = await h.call('POST', '/v1/access/apiKeys', {
+        token: t.token,
+        body: { name: 'k' },
+        op: 'createApiKey',
+      });
       await h.call('GET', '/v1/items/skus?pageSize=1', { token: null, apiKey: key.body.key, op: 'listSkus' });
       const reply = await h.call('GET', '/__mock/requests', { token: t.token });
       const last = reply.body.requests.at(-1);
@@ -292,7 +361,10 @@ describe('the admin API', () => {
   describe('POST /__mock/events', () => {
     it('emits an event (202) that creates no notification without a subscription', async () => {
       const t = await tenant();
-      const reply = await h.call('POST', '/__mock/events', { token: t.token, body: { eventName: 'Warehouse.Shipment.Shipped' } });
+      const reply = await h.call('POST', '/__mock/events', {
+        token: t.token,
+        body: { eventName: 'Warehouse.Shipment.Shipped' },
+      });
       expect(reply.status).toBe(202);
       expect(reply.body).toEqual({ eventId: expect.any(String), notifications: [] });
       const list = await h.call('GET', '/v1/notifications/webhook', { token: t.token, op: 'listWebhookNotifications' });
@@ -301,7 +373,10 @@ describe('the admin API', () => {
 
     it('emits a chosen version with chosen data', async () => {
       const t = await tenant();
-      const reply = await h.call('POST', '/__mock/events', { token: t.token, body: { eventName: 'Items.Sku.Created', eventVersion: 1, data: { skuId: 's', skuReference: 'r' } } });
+      const reply = await h.call('POST', '/__mock/events', {
+        token: t.token,
+        body: { eventName: 'Items.Sku.Created', eventVersion: 1, data: { skuId: 's', skuReference: 'r' } },
+      });
       expect(reply.status).toBe(202);
     });
 
@@ -334,7 +409,9 @@ describe('the admin API', () => {
       expect(first.status).toBe(200);
       expect(first.body).toEqual({ secret: expect.stringMatching(/^whsec_[0-9a-f]{40}$/) });
       expect((await h.call('GET', '/__mock/webhook-secret', { token: a.token })).body).toEqual(first.body);
-      expect((await h.call('GET', '/__mock/webhook-secret', { token: b.token })).body.secret).not.toBe(first.body.secret);
+      expect((await h.call('GET', '/__mock/webhook-secret', { token: b.token })).body.secret).not.toBe(
+        first.body.secret,
+      );
     });
 
     it('answers without credentials with the plain 401', async () => {

@@ -44,11 +44,21 @@ describe('authentication', () => {
       { name: 'a malformed bearer token (Bearer abc)', headers: async () => ({ authorization: 'Bearer abc' }) },
       { name: 'a Basic authorization', headers: async () => ({ authorization: 'Basic x' }) },
       { name: 'a bare token without the Bearer scheme', headers: async () => ({ authorization: h.admin }) },
-      { name: 'a token signed with another secret', headers: async () => ({ authorization: `Bearer ${await mintToken('another-secret-entirely', adminClaims(h.org))}` }) },
-      { name: 'an expired token', headers: async () => ({ authorization: `Bearer ${await h.token(adminClaims(h.org), -10)}` }) },
+      {
+        name: 'a token signed with another secret',
+        headers: async () => ({
+          authorization: `Bearer ${await mintToken('another-secret-entirely', adminClaims(h.org))}`,
+        }),
+      },
+      {
+        name: 'an expired token',
+        headers: async () => ({ authorization: `Bearer ${await h.token(adminClaims(h.org), -10)}` }),
+      },
       {
         name: 'a token expired long ago (minted in the past)',
-        headers: async () => ({ authorization: `Bearer ${await mintToken(secret, adminClaims(h.org), 60, nowSeconds() - 7200)}` }),
+        headers: async () => ({
+          authorization: `Bearer ${await mintToken(secret, adminClaims(h.org), 60, nowSeconds() - 7200)}`,
+        }),
       },
       {
         name: 'an unsigned token (alg: none)',
@@ -103,20 +113,31 @@ describe('authentication', () => {
 
   it('answers a forged token on a write with the plain 401', async () => {
     const forged = await mintToken('another-secret-entirely', adminClaims(h.org));
-    const reply = await h.call('POST', '/v1/access/apiKeys', { token: forged, body: { name: 'forged' }, op: 'createApiKey' });
+    const reply = await h.call('POST', '/v1/access/apiKeys', {
+      token: forged,
+      body: { name: 'forged' },
+      op: 'createApiKey',
+    });
     expectPlain401(reply, 'POST /v1/access/apiKeys');
   });
 
   it('answers an anonymous request with a broken body with the 401, not the 400', async () => {
-    const reply = await h.call('PUT', '/v1/items/skus/X/stock', { token: null, raw: '{not json', op: 'updateSkuStock' });
+    const reply = await h.call('PUT', '/v1/items/skus/X/stock', {
+      token: null,
+      raw: '{not json',
+      op: 'updateSkuStock',
+    });
     expectPlain401(reply, 'PUT /v1/items/skus/X/stock');
   });
 
-  it.each(OPERATIONS.map((op) => ({ operationId: op.operationId, op })))('answers $operationId without credentials with the plain 401', async ({ op }) => {
-    const path = pathOf(op);
-    const reply = await h.call(op.method.toUpperCase(), path, { token: null, op: op.operationId });
-    expectPlain401(reply, `${op.method.toUpperCase()} ${path}`);
-  });
+  it.each(OPERATIONS.map((op) => ({ operationId: op.operationId, op })))(
+    'answers $operationId without credentials with the plain 401',
+    async ({ op }) => {
+      const path = pathOf(op);
+      const reply = await h.call(op.method.toUpperCase(), path, { token: null, op: op.operationId });
+      expectPlain401(reply, `${op.method.toUpperCase()} ${path}`);
+    },
+  );
 
   describe('permissions', () => {
     let none: string;
@@ -143,14 +164,13 @@ describe('authentication', () => {
       },
     );
 
-    it.each(guarded.filter((op) => !op.permission.name?.endsWith('.Read')).map((op) => ({ operationId: op.operationId, op })))(
-      'refuses $operationId to the read-only token',
-      async ({ op }) => {
-        const reply = await h.call(op.method.toUpperCase(), pathOf(op), { token: h.limited, op: op.operationId });
-        expectProblem(reply, 403, 'COMMON.AUTH.MISSING_PERMISSIONS');
-        expect(reply.body.parameters.permission).toBe(op.permission.name);
-      },
-    );
+    it.each(
+      guarded.filter((op) => !op.permission.name?.endsWith('.Read')).map((op) => ({ operationId: op.operationId, op })),
+    )('refuses $operationId to the read-only token', async ({ op }) => {
+      const reply = await h.call(op.method.toUpperCase(), pathOf(op), { token: h.limited, op: op.operationId });
+      expectProblem(reply, 403, 'COMMON.AUTH.MISSING_PERMISSIONS');
+      expect(reply.body.parameters.permission).toBe(op.permission.name);
+    });
 
     it('lets the read-only token read the SKUs', async () => {
       const reply = await h.call('GET', '/v1/items/skus?pageSize=1', { token: h.limited, op: 'listSkus' });
@@ -160,7 +180,10 @@ describe('authentication', () => {
     it.each(OPERATIONS.filter((op) => op.permission.name === null).map((op) => ({ operationId: op.operationId })))(
       'lets a token without permissions call $operationId, which names none',
       async ({ operationId }) => {
-        const path = operationId === 'getError' ? '/v1/errors/COMMON.ENTITY.NOT_FOUND' : OPERATIONS.find((o) => o.operationId === operationId)!.path;
+        const path =
+          operationId === 'getError'
+            ? '/v1/errors/COMMON.ENTITY.NOT_FOUND'
+            : OPERATIONS.find((o) => o.operationId === operationId)!.path;
         const reply = await h.call('GET', path, { token: none, op: operationId });
         expect(reply.status).toBe(200);
       },
@@ -174,11 +197,21 @@ describe('authentication', () => {
       });
 
       it('grants the operations that require App.Admin', async () => {
-        const list = await h.call('GET', '/v1/notifications/webhook/subscriptions', { token: roleOnly, op: 'listWebhookSubscriptions' });
+        const list = await h.call('GET', '/v1/notifications/webhook/subscriptions', {
+          token: roleOnly,
+          op: 'listWebhookSubscriptions',
+        });
         expect(list.status).toBe(200);
-        const created = await h.call('POST', '/v1/access/apiKeys', { token: roleOnly, body: { name: 'role-only' }, op: 'createApiKey' });
+        const created = await h.call('POST', '/v1/access/apiKeys', {
+          token: roleOnly,
+          body: { name: 'role-only' },
+          op: 'createApiKey',
+        });
         expect(created.status).toBe(201);
-        const history = await h.call('GET', '/v1/notifications/webhook', { token: roleOnly, op: 'listWebhookNotifications' });
+        const history = await h.call('GET', '/v1/notifications/webhook', {
+          token: roleOnly,
+          op: 'listWebhookNotifications',
+        });
         expect(history.status).toBe(200);
       });
 
@@ -186,7 +219,11 @@ describe('authentication', () => {
         const skus = await h.call('GET', '/v1/items/skus', { token: roleOnly, op: 'listSkus' });
         expectProblem(skus, 403, 'COMMON.AUTH.MISSING_PERMISSIONS');
         expect(skus.body.parameters).toEqual({ permission: 'Warehouse.Skus.Read' });
-        const stock = await h.call('PUT', '/v1/items/skus/X/stock', { token: roleOnly, body: { locationReference: 'L', stock: 1 }, op: 'updateSkuStock' });
+        const stock = await h.call('PUT', '/v1/items/skus/X/stock', {
+          token: roleOnly,
+          body: { locationReference: 'L', stock: 1 },
+          op: 'updateSkuStock',
+        });
         expectProblem(stock, 403, 'COMMON.AUTH.MISSING_PERMISSIONS');
         expect(stock.body.parameters).toEqual({ permission: 'Warehouse.Counts.Write' });
       });
@@ -235,7 +272,11 @@ describe('authentication', () => {
     });
 
     it('refuses a made-up key with the plain 401', async () => {
-      const reply = await h.call('GET', '/v1/items/skus', { token: null, apiKey: 'opsk_made-up-key-that-nobody-created', op: 'listSkus' });
+      const reply = await h.call('GET', '/v1/items/skus', {
+        token: null,
+        apiKey: 'opsk_made-up-key-that-nobody-created',
+        op: 'listSkus',
+      });
       expectPlain401(reply, 'GET /v1/items/skus');
     });
 
@@ -249,17 +290,29 @@ describe('authentication', () => {
       it('accepts the bearer token repeated in X-Api-Key, as clients generated by @hey-api/openapi-ts send it', async () => {
         const list = await h.call('GET', '/v1/items/skus?pageSize=1', { apiKey: h.admin, op: 'listSkus' });
         expect(list.status).toBe(200);
-        const created = await h.call('POST', '/v1/access/apiKeys', { apiKey: h.admin, body: { name: 'repeated-token' }, op: 'createApiKey' });
+        const created = await h.call('POST', '/v1/access/apiKeys', {
+          apiKey: h.admin,
+          body: { name: 'repeated-token' },
+          op: 'createApiKey',
+        });
         expect(created.status).toBe(201);
       });
 
       it('gives the repeated token the permissions of the token, no more', async () => {
-        const reply = await h.call('POST', '/v1/access/apiKeys', { token: h.limited, apiKey: h.limited, body: { name: 'limited' }, op: 'createApiKey' });
+        const reply = await h.call('POST', '/v1/access/apiKeys', {
+          token: h.limited,
+          apiKey: h.limited,
+          body: { name: 'limited' },
+          op: 'createApiKey',
+        });
         expectProblem(reply, 403, 'COMMON.AUTH.MISSING_PERMISSIONS');
       });
 
       it('refuses a valid token with a different, made-up key with the plain 401', async () => {
-        const reply = await h.call('GET', '/v1/items/skus', { apiKey: 'opsk_made-up-key-that-nobody-created', op: 'listSkus' });
+        const reply = await h.call('GET', '/v1/items/skus', {
+          apiKey: 'opsk_made-up-key-that-nobody-created',
+          op: 'listSkus',
+        });
         expectPlain401(reply, 'GET /v1/items/skus');
       });
 
@@ -282,9 +335,17 @@ describe('authentication', () => {
 
     it('carries the permissions of its creator, no more', async () => {
       const roleOnly = await h.token({ org: h.org, roles: [ADMIN], permissions: [] });
-      const created = await h.call('POST', '/v1/access/apiKeys', { token: roleOnly, body: { name: 'admin-role-key' }, op: 'createApiKey' });
+      const created = await h.call('POST', '/v1/access/apiKeys', {
+        token: roleOnly,
+        body: { name: 'admin-role-key' },
+        op: 'createApiKey',
+      });
       expect(created.status).toBe(201);
-      const subs = await h.call('GET', '/v1/notifications/webhook/subscriptions', { token: null, apiKey: created.body.key, op: 'listWebhookSubscriptions' });
+      const subs = await h.call('GET', '/v1/notifications/webhook/subscriptions', {
+        token: null,
+        apiKey: created.body.key,
+        op: 'listWebhookSubscriptions',
+      });
       expect(subs.status).toBe(200);
       const skus = await h.call('GET', '/v1/items/skus', { token: null, apiKey: created.body.key, op: 'listSkus' });
       expectProblem(skus, 403, 'COMMON.AUTH.MISSING_PERMISSIONS');

@@ -17,10 +17,18 @@ afterAll(async () => {
   await mock?.close();
 });
 
-async function call(token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+async function call(
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const res = await fetch(`${mock.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
@@ -29,7 +37,11 @@ async function call(token: string, method: string, path: string, body?: unknown)
 
 describe('mock.control', () => {
   it('shows the resolved options, frozen, and no internal parts', () => {
-    expect(mock.control.options).toMatchObject({ host: '127.0.0.1', seed: 7, rateLimit: { limit: 1000, windowMs: 1000 } });
+    expect(mock.control.options).toMatchObject({
+      host: '127.0.0.1',
+      seed: 7,
+      rateLimit: { limit: 1000, windowMs: 1000 },
+    });
     expect(Object.isFrozen(mock.control.options)).toBe(true);
     expect('services' in mock).toBe(false);
   });
@@ -73,7 +85,15 @@ describe('mock.control', () => {
 
     const token = await tenant.token();
     const m = (await call(token, 'GET', '/__mock/fixtures')).body as FixtureManifest;
-    expect((await call(token, 'PUT', `/v1/items/skus/${m.sku.reference}/stock`, { locationReference: m.sku.locationReference, lotId: m.sku.lotId, stock: 4242 })).status).toBe(204);
+    expect(
+      (
+        await call(token, 'PUT', `/v1/items/skus/${m.sku.reference}/stock`, {
+          locationReference: m.sku.locationReference,
+          lotId: m.sku.lotId,
+          stock: 4242,
+        })
+      ).status,
+    ).toBe(204);
     expect((await call(token, 'DELETE', `/v1/items/families/${m.deletableFamilyId}`)).status).toBe(204);
     const view = tenant.inspect()!;
     expect(view.sku(m.sku.reference)?.stock.some((e) => e.quantity === 4242)).toBe(true);
@@ -99,13 +119,21 @@ describe('mock.control', () => {
     const tenant = mock.control.tenant(freshOrg('control-stats'));
     const token = await tenant.token();
     // Port 9 on loopback refuses: the attempt fails at once and the notification stays scheduled for a retry.
-    const sub = await call(token, 'POST', '/v1/notifications/webhook/subscriptions', { endpoint: 'http://127.0.0.1:9/hook', eventName: 'Items.Sku.Created', eventVersion: 1 });
+    const sub = await call(token, 'POST', '/v1/notifications/webhook/subscriptions', {
+      endpoint: 'http://127.0.0.1:9/hook',
+      eventName: 'Items.Sku.Created',
+      eventVersion: 1,
+    });
     expect(sub.status).toBe(201);
     expect((await call(token, 'POST', '/__mock/events', { eventName: 'Items.Sku.Created' })).status).toBe(202);
     await mock.control.idle();
     const stats = mock.control.stats();
     const http = (await call(token, 'GET', '/__mock/stats')).body;
-    expect(stats).toEqual({ tenants: http.tenants, notifications: http.notifications, pendingDeliveries: http.pendingDeliveries });
+    expect(stats).toEqual({
+      tenants: http.tenants,
+      notifications: http.notifications,
+      pendingDeliveries: http.pendingDeliveries,
+    });
     expect(stats.tenants).toBe(mock.control.orgs().length);
     expect(stats.notifications).toBeGreaterThanOrEqual(1);
     expect(stats.pendingDeliveries).toBeGreaterThanOrEqual(1);

@@ -31,7 +31,8 @@ async function tenant() {
   return { org, token, coverage };
 }
 
-const pair = (c: Coverage, operationId: string, status: number, code: string | null) => c.pairs.find((p) => p.operationId === operationId && p.status === status && p.code === code);
+const pair = (c: Coverage, operationId: string, status: number, code: string | null) =>
+  c.pairs.find((p) => p.operationId === operationId && p.status === status && p.code === code);
 const called = (c: Coverage, operationId: string) => c.operations.find((o) => o.operationId === operationId)?.called;
 
 describe('GET /__mock/coverage', () => {
@@ -44,10 +45,24 @@ describe('GET /__mock/coverage', () => {
   it('lists every operation and every declared pair, none exercised, for a tenant that made no request', async () => {
     const c = await (await tenant()).coverage();
     expect(c.operations.map((o) => o.operationId)).toEqual(OPERATIONS.map((o) => o.operationId));
-    expect(c.summary).toEqual({ operations: { hit: 0, total: OPERATIONS.length }, pairs: { hit: 0, total: c.pairs.length } });
+    expect(c.summary).toEqual({
+      operations: { hit: 0, total: OPERATIONS.length },
+      pairs: { hit: 0, total: c.pairs.length },
+    });
     expect(c.pairs.length).toBeGreaterThan(OPERATIONS.length * 3);
-    expect(c.operations.find((o) => o.operationId === 'updateSkuStock')).toEqual({ operationId: 'updateSkuStock', method: 'PUT', path: '/v1/items/skus/{skuReference}/stock', called: 0 });
-    expect(pair(c, 'updateSkuStock', 204, null)).toEqual({ operationId: 'updateSkuStock', status: 204, code: null, provenance: 'documented', hit: 0 });
+    expect(c.operations.find((o) => o.operationId === 'updateSkuStock')).toEqual({
+      operationId: 'updateSkuStock',
+      method: 'PUT',
+      path: '/v1/items/skus/{skuReference}/stock',
+      called: 0,
+    });
+    expect(pair(c, 'updateSkuStock', 204, null)).toEqual({
+      operationId: 'updateSkuStock',
+      status: 204,
+      code: null,
+      provenance: 'documented',
+      hit: 0,
+    });
     expect(pair(c, 'updateSkuStock', 404, 'COMMON.ENTITY.NOT_FOUND')?.provenance).toBe('inferred');
   });
 
@@ -63,10 +78,13 @@ describe('GET /__mock/coverage', () => {
     expect(pair(c, 'listSkus', 400, 'COMMON.QUERY.SORTING_PARSING_FAILED')?.hit).toBe(1);
     expect(pair(c, 'listSkus', 400, 'COMMON.QUERY.FILTER_PARSING_FAILED')?.hit).toBe(0);
     expect(pair(c, 'listSkus', 429, 'COMMON.RATE_LIMIT.EXCEEDED')?.hit).toBe(1);
-    expect(c.summary).toEqual({ operations: { hit: 1, total: OPERATIONS.length }, pairs: { hit: 3, total: c.pairs.length } });
+    expect(c.summary).toEqual({
+      operations: { hit: 1, total: OPERATIONS.length },
+      pairs: { hit: 3, total: c.pairs.length },
+    });
   });
 
-  it("counts a call whose answer the contract does not declare, and no pair for it", async () => {
+  it('counts a call whose answer the contract does not declare, and no pair for it', async () => {
     const t = await tenant();
     const refused = await h.call('GET', '/v1/admin/tenants/self', { token: t.token, headers: { prefer: 'code=418' } });
     expect(refused.status).toBe(400);
@@ -91,7 +109,9 @@ describe('GET /__mock/coverage', () => {
     const tampered = `${genuine.slice(0, -4)}AAAA`;
     expect((await h.call('GET', '/v1/items/skus', { token: expired })).status).toBe(401);
     expect((await h.call('GET', '/v1/maintenance/assets', { token: tampered })).status).toBe(401);
-    const key = (await h.call('POST', '/v1/access/apiKeys', { token: t.token, body: { name: 'revoked' }, op: 'createApiKey' })).body as { id: string; key: string };
+    const key = (
+      await h.call('POST', '/v1/access/apiKeys', { token: t.token, body: { name: 'revoked' }, op: 'createApiKey' })
+    ).body as { id: string; key: string };
     expect((await h.call('DELETE', `/__mock/api-keys/${key.id}`, { token: t.token })).status).toBe(204);
     expect((await h.call('GET', '/v1/notifications/events', { token: null, apiKey: key.key })).status).toBe(401);
     const c = await t.coverage();
@@ -124,8 +144,16 @@ describe('GET /__mock/coverage', () => {
     const t = await tenant();
     const call: TenantCall = (method, path, options = {}) => h.call(method, path, { token: t.token, ...options });
     const fixtures = (await call('GET', '/__mock/fixtures')).body;
-    const line = h.mock.control.tenant(t.org).inspect()!.purchaseOrderLines().find((l) => l.status === 'PartiallyReceived')!;
-    await hitEveryPair(call, fixtures, { purchaseOrderId: line.purchaseOrderId, lineId: line.id, receivedQuantity: line.receivedQuantity });
+    const line = h.mock.control
+      .tenant(t.org)
+      .inspect()!
+      .purchaseOrderLines()
+      .find((l) => l.status === 'PartiallyReceived')!;
+    await hitEveryPair(call, fixtures, {
+      purchaseOrderId: line.purchaseOrderId,
+      lineId: line.id,
+      receivedQuantity: line.receivedQuantity,
+    });
     const c = await t.coverage();
     expect(c.pairs.filter((p) => p.hit === 0).map((p) => `${p.operationId} ${p.status} ${p.code ?? ''}`)).toEqual([]);
     expect(c.summary.operations).toEqual({ hit: OPERATIONS.length, total: OPERATIONS.length });
@@ -138,9 +166,15 @@ describe('tenant(org).coverage()', () => {
     const control = h.mock.control.tenant(t.org);
     expect(control.coverage().summary.operations.hit).toBe(0);
     expect(h.mock.control.orgs()).not.toContain(t.org);
-    await h.call('PUT', '/v1/items/skus/none/stock', { token: t.token, body: { locationReference: 'x', stock: 1 }, op: 'updateSkuStock' });
+    await h.call('PUT', '/v1/items/skus/none/stock', {
+      token: t.token,
+      body: { locationReference: 'x', stock: 1 },
+      op: 'updateSkuStock',
+    });
     expect(control.coverage()).toEqual(await t.coverage());
-    expect(control.coverage({ operations: ['updateSkuStock'] })).toEqual(await t.coverage('?operations=updateSkuStock'));
+    expect(control.coverage({ operations: ['updateSkuStock'] })).toEqual(
+      await t.coverage('?operations=updateSkuStock'),
+    );
     expect(pair(control.coverage(), 'updateSkuStock', 404, 'COMMON.ENTITY.NOT_FOUND')?.hit).toBe(1);
     expect(() => control.coverage({ operations: ['nope'] })).toThrow(/unknown operationId 'nope'/);
   });
@@ -149,13 +183,26 @@ describe('tenant(org).coverage()', () => {
 describe('the request journal', () => {
   it('carries the operationId, the parsed query, the status and the problem code of each request', async () => {
     const t = await tenant();
-    await h.call('GET', '/v1/items/skus?pageSize=2&filterBy=name%5BContains%5Da%20%26%26%20name%5BContains%5Db', { token: t.token, op: 'listSkus' });
+    await h.call('GET', '/v1/items/skus?pageSize=2&filterBy=name%5BContains%5Da%20%26%26%20name%5BContains%5Db', {
+      token: t.token,
+      op: 'listSkus',
+    });
     await h.call('GET', '/v1/items/skus?sortBy=nope', { token: t.token, op: 'listSkus' });
     const requests = h.mock.control.tenant(t.org).requests();
-    expect(requests[0]).toMatchObject({ operationId: 'listSkus', method: 'GET', path: '/v1/items/skus', query: { pageSize: '2', filterBy: 'name[Contains]a && name[Contains]b' }, status: 200 });
+    expect(requests[0]).toMatchObject({
+      operationId: 'listSkus',
+      method: 'GET',
+      path: '/v1/items/skus',
+      query: { pageSize: '2', filterBy: 'name[Contains]a && name[Contains]b' },
+      status: 200,
+    });
     expect(requests[0]?.queryString).toContain('%26%26');
     expect(requests[0]).not.toHaveProperty('code');
-    expect(requests[1]).toMatchObject({ query: { sortBy: 'nope' }, status: 400, code: 'COMMON.QUERY.SORTING_PARSING_FAILED' });
+    expect(requests[1]).toMatchObject({
+      query: { sortBy: 'nope' },
+      status: 400,
+      code: 'COMMON.QUERY.SORTING_PARSING_FAILED',
+    });
     expect((await h.call('GET', '/__mock/requests', { token: t.token })).body.requests).toEqual(requests);
   });
 });

@@ -28,8 +28,12 @@ describe.skipIf(!availability.run)('the /docs page in headless Chromium', () => 
     });
     await page.goto(`${h.url}/docs`, { waitUntil: 'networkidle', timeout: 30_000 });
     await page.waitForSelector('.opblock', { timeout: 30_000 });
-    const listed = await page.$$eval('.opblock .opblock-summary-path', (nodes) => nodes.map((n) => (n.getAttribute('data-path') ?? n.textContent ?? '').replace(/\u200b/g, '').trim()));
-    const methods = await page.$$eval('.opblock .opblock-summary-method', (nodes) => nodes.map((n) => (n.textContent ?? '').trim().toLowerCase()));
+    const listed = await page.$$eval('.opblock .opblock-summary-path', (nodes) =>
+      nodes.map((n) => (n.getAttribute('data-path') ?? n.textContent ?? '').replace(/\u200b/g, '').trim()),
+    );
+    const methods = await page.$$eval('.opblock .opblock-summary-method', (nodes) =>
+      nodes.map((n) => (n.textContent ?? '').trim().toLowerCase()),
+    );
     const seen = new Set(listed.map((path, i) => `${methods[i]} ${path}`));
     for (const op of OPERATIONS) expect(seen, `${op.method} ${op.path}`).toContain(`${op.method} ${op.path}`);
     expect(await page.title()).toMatch(/swagger|operations/i);

@@ -32,7 +32,9 @@ describe('the HTML page of a catalog entry', () => {
   const links = { type: 'http://127.0.0.1:4010/errors/X', json: '/errors/X?format=json', docs: '/docs' };
 
   it('escapes the five characters that could open markup or close an attribute', () => {
-    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe('&#60;a href=&#34;x&#34; title=&#39;y&#39;&#62;&#38;&#60;/a&#62;');
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe(
+      '&#60;a href=&#34;x&#34; title=&#39;y&#39;&#62;&#38;&#60;/a&#62;',
+    );
   });
 
   it('escapes every value it shows, from the catalog and from the links', () => {

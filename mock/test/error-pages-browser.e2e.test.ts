@@ -22,7 +22,10 @@ describe.skipIf(!availability.run)('the page behind a problem type URI in headle
 
   it('reads as a page about the code, links to its JSON and to /docs, and loads nothing from elsewhere', async () => {
     // A real problem: a read-only caller updates stock (Authentication, point 4).
-    const problem = await h.call('PUT', '/v1/items/skus/ANY/stock', { token: h.limited, body: { locationReference: 'L', stock: 1 } });
+    const problem = await h.call('PUT', '/v1/items/skus/ANY/stock', {
+      token: h.limited,
+      body: { locationReference: 'L', stock: 1 },
+    });
     expect(problem.status).toBe(403);
     const type = problem.body.type as string;
     const record = catalogEntry('COMMON.AUTH.MISSING_PERMISSIONS')!;

@@ -28,9 +28,14 @@ describe('problem type URIs resolve on the mock (Errors / Problem body: type is 
     h.call('GET', '/v1/errors/NO.SUCH.CODE'),
     h.call('GET', `/v1/items/skus?filterBy=${encodeURIComponent('name[Nope]x')}`),
     h.call('GET', '/v1/items/skus?pageSize=0'),
-    h.call('POST', '/v1/notifications/webhook/subscriptions', { body: { endpoint: 'http://127.0.0.1:1/hook', eventName: 'No.Such.Event', eventVersion: 1 } }),
+    h.call('POST', '/v1/notifications/webhook/subscriptions', {
+      body: { endpoint: 'http://127.0.0.1:1/hook', eventName: 'No.Such.Event', eventVersion: 1 },
+    }),
     h.call('GET', '/v1/items/skus', { headers: { prefer: 'code=429' } }),
-    h.call('PUT', '/v1/items/skus/ANY/stock', { body: { locationReference: 'L', stock: 1 }, headers: { prefer: 'code=422' } }),
+    h.call('PUT', '/v1/items/skus/ANY/stock', {
+      body: { locationReference: 'L', stock: 1 },
+      headers: { prefer: 'code=422' },
+    }),
   ];
 
   it('names the mock origin in the type of every coded problem, and each type answers 200 without credentials', async () => {
@@ -50,7 +55,12 @@ describe('problem type URIs resolve on the mock (Errors / Problem body: type is 
   });
 
   it('answers the same body as GET /v1/errors/{errorCode}', async () => {
-    for (const code of ['COMMON.ENTITY.NOT_FOUND', 'COMMON.RATE_LIMIT.EXCEEDED', 'PLANNING.PURCHASE_ORDER.CANNOT_MODIFY_CANCELLED_LINE', 'WAREHOUSE.AI.GENERATED_INVALID_RESPONSE']) {
+    for (const code of [
+      'COMMON.ENTITY.NOT_FOUND',
+      'COMMON.RATE_LIMIT.EXCEEDED',
+      'PLANNING.PURCHASE_ORDER.CANNOT_MODIFY_CANCELLED_LINE',
+      'WAREHOUSE.AI.GENERATED_INVALID_RESPONSE',
+    ]) {
       const page = await fetchUrl(h, `${h.origin}/errors/${code}`);
       const api = await h.call('GET', `/v1/errors/${code}`, { op: 'getError' });
       expect(page.body).toEqual(api.body);
@@ -59,7 +69,9 @@ describe('problem type URIs resolve on the mock (Errors / Problem body: type is 
 
   it('resolves every code of the catalog', async () => {
     for (let i = 0; i < ERROR_CODES.length; i += 25) {
-      const batch = await Promise.all(ERROR_CODES.slice(i, i + 25).map((code) => fetchUrl(h, `${h.origin}/errors/${code}`)));
+      const batch = await Promise.all(
+        ERROR_CODES.slice(i, i + 25).map((code) => fetchUrl(h, `${h.origin}/errors/${code}`)),
+      );
       for (const [j, page] of batch.entries()) expect(page.status, ERROR_CODES[i + j]).toBe(200);
     }
   });
@@ -101,9 +113,13 @@ describe('problem type URIs resolve on the mock (Errors / Problem body: type is 
   });
 
   it('lets ?format= choose over Accept, so the HTML page can link to its JSON', async () => {
-    const json = await fetchUrl(h, `${h.origin}/errors/COMMON.ENTITY.NOT_FOUND?format=json`, { accept: BROWSER_ACCEPT });
+    const json = await fetchUrl(h, `${h.origin}/errors/COMMON.ENTITY.NOT_FOUND?format=json`, {
+      accept: BROWSER_ACCEPT,
+    });
     expect(json.headers['content-type']).toMatch(/^application\/json/);
-    const html = await fetchUrl(h, `${h.origin}/errors/COMMON.ENTITY.NOT_FOUND?format=html`, { accept: 'application/json' });
+    const html = await fetchUrl(h, `${h.origin}/errors/COMMON.ENTITY.NOT_FOUND?format=html`, {
+      accept: 'application/json',
+    });
     expect(html.headers['content-type']).toMatch(/^text\/html/);
   });
 
@@ -126,7 +142,9 @@ describe('problem type URIs resolve on the mock (Errors / Problem body: type is 
   });
 
   it('is not the API: it needs no credentials and leaves the tenant journal alone', async () => {
-    const page = await fetchUrl(h, `${h.origin}/errors/COMMON.ENTITY.NOT_FOUND`, { authorization: `Bearer ${h.admin}` });
+    const page = await fetchUrl(h, `${h.origin}/errors/COMMON.ENTITY.NOT_FOUND`, {
+      authorization: `Bearer ${h.admin}`,
+    });
     expect(page.status).toBe(200);
     const journal = (await h.call('GET', '/__mock/requests')).body as { requests: { url?: string; path?: string }[] };
     expect(journal.requests.length).toBeGreaterThan(0);

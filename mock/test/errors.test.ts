@@ -19,15 +19,79 @@ describe('request errors', () => {
   const stockPath = () => `/v1/items/skus/${m.sku.reference}/stock`;
 
   describe('bodies that fail validation give 400 COMMON.VALIDATION.ERROR naming the field', () => {
-    const cases: { what: string; operationId: string; method: string; path: () => string; raw?: string; body?: unknown; field: string }[] = [
-      { what: 'invalid JSON', operationId: 'createApiKey', method: 'POST', path: () => '/v1/access/apiKeys', raw: '{"name": ', field: '' },
-      { what: 'a JSON array instead of an object', operationId: 'createApiKey', method: 'POST', path: () => '/v1/access/apiKeys', body: ['ci'], field: '' },
-      { what: 'a wrong type (name: 5)', operationId: 'createApiKey', method: 'POST', path: () => '/v1/access/apiKeys', body: { name: 5 }, field: 'name' },
-      { what: 'a missing required field (name)', operationId: 'createApiKey', method: 'POST', path: () => '/v1/access/apiKeys', body: {}, field: 'name' },
-      { what: 'an unknown field', operationId: 'createApiKey', method: 'POST', path: () => '/v1/access/apiKeys', body: { name: 'ci', admin: true }, field: 'admin' },
-      { what: 'a wrong type (stock: "12")', operationId: 'updateSkuStock', method: 'PUT', path: stockPath, body: { locationReference: 'L', stock: '12' }, field: 'stock' },
-      { what: 'a missing locationReference', operationId: 'updateSkuStock', method: 'PUT', path: stockPath, body: { stock: 1 }, field: 'locationReference' },
-      { what: 'an unknown stock field', operationId: 'updateSkuStock', method: 'PUT', path: stockPath, body: { locationReference: 'L', stock: 1, quantity: 1 }, field: 'quantity' },
+    const cases: {
+      what: string;
+      operationId: string;
+      method: string;
+      path: () => string;
+      raw?: string;
+      body?: unknown;
+      field: string;
+    }[] = [
+      {
+        what: 'invalid JSON',
+        operationId: 'createApiKey',
+        method: 'POST',
+        path: () => '/v1/access/apiKeys',
+        raw: '{"name": ',
+        field: '',
+      },
+      {
+        what: 'a JSON array instead of an object',
+        operationId: 'createApiKey',
+        method: 'POST',
+        path: () => '/v1/access/apiKeys',
+        body: ['ci'],
+        field: '',
+      },
+      {
+        what: 'a wrong type (name: 5)',
+        operationId: 'createApiKey',
+        method: 'POST',
+        path: () => '/v1/access/apiKeys',
+        body: { name: 5 },
+        field: 'name',
+      },
+      {
+        what: 'a missing required field (name)',
+        operationId: 'createApiKey',
+        method: 'POST',
+        path: () => '/v1/access/apiKeys',
+        body: {},
+        field: 'name',
+      },
+      {
+        what: 'an unknown field',
+        operationId: 'createApiKey',
+        method: 'POST',
+        path: () => '/v1/access/apiKeys',
+        body: { name: 'ci', admin: true },
+        field: 'admin',
+      },
+      {
+        what: 'a wrong type (stock: "12")',
+        operationId: 'updateSkuStock',
+        method: 'PUT',
+        path: stockPath,
+        body: { locationReference: 'L', stock: '12' },
+        field: 'stock',
+      },
+      {
+        what: 'a missing locationReference',
+        operationId: 'updateSkuStock',
+        method: 'PUT',
+        path: stockPath,
+        body: { stock: 1 },
+        field: 'locationReference',
+      },
+      {
+        what: 'an unknown stock field',
+        operationId: 'updateSkuStock',
+        method: 'PUT',
+        path: stockPath,
+        body: { locationReference: 'L', stock: 1, quantity: 1 },
+        field: 'quantity',
+      },
       {
         what: 'a wrong type (isMandatory: "yes")',
         operationId: 'updateSkuInspection',
@@ -56,11 +120,19 @@ describe('request errors', () => {
         what: 'an invalid date',
         operationId: 'updatePurchaseOrderLine',
         method: 'PUT',
-        path: () => `/v1/planning/purchaseOrders/${m.purchaseOrderLine.purchaseOrderId}/lines/${m.purchaseOrderLine.lineId}`,
+        path: () =>
+          `/v1/planning/purchaseOrders/${m.purchaseOrderLine.purchaseOrderId}/lines/${m.purchaseOrderLine.lineId}`,
         body: { expectedDate: 'next tuesday' },
         field: 'expectedDate',
       },
-      { what: 'a wrong list parameter type in the search body', operationId: 'searchFamilies', method: 'POST', path: () => '/v1/items/families/search', body: { sortBy: 5 }, field: 'sortBy' },
+      {
+        what: 'a wrong list parameter type in the search body',
+        operationId: 'searchFamilies',
+        method: 'POST',
+        path: () => '/v1/items/families/search',
+        body: { sortBy: 5 },
+        field: 'sortBy',
+      },
     ];
 
     it.each(cases)('answers $what on $operationId', async ({ operationId, method, path, raw, body, field }) => {
@@ -75,25 +147,43 @@ describe('request errors', () => {
     { operationId: 'createApiKey', method: 'POST', path: '/v1/access/apiKeys' },
     { operationId: 'updateSkuStock', method: 'PUT', path: '/v1/items/skus/X/stock' },
     { operationId: 'searchFamilies', method: 'POST', path: '/v1/items/families/search' },
-  ])('answers an empty body on $operationId with 400 COMMON.VALIDATION.ERROR', async ({ operationId, method, path }) => {
-    const empty = await h.call(method, path, { op: operationId, raw: '' });
-    expectProblem(empty, 400, 'COMMON.VALIDATION.ERROR', `${method} ${path}`);
-    const none = await h.call(method, path, { op: operationId });
-    expectProblem(none, 400, 'COMMON.VALIDATION.ERROR', `${method} ${path}`);
-    const blank = await h.call(method, path, { op: operationId, raw: '   ' });
-    expectProblem(blank, 400, 'COMMON.VALIDATION.ERROR', `${method} ${path}`);
-  });
+  ])(
+    'answers an empty body on $operationId with 400 COMMON.VALIDATION.ERROR',
+    async ({ operationId, method, path }) => {
+      const empty = await h.call(method, path, { op: operationId, raw: '' });
+      expectProblem(empty, 400, 'COMMON.VALIDATION.ERROR', `${method} ${path}`);
+      const none = await h.call(method, path, { op: operationId });
+      expectProblem(none, 400, 'COMMON.VALIDATION.ERROR', `${method} ${path}`);
+      const blank = await h.call(method, path, { op: operationId, raw: '   ' });
+      expectProblem(blank, 400, 'COMMON.VALIDATION.ERROR', `${method} ${path}`);
+    },
+  );
 
-  it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/xml'])('answers the content type %s with a 415 problem without code', async (type) => {
-    const reply = await h.call('POST', '/v1/access/apiKeys', { op: 'createApiKey', raw: 'name=ci', headers: { 'content-type': type } });
-    expectProblem(reply, 415, null, 'POST /v1/access/apiKeys');
-    expect(reply.body.type).toBe('https://www.rfc-editor.org/rfc/rfc9110#section-15.5.16');
-  });
+  it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/xml'])(
+    'answers the content type %s with a 415 problem without code',
+    async (type) => {
+      const reply = await h.call('POST', '/v1/access/apiKeys', {
+        op: 'createApiKey',
+        raw: 'name=ci',
+        headers: { 'content-type': type },
+      });
+      expectProblem(reply, 415, null, 'POST /v1/access/apiKeys');
+      expect(reply.body.type).toBe('https://www.rfc-editor.org/rfc/rfc9110#section-15.5.16');
+    },
+  );
 
   it('accepts application/json with a charset and vendor +json types', async () => {
-    const charset = await h.call('POST', '/v1/access/apiKeys', { op: 'createApiKey', raw: '{"name":"a"}', headers: { 'content-type': 'application/json; charset=utf-8' } });
+    const charset = await h.call('POST', '/v1/access/apiKeys', {
+      op: 'createApiKey',
+      raw: '{"name":"a"}',
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
     expect(charset.status).toBe(201);
-    const vendor = await h.call('POST', '/v1/access/apiKeys', { op: 'createApiKey', raw: '{"name":"b"}', headers: { 'content-type': 'application/vnd.ops+json' } });
+    const vendor = await h.call('POST', '/v1/access/apiKeys', {
+      op: 'createApiKey',
+      raw: '{"name":"b"}',
+      headers: { 'content-type': 'application/vnd.ops+json' },
+    });
     expect(vendor.status).toBe(201);
   });
 
@@ -108,7 +198,12 @@ describe('request errors', () => {
     { method: 'PATCH', path: '/v1/items/skus', operationId: 'listSkus', allowed: ['GET'] },
     { method: 'DELETE', path: '/v1/items/skus', operationId: 'listSkus', allowed: ['GET'] },
     { method: 'GET', path: '/v1/access/apiKeys', operationId: 'createApiKey', allowed: ['POST'] },
-    { method: 'PUT', path: '/v1/notifications/webhook/subscriptions', operationId: 'listWebhookSubscriptions', allowed: ['GET', 'POST'] },
+    {
+      method: 'PUT',
+      path: '/v1/notifications/webhook/subscriptions',
+      operationId: 'listWebhookSubscriptions',
+      allowed: ['GET', 'POST'],
+    },
     { method: 'GET', path: '/v1/items/families/fam_1', operationId: 'deleteFamily', allowed: ['DELETE'] },
   ])('answers $method $path with 405, an Allow header and no code', async ({ method, path, operationId, allowed }) => {
     const reply = await h.call(method, path, { op: operationId });
@@ -130,7 +225,10 @@ describe('request errors', () => {
         { body: { endpoint: 'https://x.example', eventName: 'Items.Sku.Created', eventVersion: 1 }, token: null },
       ];
       for (const attempt of attempts) {
-        const reply = await h.call('POST', '/v1/notifications/webhook/subscriptions', { ...attempt, op: 'createWebhookSubscription' });
+        const reply = await h.call('POST', '/v1/notifications/webhook/subscriptions', {
+          ...attempt,
+          op: 'createWebhookSubscription',
+        });
         expect(reply.status).toBeGreaterThanOrEqual(400);
       }
       const after = await h.call('GET', '/v1/notifications/webhook/subscriptions', { op: 'listWebhookSubscriptions' });
@@ -152,7 +250,11 @@ describe('request errors', () => {
         const reply = await h.call('PUT', stockPath(), { body, op: 'updateSkuStock' });
         expect(reply.status).toBeGreaterThanOrEqual(400);
       }
-      const limited = await h.call('PUT', stockPath(), { token: h.limited, body: { locationReference: m.sku.locationReference, stock: 5 }, op: 'updateSkuStock' });
+      const limited = await h.call('PUT', stockPath(), {
+        token: h.limited,
+        body: { locationReference: m.sku.locationReference, stock: 5 },
+        op: 'updateSkuStock',
+      });
       expect(limited.status).toBe(403);
       const after = await h.call('GET', query, { op: 'listSkus' });
       expect(after.body).toEqual(before.body);
@@ -161,7 +263,10 @@ describe('request errors', () => {
 
   describe('an oversized body (bodyLimit 2048)', () => {
     it('gets a 413 problem without code', async () => {
-      const reply = await h.call('POST', '/v1/access/apiKeys', { body: { name: 'x'.repeat(4096) }, op: 'createApiKey' });
+      const reply = await h.call('POST', '/v1/access/apiKeys', {
+        body: { name: 'x'.repeat(4096) },
+        op: 'createApiKey',
+      });
       expectProblem(reply, 413, null, 'POST /v1/access/apiKeys');
       expect(reply.body.type).toBe('https://www.rfc-editor.org/rfc/rfc9110#section-15.5.14');
     });
@@ -193,7 +298,11 @@ describe('request errors', () => {
       { status: 400, code: 'COMMON.VALIDATION.ERROR' },
       { status: 403, code: 'COMMON.AUTH.MISSING_PERMISSIONS' },
     ])('forces the documented $status $code on updateSkuStock', async ({ status, code }) => {
-      const reply = await h.call('PUT', stockPath(), { body: stockBody(), headers: { prefer: `code=${status}` }, op: 'updateSkuStock' });
+      const reply = await h.call('PUT', stockPath(), {
+        body: stockBody(),
+        headers: { prefer: `code=${status}` },
+        op: 'updateSkuStock',
+      });
       expectProblem(reply, status, code, `PUT ${stockPath()}`);
       expect(reply.headers['preference-applied']).toBe(`code=${status}`);
       if (status === 429) {
@@ -212,27 +321,48 @@ describe('request errors', () => {
 
     it('forces the documented 422 of a cancelled purchase order line', async () => {
       const path = `/v1/planning/purchaseOrders/${m.purchaseOrderLine.purchaseOrderId}/lines/${m.purchaseOrderLine.lineId}`;
-      const reply = await h.call('PUT', path, { body: { comment: 'x' }, headers: { prefer: 'code=422' }, op: 'updatePurchaseOrderLine' });
+      const reply = await h.call('PUT', path, {
+        body: { comment: 'x' },
+        headers: { prefer: 'code=422' },
+        op: 'updatePurchaseOrderLine',
+      });
       expectProblem(reply, 422, operation('updatePurchaseOrderLine').errors.find((e) => e.status === 422)!.codes[0]!);
       expect(reply.body.code).toBe('PLANNING.PURCHASE_ORDER.CANNOT_MODIFY_CANCELLED_LINE');
     });
 
     it('forces 404 on the error catalog for a code that exists', async () => {
-      const reply = await h.call('GET', '/v1/errors/COMMON.ENTITY.NOT_FOUND', { headers: { prefer: 'code=404' }, op: 'getError' });
+      const reply = await h.call('GET', '/v1/errors/COMMON.ENTITY.NOT_FOUND', {
+        headers: { prefer: 'code=404' },
+        op: 'getError',
+      });
       expectProblem(reply, 404, 'COMMON.ENTITY.NOT_FOUND');
     });
 
     it('does not change the state when it forces an error', async () => {
       const query = `/v1/items/skus?filterBy=${encodeURIComponent(`reference[Equals]${m.sku.reference}`)}`;
       const before = await h.call('GET', query, { op: 'listSkus' });
-      await h.call('PUT', stockPath(), { body: { ...stockBody(), stock: 999_999 }, headers: { prefer: 'code=422' }, op: 'updateSkuStock' });
+      await h.call('PUT', stockPath(), {
+        body: { ...stockBody(), stock: 999_999 },
+        headers: { prefer: 'code=422' },
+        op: 'updateSkuStock',
+      });
       expect((await h.call('GET', query, { op: 'listSkus' })).body).toEqual(before.body);
     });
 
     // A status the operation does not declare is refused with a 400: mock/test/prefer.test.ts.
     it.each([
-      { what: 'the success status of the operation', path: '/v1/items/skus?pageSize=1', prefer: 'code=200', operationId: 'listSkus' },
-      { what: 'another preference', path: '/v1/admin/tenants/self', prefer: 'return=minimal', operationId: 'getTenantSelf' },
+      {
+        what: 'the success status of the operation',
+        path: '/v1/items/skus?pageSize=1',
+        prefer: 'code=200',
+        operationId: 'listSkus',
+      },
+      {
+        what: 'another preference',
+        path: '/v1/admin/tenants/self',
+        prefer: 'return=minimal',
+        operationId: 'getTenantSelf',
+      },
     ])('ignores $what', async ({ path, prefer, operationId }) => {
       const reply = await h.call('GET', path, { headers: { prefer }, op: operationId });
       expect(reply.status).toBe(200);
@@ -240,7 +370,11 @@ describe('request errors', () => {
     });
 
     it('still answers 401 to an anonymous request that prefers another status', async () => {
-      const reply = await h.call('GET', '/v1/items/skus', { token: null, headers: { prefer: 'code=429' }, op: 'listSkus' });
+      const reply = await h.call('GET', '/v1/items/skus', {
+        token: null,
+        headers: { prefer: 'code=429' },
+        op: 'listSkus',
+      });
       expectProblem(reply, 401, null);
       expect(reply.headers['preference-applied']).toBeUndefined();
     });

@@ -43,8 +43,10 @@ function keyMismatches(schema: any, value: unknown, path = '', out: string[] = [
   if (!object) return out; // a free-form record (`data`, `parameters`): its keys are data
   const sent = Object.keys(value).sort();
   const named = Object.keys(object.properties).sort();
-  if (JSON.stringify(sent) !== JSON.stringify(named)) out.push(`${path || '(body)'}: sent [${sent.join(', ')}] named [${named.join(', ')}]`);
-  for (const name of named) keyMismatches(object.properties[name], (value as Record<string, unknown>)[name], `${path}.${name}`, out);
+  if (JSON.stringify(sent) !== JSON.stringify(named))
+    out.push(`${path || '(body)'}: sent [${sent.join(', ')}] named [${named.join(', ')}]`);
+  for (const name of named)
+    keyMismatches(object.properties[name], (value as Record<string, unknown>)[name], `${path}.${name}`, out);
   return out;
 }
 
@@ -52,7 +54,9 @@ function keyMismatches(schema: any, value: unknown, path = '', out: string[] = [
 function closedDocument(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(closedDocument);
   if (!node || typeof node !== 'object') return node;
-  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === 'additionalProperties' && v === true ? false : closedDocument(v)]));
+  return Object.fromEntries(
+    Object.entries(node).map(([k, v]) => [k, k === 'additionalProperties' && v === true ? false : closedDocument(v)]),
+  );
 }
 
 interface Answer {
@@ -112,20 +116,41 @@ describe('the mock sends exactly the fields the contract names', () => {
     answers.length = 0;
     const sku = encodeURIComponent(m.sku.reference);
     await call('listSkus', 'GET', '/v1/items/skus?pageSize=1000');
-    await call('updateSkuStock', 'PUT', `/v1/items/skus/${sku}/stock`, { locationReference: m.sku.locationReference, lotId: m.sku.lotId, stock: 3 });
-    await call('updateSkuInspection', 'PUT', `/v1/items/skus/${sku}/inspections/${encodeURIComponent(m.sku.inspectionIds[0] as string)}`, { name: 'Visual check', isMandatory: true });
+    await call('updateSkuStock', 'PUT', `/v1/items/skus/${sku}/stock`, {
+      locationReference: m.sku.locationReference,
+      lotId: m.sku.lotId,
+      stock: 3,
+    });
+    await call(
+      'updateSkuInspection',
+      'PUT',
+      `/v1/items/skus/${sku}/inspections/${encodeURIComponent(m.sku.inspectionIds[0] as string)}`,
+      { name: 'Visual check', isMandatory: true },
+    );
     await call('searchFamilies', 'POST', '/v1/items/families/search', { pageSize: 1000 });
     await call('deleteFamily', 'DELETE', `/v1/items/families/${encodeURIComponent(m.deletableFamilyId)}`);
     await call('listAssets', 'GET', '/v1/maintenance/assets?pageSize=1000');
     await call('getTenantSelf', 'GET', '/v1/admin/tenants/self');
     const line = m.purchaseOrderLine;
-    await call('updatePurchaseOrderLine', 'PUT', `/v1/planning/purchaseOrders/${line.purchaseOrderId}/lines/${line.lineId}`, { comment: 'checked' });
+    await call(
+      'updatePurchaseOrderLine',
+      'PUT',
+      `/v1/planning/purchaseOrders/${line.purchaseOrderId}/lines/${line.lineId}`,
+      { comment: 'checked' },
+    );
     await call('getError', 'GET', '/v1/errors/COMMON.ENTITY.NOT_FOUND');
     await call('createApiKey', 'POST', '/v1/access/apiKeys', { name: 'exact fields' });
-    const sub = await call('createWebhookSubscription', 'POST', '/v1/notifications/webhook/subscriptions', { endpoint, eventName: 'Warehouse.Stock.Updated', eventVersion: 2 });
+    const sub = await call('createWebhookSubscription', 'POST', '/v1/notifications/webhook/subscriptions', {
+      endpoint,
+      eventName: 'Warehouse.Stock.Updated',
+      eventVersion: 2,
+    });
     await call('listEvents', 'GET', '/v1/notifications/events?pageSize=1000');
     await call('listEventVersions', 'GET', '/v1/notifications/events/versions');
-    await call('updateSkuStock', 'PUT', `/v1/items/skus/${sku}/stock`, { locationReference: m.sku.locationReference, stock: 4 });
+    await call('updateSkuStock', 'PUT', `/v1/items/skus/${sku}/stock`, {
+      locationReference: m.sku.locationReference,
+      stock: 4,
+    });
     await mock.control.idle();
     const list = await call('listWebhookNotifications', 'GET', '/v1/notifications/webhook');
     const id = (list.body as { results: { id: string }[] }).results[0]?.id ?? 'none';
@@ -134,7 +159,11 @@ describe('the mock sends exactly the fields the contract names', () => {
     await call('retryWebhookNotification', 'POST', `/v1/notifications/webhook/${id}/retry`);
     await mock.control.idle();
     await call('listWebhookSubscriptions', 'GET', '/v1/notifications/webhook/subscriptions');
-    await call('deleteWebhookSubscription', 'DELETE', `/v1/notifications/webhook/subscriptions/${(sub.body as { id: string }).id}`);
+    await call(
+      'deleteWebhookSubscription',
+      'DELETE',
+      `/v1/notifications/webhook/subscriptions/${(sub.body as { id: string }).id}`,
+    );
   }, 60_000);
 
   afterAll(async () => {
@@ -144,18 +173,24 @@ describe('the mock sends exactly the fields the contract names', () => {
 
   it('answers every operation of the contract on its success path', () => {
     expect(new Set(answers.map((a) => a.operationId))).toEqual(new Set(OPERATIONS.map((op) => op.operationId)));
-    for (const a of answers) expect(a.status, `${a.operationId} ${a.text.slice(0, 200)}`).toBe(operation(a.operationId).success.status);
+    for (const a of answers)
+      expect(a.status, `${a.operationId} ${a.text.slice(0, 200)}`).toBe(operation(a.operationId).success.status);
     expect(answers.find((a) => a.operationId === 'listWebhookNotifications')?.body).toMatchObject({ totalCount: 1 });
   });
 
-  it('sends, for every object of every answer, the key set of its schema\'s properties', () => {
-    const mismatches = answers.flatMap((a) => keyMismatches(schemas[operation(a.operationId).success.schema ?? ''], a.body).map((m) => `${a.operationId} ${m}`));
+  it("sends, for every object of every answer, the key set of its schema's properties", () => {
+    const mismatches = answers.flatMap((a) =>
+      keyMismatches(schemas[operation(a.operationId).success.schema ?? ''], a.body).map((m) => `${a.operationId} ${m}`),
+    );
     expect(mismatches).toEqual([]);
   });
 
   it('sends answers the contract accepts, with no field the contract does not name', () => {
     for (const a of answers) {
-      expect(validator.validateResponse(a.operationId, { status: a.status, contentType: a.contentType, body: a.body }), a.operationId).toEqual({ ok: true });
+      expect(
+        validator.validateResponse(a.operationId, { status: a.status, contentType: a.contentType, body: a.body }),
+        a.operationId,
+      ).toEqual({ ok: true });
       expect(validator.unknownFields(a.operationId, { status: a.status, body: a.body }), a.operationId).toEqual([]);
     }
   });
@@ -168,14 +203,34 @@ describe('the mock sends exactly the fields the contract names', () => {
 describe('the precompiled success serializers', () => {
   it('are the ones the closed contract gave: opening response objects changes no byte the mock sends', () => {
     const closed = closedDocument(document) as typeof document;
-    for (const op of OPERATIONS) expect(successSerializerSchema(document, op), op.operationId).toEqual(successSerializerSchema(closed, op));
+    for (const op of OPERATIONS)
+      expect(successSerializerSchema(document, op), op.operationId).toEqual(successSerializerSchema(closed, op));
   });
 
   it('drop a member a handler would add that the contract does not name, at any depth', async () => {
     const op = operation('listSkus');
     const app = Fastify();
-    const item = { id: 's1', reference: 'R1', name: 'Bolt', description: null, familyId: null, status: 'Active', baseUnitOfMeasureId: 'u', totalStock: 1, isStockControlled: true, createdAt: '2025-01-01T00:00:00.000Z', lastModifiedAt: '2025-01-01T00:00:00.000Z' };
-    app.get('/skus', { schema: { response: successSerializerSchema(document, op) } }, async () => ({ results: [{ ...item, internalCost: 9 }], pageNumber: 1, pageSize: 25, totalPages: 1, totalCount: 1, cursor: 'x' }));
+    const item = {
+      id: 's1',
+      reference: 'R1',
+      name: 'Bolt',
+      description: null,
+      familyId: null,
+      status: 'Active',
+      baseUnitOfMeasureId: 'u',
+      totalStock: 1,
+      isStockControlled: true,
+      createdAt: '2025-01-01T00:00:00.000Z',
+      lastModifiedAt: '2025-01-01T00:00:00.000Z',
+    };
+    app.get('/skus', { schema: { response: successSerializerSchema(document, op) } }, async () => ({
+      results: [{ ...item, internalCost: 9 }],
+      pageNumber: 1,
+      pageSize: 25,
+      totalPages: 1,
+      totalCount: 1,
+      cursor: 'x',
+    }));
     try {
       const res = await app.inject({ method: 'GET', url: '/skus' });
       expect(res.json()).toEqual({ results: [item], pageNumber: 1, pageSize: 25, totalPages: 1, totalCount: 1 });

@@ -41,10 +41,15 @@ function faultMentions(fileName: string, text: string): { names: string[]; impor
   const file = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
   const names: string[] = [];
   const imports: string[] = [];
-  const at = (node: ts.Node) => `${file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1}: ${node.getText(file).slice(0, 80)}`;
+  const at = (node: ts.Node) =>
+    `${file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1}: ${node.getText(file).slice(0, 80)}`;
   const visit = (node: ts.Node): void => {
     if ((ts.isIdentifier(node) || ts.isStringLiteral(node)) && FAULT_NAMES.has(node.text)) names.push(at(node));
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       if (/(^|\/)faults(\/|\.js$)/.test(node.moduleSpecifier.text)) imports.push(at(node));
     }
     ts.forEachChild(node, visit);
@@ -65,28 +70,34 @@ describe('the faithful request path', () => {
   it('names neither `faults` nor `FaultName` outside mock/faults/, mock/server.ts and tests', () => {
     const found = files
       .filter((path) => !mayNameFaults(path))
-      .flatMap((path) => faultMentions(path, readFileSync(join(MOCK, path), 'utf8')).names.map((hit) => `${path}:${hit}`));
+      .flatMap((path) =>
+        faultMentions(path, readFileSync(join(MOCK, path), 'utf8')).names.map((hit) => `${path}:${hit}`),
+      );
     expect(found).toEqual([]);
   });
 
   it('imports the planted-fault layer only from the composition root and the options declaration', () => {
     const found = files
       .filter((path) => !mayImportFaults(path))
-      .flatMap((path) => faultMentions(path, readFileSync(join(MOCK, path), 'utf8')).imports.map((hit) => `${path}:${hit}`));
+      .flatMap((path) =>
+        faultMentions(path, readFileSync(join(MOCK, path), 'utf8')).imports.map((hit) => `${path}:${hit}`),
+      );
     expect(found).toEqual([]);
   });
 });
 
 describe('the source check itself', () => {
   it('finds a fault named in code, as a property, a shorthand or a string key', () => {
-    const code = "import type { FaultName } from '../faults/registry.js';\nconst a = ctx.faults.has('x');\nconst b = { faults };\nconst c = options['faults'];\n";
+    const code =
+      "import type { FaultName } from '../faults/registry.js';\nconst a = ctx.faults.has('x');\nconst b = { faults };\nconst c = options['faults'];\n";
     expect(faultMentions('x.ts', code).names.map((h) => h.split(':')[0])).toEqual(['1', '2', '3', '4']);
     expect(faultMentions('x.ts', code).imports).toHaveLength(1);
   });
 
   it('ignores comments, words inside strings and names that merely contain the word', () => {
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: the text is TypeScript source fed to the checker, not a template
-    const code = "// see mock/faults/registry.ts for the faults\nconst defaults = 'planted faults';\n/** faults */ const x = `${defaults} faults`;\n";
+    const code =
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the text is TypeScript source fed to the checker, not a template
+      "// see mock/faults/registry.ts for the faults\nconst defaults = 'planted faults';\n/** faults */ const x = `${defaults} faults`;\n";
     expect(faultMentions('x.ts', code)).toEqual({ names: [], imports: [] });
   });
 

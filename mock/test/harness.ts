@@ -88,9 +88,10 @@ async function harnessOver(mock: Mock, send: Send, origin: string): Promise<Inje
     let body: string | undefined;
     if (options.raw !== undefined) body = options.raw;
     else if (options.body !== undefined) body = JSON.stringify(options.body);
-    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+      headers['content-type'] = 'application/json';
     const res = await send({ method, path, headers, ...(body !== undefined ? { body } : {}) });
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     if (res.text) {
       try {
         parsed = JSON.parse(res.text);
@@ -116,7 +117,11 @@ async function harnessOver(mock: Mock, send: Send, origin: string): Promise<Inje
 
 /** Asserts that a response satisfies the contract of an operation (status declared, body schema, content type). */
 export function expectContract(operationId: string, reply: Reply): void {
-  const result = validator.validateResponse(operationId, { status: reply.status, contentType: reply.headers['content-type'], body: reply.body });
+  const result = validator.validateResponse(operationId, {
+    status: reply.status,
+    contentType: reply.headers['content-type'],
+    body: reply.body,
+  });
   expect(result, `${operationId} ${reply.status} ${reply.text.slice(0, 300)}`).toEqual({ ok: true });
 }
 

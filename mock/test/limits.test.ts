@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocument } from '../../spec/build.js';
 import { EXAMPLE_ORG } from '../../spec/examples/demo.js';
-import { docOperation, docOperations, exampleRequest, resolveParameter, type DocOperation } from '../../spec/test/example-requests.js';
+import {
+  docOperation,
+  docOperations,
+  exampleRequest,
+  resolveParameter,
+  type DocOperation,
+} from '../../spec/test/example-requests.js';
 import { adminClaims } from '../auth/presets.js';
 import { expectProblem, injectHarness, type InjectHarness, type Reply } from './harness.js';
 
@@ -21,12 +27,15 @@ const paramSchema = (op: DocOperation, name: string): Record<string, any> =>
 
 /** `Field[Contains]` on the first text field of the list that takes Contains. */
 function containsHead(op: DocOperation): string {
-  const field = (op.op['x-filterable'] as { field: string; operators: string[] }[]).find((f) => f.operators.includes('Contains'))!.field;
+  const field = (op.op['x-filterable'] as { field: string; operators: string[] }[]).find((f) =>
+    f.operators.includes('Contains'),
+  )!.field;
   return `${field}[Contains]`;
 }
 
 /** A valid filter of exactly `length` characters. */
-const filterOf = (op: DocOperation, length: number): string => containsHead(op) + 'x'.repeat(length - containsHead(op).length);
+const filterOf = (op: DocOperation, length: number): string =>
+  containsHead(op) + 'x'.repeat(length - containsHead(op).length);
 
 /** A valid sort of exactly `length` characters: the first sortable field, padded with the blanks a segment may carry. */
 const sortOf = (op: DocOperation, length: number): string => {
@@ -51,7 +60,11 @@ describe('declared limits are enforced limits', () => {
   /** Sends an operation's example request, with parameters or body fields replaced. */
   function call(op: DocOperation, values: Record<string, unknown>, body?: unknown): Promise<Reply> {
     const req = exampleRequest(doc, op, { withOptional: false, values });
-    return h.call(req.method, req.url, { token, op: op.operationId, ...(body !== undefined ? { body } : req.body !== undefined ? { body: req.body } : {}) });
+    return h.call(req.method, req.url, {
+      token,
+      op: op.operationId,
+      ...(body !== undefined ? { body } : req.body !== undefined ? { body: req.body } : {}),
+    });
   }
 
   /** The example body of an operation with one field replaced. */
@@ -83,25 +96,33 @@ describe('declared limits are enforced limits', () => {
   });
 
   describe('filterBy in the query string', () => {
-    it.each(queryLists.map((op) => [op.operationId, op] as const))('%s accepts a filter of exactly its maxLength', async (_id, op) => {
-      const max = paramSchema(op, 'filterBy').maxLength as number;
-      expect(max).toBe(4096);
-      expect((await call(op, { filterBy: filterOf(op, max) })).status).toBe(200);
-    });
+    it.each(queryLists.map((op) => [op.operationId, op] as const))(
+      '%s accepts a filter of exactly its maxLength',
+      async (_id, op) => {
+        const max = paramSchema(op, 'filterBy').maxLength as number;
+        expect(max).toBe(4096);
+        expect((await call(op, { filterBy: filterOf(op, max) })).status).toBe(200);
+      },
+    );
 
-    it.each(queryLists.map((op) => [op.operationId, op] as const))('%s refuses one character more with 400 naming filterBy', async (_id, op) => {
-      const max = paramSchema(op, 'filterBy').maxLength as number;
-      expectRefused(await call(op, { filterBy: filterOf(op, max + 1) }), 'filterBy', max);
-    });
-
+    it.each(queryLists.map((op) => [op.operationId, op] as const))(
+      '%s refuses one character more with 400 naming filterBy',
+      async (_id, op) => {
+        const max = paramSchema(op, 'filterBy').maxLength as number;
+        expectRefused(await call(op, { filterBy: filterOf(op, max + 1) }), 'filterBy', max);
+      },
+    );
   });
 
   describe('sortBy in the query string', () => {
-    it.each(queryLists.map((op) => [op.operationId, op] as const))('%s accepts exactly its maxLength and refuses one more', async (_id, op) => {
-      const max = paramSchema(op, 'sortBy').maxLength as number;
-      expect((await call(op, { sortBy: sortOf(op, max) })).status).toBe(200);
-      expectRefused(await call(op, { sortBy: sortOf(op, max + 1) }), 'sortBy', max);
-    });
+    it.each(queryLists.map((op) => [op.operationId, op] as const))(
+      '%s accepts exactly its maxLength and refuses one more',
+      async (_id, op) => {
+        const max = paramSchema(op, 'sortBy').maxLength as number;
+        expect((await call(op, { sortBy: sortOf(op, max) })).status).toBe(200);
+        expectRefused(await call(op, { sortBy: sortOf(op, max + 1) }), 'sortBy', max);
+      },
+    );
   });
 
   describe('pageNumber', () => {
@@ -111,16 +132,22 @@ describe('declared limits are enforced limits', () => {
       expect(max).toBe(2147483647);
     });
 
-    it.each(queryLists.map((op) => [op.operationId, op] as const))('%s answers the page at the maximum, empty', async (_id, op) => {
-      const reply = await call(op, { pageNumber: max });
-      expect(reply.status).toBe(200);
-      expect(reply.body.pageNumber).toBe(max);
-      expect(reply.body.results).toEqual([]);
-    });
+    it.each(queryLists.map((op) => [op.operationId, op] as const))(
+      '%s answers the page at the maximum, empty',
+      async (_id, op) => {
+        const reply = await call(op, { pageNumber: max });
+        expect(reply.status).toBe(200);
+        expect(reply.body.pageNumber).toBe(max);
+        expect(reply.body.results).toEqual([]);
+      },
+    );
 
-    it.each(['2147483648', '9007199254740993', '99999999999999999999'])('refuses %s with a detail naming the real bound', async (value) => {
-      expectRefused(await call(docOperation(doc, 'listSkus'), { pageNumber: value }), 'pageNumber', max);
-    });
+    it.each(['2147483648', '9007199254740993', '99999999999999999999'])(
+      'refuses %s with a detail naming the real bound',
+      async (value) => {
+        expectRefused(await call(docOperation(doc, 'listSkus'), { pageNumber: value }), 'pageNumber', max);
+      },
+    );
   });
 
   describe('the search body', () => {
@@ -188,7 +215,11 @@ describe('declared limits are enforced limits', () => {
         const atBound = await call(op, {}, bodyWith(op, name, base + 'x'.repeat(maxLength - base.length)));
         expect(atBound.status, atBound.text).toBeLessThan(500);
         expect(atBound.body?.code, atBound.text).not.toBe('COMMON.VALIDATION.ERROR');
-        expectRefused(await call(op, {}, bodyWith(op, name, base + 'x'.repeat(maxLength + 1 - base.length))), name, maxLength);
+        expectRefused(
+          await call(op, {}, bodyWith(op, name, base + 'x'.repeat(maxLength + 1 - base.length))),
+          name,
+          maxLength,
+        );
       },
     );
   });

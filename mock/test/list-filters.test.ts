@@ -12,7 +12,9 @@ describe('lists', () => {
 
   /** Calls the SKU list with list parameters in the query. */
   function list(operationId: 'listSkus', params: Params = {}): Promise<Reply> {
-    const query = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString();
+    const query = new URLSearchParams(
+      Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]),
+    ).toString();
     return h.call('GET', query ? `/v1/items/skus?${query}` : '/v1/items/skus', { token, op: operationId });
   }
 
@@ -43,7 +45,11 @@ describe('lists', () => {
     });
 
     /** Asserts that a filter selects exactly the items of a predicate (and at least one, unless told). */
-    async function expectFilter(filterBy: string, predicate: (item: Item) => boolean, allowEmpty = false): Promise<void> {
+    async function expectFilter(
+      filterBy: string,
+      predicate: (item: Item) => boolean,
+      allowEmpty = false,
+    ): Promise<void> {
       const expected = skus.filter(predicate).map(idOf).sort();
       if (!allowEmpty) expect(expected.length, `${filterBy} selects something`).toBeGreaterThan(0);
       const got = await all('listSkus', { filterBy });
@@ -103,11 +109,23 @@ describe('lists', () => {
       const ms = (s: Item) => Date.parse(str(s, 'createdAt'));
 
       it.each([
-        { op: 'IsAfter', day: (v: number, lo: number, hi: number) => v >= hi, instant: (v: number, x: number) => v > x },
+        {
+          op: 'IsAfter',
+          day: (v: number, _lo: number, hi: number) => v >= hi,
+          instant: (v: number, x: number) => v > x,
+        },
         { op: 'IsOnOrAfter', day: (v: number, lo: number) => v >= lo, instant: (v: number, x: number) => v >= x },
         { op: 'IsBefore', day: (v: number, lo: number) => v < lo, instant: (v: number, x: number) => v < x },
-        { op: 'IsOnOrBefore', day: (v: number, _lo: number, hi: number) => v < hi, instant: (v: number, x: number) => v <= x },
-        { op: 'Equals', day: (v: number, lo: number, hi: number) => v >= lo && v < hi, instant: (v: number, x: number) => v === x },
+        {
+          op: 'IsOnOrBefore',
+          day: (v: number, _lo: number, hi: number) => v < hi,
+          instant: (v: number, x: number) => v <= x,
+        },
+        {
+          op: 'Equals',
+          day: (v: number, lo: number, hi: number) => v >= lo && v < hi,
+          instant: (v: number, x: number) => v === x,
+        },
       ])('compares createdAt with $op on a date-only and on a date-time value', async ({ op, day, instant }) => {
         const at = median();
         const dayText = at.slice(0, 10);
@@ -118,7 +136,10 @@ describe('lists', () => {
 
       it('reads a date-time with an offset as its instant', async () => {
         const at = median();
-        const shifted = new Date(Date.parse(at) + 2 * 3600_000).toISOString().replace(/\.\d{3}Z$/, '+02:00').replace(/Z$/, '+02:00');
+        const shifted = new Date(Date.parse(at) + 2 * 3600_000)
+          .toISOString()
+          .replace(/\.\d{3}Z$/, '+02:00')
+          .replace(/Z$/, '+02:00');
         await expectFilter(`createdAt[IsOnOrAfter]${shifted}`, (s) => ms(s) >= Date.parse(at));
       });
 
@@ -151,14 +172,27 @@ describe('lists', () => {
       });
 
       it('binds && tighter than ||, and parentheses regroup', async () => {
-        await expectFilter(`description[IsNull] || totalStock[Gt]${x()} && name[Contains]a`, (s) => described(s) || (big(s) && a(s)));
-        await expectFilter(`(description[IsNull] || totalStock[Gt]${x()}) && name[Contains]a`, (s) => (described(s) || big(s)) && a(s));
+        await expectFilter(
+          `description[IsNull] || totalStock[Gt]${x()} && name[Contains]a`,
+          (s) => described(s) || (big(s) && a(s)),
+        );
+        await expectFilter(
+          `(description[IsNull] || totalStock[Gt]${x()}) && name[Contains]a`,
+          (s) => (described(s) || big(s)) && a(s),
+        );
       });
 
       it('reads && sent percent-encoded as %26%26 in the query string', async () => {
-        const reply = await h.call('GET', `/v1/items/skus?pageSize=1000&filterBy=totalStock%5BGt%5D${x()}%26%26name%5BContains%5Da`, { token, op: 'listSkus' });
+        const reply = await h.call(
+          'GET',
+          `/v1/items/skus?pageSize=1000&filterBy=totalStock%5BGt%5D${x()}%26%26name%5BContains%5Da`,
+          { token, op: 'listSkus' },
+        );
         expect(reply.status).toBe(200);
-        const expected = skus.filter((s) => big(s) && a(s)).map(idOf).sort();
+        const expected = skus
+          .filter((s) => big(s) && a(s))
+          .map(idOf)
+          .sort();
         expect(reply.body.results.map(idOf).sort()).toEqual(expected);
       });
 
@@ -172,7 +206,9 @@ describe('lists', () => {
 
       it('trims the spaces around an unquoted value', async () => {
         const needle = word().slice(0, 4);
-        await expectFilter(`name[StartsWith]  ${needle}  `, (s) => str(s, 'name').toLowerCase().startsWith(needle.toLowerCase()));
+        await expectFilter(`name[StartsWith]  ${needle}  `, (s) =>
+          str(s, 'name').toLowerCase().startsWith(needle.toLowerCase()),
+        );
       });
     });
 
@@ -196,10 +232,13 @@ describe('lists', () => {
       expectProblem(reply, 400, 'COMMON.QUERY.FILTER_PARSING_FAILED', 'GET /v1/items/skus');
     });
 
-    it.each(['noSuchField', 'name,', ',name', '-', 'name,-name', '--name', 'name desc'])('answers the sort %j with 400 COMMON.QUERY.SORTING_PARSING_FAILED', async (sortBy) => {
-      const reply = await list('listSkus', { sortBy });
-      expectProblem(reply, 400, 'COMMON.QUERY.SORTING_PARSING_FAILED');
-    });
+    it.each(['noSuchField', 'name,', ',name', '-', 'name,-name', '--name', 'name desc'])(
+      'answers the sort %j with 400 COMMON.QUERY.SORTING_PARSING_FAILED',
+      async (sortBy) => {
+        const reply = await list('listSkus', { sortBy });
+        expectProblem(reply, 400, 'COMMON.QUERY.SORTING_PARSING_FAILED');
+      },
+    );
 
     it('sorts by several fields', async () => {
       const { items } = await all('listSkus', { sortBy: 'status,-totalStock' });

@@ -6,7 +6,9 @@ import { adminClaims } from '../auth/presets.js';
 import { expectProblem, freshOrg, injectHarness, type InjectHarness, type Reply } from './harness.js';
 import { expectOrdered, idOf, type Item, type Params } from './list-items.js';
 
-const LIST_OPS = OPERATIONS.filter((op): op is OperationDef & { list: NonNullable<OperationDef['list']> } => op.list !== undefined);
+const LIST_OPS = OPERATIONS.filter(
+  (op): op is OperationDef & { list: NonNullable<OperationDef['list']> } => op.list !== undefined,
+);
 
 describe('lists', () => {
   let h: InjectHarness;
@@ -19,7 +21,9 @@ describe('lists', () => {
     const op = LIST_OPS.find((o) => o.operationId === operationId)!;
     const path = paths.get(operationId)!;
     if (op.list.parametersIn === 'body') return h.call('POST', path, { token, body: params, op: operationId });
-    const query = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString();
+    const query = new URLSearchParams(
+      Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]),
+    ).toString();
     return h.call('GET', query ? `${path}?${query}` : path, { token, op: operationId });
   }
 
@@ -70,7 +74,15 @@ describe('lists', () => {
       expect(reply.status).toBe(201);
     }
     const emitted: string[] = [];
-    for (const eventName of ['Items.Sku.Created', 'Items.Sku.Created', 'Warehouse.Shipment.Shipped', 'Warehouse.Receipt.Received', 'Items.Sku.Created', 'Production.Order.Finished', 'Maintenance.WorkOrder.Completed']) {
+    for (const eventName of [
+      'Items.Sku.Created',
+      'Items.Sku.Created',
+      'Warehouse.Shipment.Shipped',
+      'Warehouse.Receipt.Received',
+      'Items.Sku.Created',
+      'Production.Order.Finished',
+      'Maintenance.WorkOrder.Completed',
+    ]) {
       await h.call('POST', '/__mock/clock', { token, body: { advanceSeconds: 61 } });
       const reply = await h.call('POST', '/__mock/events', { token, body: { eventName } });
       expect(reply.status).toBe(202);
@@ -79,7 +91,10 @@ describe('lists', () => {
     await h.mock.control.idle();
     const retried = emitted[0]!;
     for (let i = 0; i < 3; i++) {
-      expect((await h.call('POST', `/v1/notifications/webhook/${retried}/retry`, { token, op: 'retryWebhookNotification' })).status).toBe(202);
+      expect(
+        (await h.call('POST', `/v1/notifications/webhook/${retried}/retry`, { token, op: 'retryWebhookNotification' }))
+          .status,
+      ).toBe(202);
       await h.mock.control.idle();
     }
     for (const op of LIST_OPS) paths.set(op.operationId, op.path.replace('{id}', retried));
@@ -92,7 +107,15 @@ describe('lists', () => {
 
   it('covers every list operation of the contract', () => {
     expect(LIST_OPS.map((op) => op.operationId).sort()).toEqual(
-      ['listAssets', 'listEvents', 'listSkus', 'listWebhookNotificationAttempts', 'listWebhookNotifications', 'listWebhookSubscriptions', 'searchFamilies'].sort(),
+      [
+        'listAssets',
+        'listEvents',
+        'listSkus',
+        'listWebhookNotificationAttempts',
+        'listWebhookNotifications',
+        'listWebhookSubscriptions',
+        'searchFamilies',
+      ].sort(),
     );
   });
 
@@ -120,16 +143,17 @@ describe('lists', () => {
       expect(reply.body).toMatchObject(params);
     });
 
-    it.each(['pageSize', 'pageNumber'].flatMap((field) => ['0', '-1', 'abc', ...(field === 'pageSize' ? ['1001'] : [])].map((value) => ({ field, value }))))(
-      'rejects $field=$value with 400 COMMON.VALIDATION.ERROR naming the parameter',
-      async ({ field, value }) => {
-        const sent = op.list.parametersIn === 'body' && /^-?\d+$/.test(value) ? Number(value) : value;
-        const reply = await list(operationId, { [field]: sent });
-        expectProblem(reply, 400, 'COMMON.VALIDATION.ERROR');
-        expect(reply.body.parameters.field).toBe(field);
-        expect(reply.body.detail).toContain(field);
-      },
-    );
+    it.each(
+      ['pageSize', 'pageNumber'].flatMap((field) =>
+        ['0', '-1', 'abc', ...(field === 'pageSize' ? ['1001'] : [])].map((value) => ({ field, value })),
+      ),
+    )('rejects $field=$value with 400 COMMON.VALIDATION.ERROR naming the parameter', async ({ field, value }) => {
+      const sent = op.list.parametersIn === 'body' && /^-?\d+$/.test(value) ? Number(value) : value;
+      const reply = await list(operationId, { [field]: sent });
+      expectProblem(reply, 400, 'COMMON.VALIDATION.ERROR');
+      expect(reply.body.parameters.field).toBe(field);
+      expect(reply.body.detail).toContain(field);
+    });
 
     it('keeps the envelope arithmetic exact on every page size', async () => {
       const { totalCount } = await unsortedOf(operationId);
@@ -140,7 +164,9 @@ describe('lists', () => {
           const reply = await list(operationId, { pageSize, pageNumber });
           expect(reply.status).toBe(200);
           expect(reply.body).toMatchObject({ pageNumber, pageSize, totalCount, totalPages });
-          expect(reply.body.results).toHaveLength(Math.max(0, Math.min(pageSize, totalCount - (pageNumber - 1) * pageSize)));
+          expect(reply.body.results).toHaveLength(
+            Math.max(0, Math.min(pageSize, totalCount - (pageNumber - 1) * pageSize)),
+          );
         }
       }
     });
@@ -165,16 +191,19 @@ describe('lists', () => {
       expect(beyond.body.results).toEqual([]);
     });
 
-    it.each(op.list.fields.filter((f) => f.sortable).map((field) => ({ name: field.name, field })))('sorts by $name ascending and descending', async ({ field }) => {
-      const { items: unsorted, totalCount } = await unsortedOf(operationId);
-      const asc = await all(operationId, { sortBy: field.name });
-      const desc = await all(operationId, { sortBy: `-${field.name}` });
-      expect(asc.totalCount).toBe(totalCount);
-      expect(desc.totalCount).toBe(totalCount);
-      expectOrdered(asc.items, field, false);
-      expectOrdered(desc.items, field, true);
-      expect(new Set(asc.items.map(idOf))).toEqual(new Set(unsorted.map(idOf)));
-    });
+    it.each(op.list.fields.filter((f) => f.sortable).map((field) => ({ name: field.name, field })))(
+      'sorts by $name ascending and descending',
+      async ({ field }) => {
+        const { items: unsorted, totalCount } = await unsortedOf(operationId);
+        const asc = await all(operationId, { sortBy: field.name });
+        const desc = await all(operationId, { sortBy: `-${field.name}` });
+        expect(asc.totalCount).toBe(totalCount);
+        expect(desc.totalCount).toBe(totalCount);
+        expectOrdered(asc.items, field, false);
+        expectOrdered(desc.items, field, true);
+        expect(new Set(asc.items.map(idOf))).toEqual(new Set(unsorted.map(idOf)));
+      },
+    );
 
     it('filters with Equals on a text field, with values taken from the data', async () => {
       const field = op.list.fields.find((f) => f.type === 'string' && f.filterable && !f.nullable)!;

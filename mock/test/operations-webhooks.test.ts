@@ -35,12 +35,20 @@ describe('the webhook operations over state', () => {
       expect(list.status).toBe(200);
       expect(list.body.totalCount).toBe(1);
       expect(list.body.results).toEqual([created.body]);
-      const del = await h.call('DELETE', `${subscriptions}/${created.body.id}`, { token: t, op: 'deleteWebhookSubscription' });
+      const del = await h.call('DELETE', `${subscriptions}/${created.body.id}`, {
+        token: t,
+        op: 'deleteWebhookSubscription',
+      });
       expect(del.status).toBe(204);
       expect(del.text).toBe('');
-      const again = await h.call('DELETE', `${subscriptions}/${created.body.id}`, { token: t, op: 'deleteWebhookSubscription' });
+      const again = await h.call('DELETE', `${subscriptions}/${created.body.id}`, {
+        token: t,
+        op: 'deleteWebhookSubscription',
+      });
       expectProblem(again, 404, 'COMMON.ENTITY.NOT_FOUND');
-      expect((await h.call('GET', subscriptions, { token: t, op: 'listWebhookSubscriptions' })).body.totalCount).toBe(0);
+      expect((await h.call('GET', subscriptions, { token: t, op: 'listWebhookSubscriptions' })).body.totalCount).toBe(
+        0,
+      );
     });
 
     it('answers the delete of an unknown subscription with 404', async () => {
@@ -52,22 +60,36 @@ describe('the webhook operations over state', () => {
       { what: 'an unknown event name', eventName: 'Items.Sku.Teleported', eventVersion: 1 },
       { what: 'an unknown version of a known event', eventName: 'Items.Sku.Created', eventVersion: 99 },
     ])('answers $what with 400 NOTIFICATIONS.SUBSCRIPTION.EVENT_NOT_FOUND', async ({ eventName, eventVersion }) => {
-      const reply = await h.call('POST', subscriptions, { token: t, body: { endpoint: 'https://receiver.example/', eventName, eventVersion }, op: 'createWebhookSubscription' });
+      const reply = await h.call('POST', subscriptions, {
+        token: t,
+        body: { endpoint: 'https://receiver.example/', eventName, eventVersion },
+        op: 'createWebhookSubscription',
+      });
       expectProblem(reply, 400, 'NOTIFICATIONS.SUBSCRIPTION.EVENT_NOT_FOUND');
       expect(reply.body.parameters).toEqual({ eventName, eventVersion });
     });
 
-    it.each(['ftp://x', 'not a url', 'http://user:pw@host/', '', 'https://receiver.example/#fragment', '/relative/path'])(
-      'answers the endpoint %j with 400 NOTIFICATIONS.WEBHOOK.INVALID_ENDPOINT_URL',
-      async (endpoint) => {
-        const reply = await h.call('POST', subscriptions, { token: t, body: { endpoint, eventName: 'Items.Sku.Created', eventVersion: 1 }, op: 'createWebhookSubscription' });
-        expectProblem(reply, 400, 'NOTIFICATIONS.WEBHOOK.INVALID_ENDPOINT_URL');
-        expect(reply.body.parameters).toEqual({ endpoint });
-      },
-    );
+    it.each([
+      'ftp://x',
+      'not a url',
+      'http://user:pw@host/',
+      '',
+      'https://receiver.example/#fragment',
+      '/relative/path',
+    ])('answers the endpoint %j with 400 NOTIFICATIONS.WEBHOOK.INVALID_ENDPOINT_URL', async (endpoint) => {
+      const reply = await h.call('POST', subscriptions, {
+        token: t,
+        body: { endpoint, eventName: 'Items.Sku.Created', eventVersion: 1 },
+        op: 'createWebhookSubscription',
+      });
+      expectProblem(reply, 400, 'NOTIFICATIONS.WEBHOOK.INVALID_ENDPOINT_URL');
+      expect(reply.body.parameters).toEqual({ endpoint });
+    });
 
     it('creates nothing when it refuses', async () => {
-      expect((await h.call('GET', subscriptions, { token: t, op: 'listWebhookSubscriptions' })).body.totalCount).toBe(0);
+      expect((await h.call('GET', subscriptions, { token: t, op: 'listWebhookSubscriptions' })).body.totalCount).toBe(
+        0,
+      );
     });
   });
 
@@ -78,7 +100,9 @@ describe('the webhook operations over state', () => {
       expect(reply.body).toMatchObject({ pageNumber: 1, pageSize: 1000, totalPages: 1 });
       expect(reply.body.results).toHaveLength(reply.body.totalCount);
       const versions = await h.call('GET', '/v1/notifications/events/versions', { op: 'listEventVersions' });
-      const pairs = new Set(versions.body.map((v: { eventName: string; eventVersion: number }) => `${v.eventName}@${v.eventVersion}`));
+      const pairs = new Set(
+        versions.body.map((v: { eventName: string; eventVersion: number }) => `${v.eventName}@${v.eventVersion}`),
+      );
       expect(reply.body.totalCount).toBe(pairs.size);
       for (const e of reply.body.results) expect(pairs.has(`${e.eventName}@${e.eventVersion}`)).toBe(true);
     });
@@ -119,9 +143,24 @@ describe('the webhook operations over state', () => {
     });
 
     it('answers unknown notification ids with 404 on read, attempts and retry', async () => {
-      expectProblem(await h.call('GET', '/v1/notifications/webhook/ntf_nope', { token: t, op: 'getWebhookNotification' }), 404, 'COMMON.ENTITY.NOT_FOUND');
-      expectProblem(await h.call('GET', '/v1/notifications/webhook/ntf_nope/attempts', { token: t, op: 'listWebhookNotificationAttempts' }), 404, 'COMMON.ENTITY.NOT_FOUND');
-      expectProblem(await h.call('POST', '/v1/notifications/webhook/ntf_nope/retry', { token: t, op: 'retryWebhookNotification' }), 404, 'COMMON.ENTITY.NOT_FOUND');
+      expectProblem(
+        await h.call('GET', '/v1/notifications/webhook/ntf_nope', { token: t, op: 'getWebhookNotification' }),
+        404,
+        'COMMON.ENTITY.NOT_FOUND',
+      );
+      expectProblem(
+        await h.call('GET', '/v1/notifications/webhook/ntf_nope/attempts', {
+          token: t,
+          op: 'listWebhookNotificationAttempts',
+        }),
+        404,
+        'COMMON.ENTITY.NOT_FOUND',
+      );
+      expectProblem(
+        await h.call('POST', '/v1/notifications/webhook/ntf_nope/retry', { token: t, op: 'retryWebhookNotification' }),
+        404,
+        'COMMON.ENTITY.NOT_FOUND',
+      );
     });
 
     it('lists no notification before any event', async () => {
@@ -131,9 +170,16 @@ describe('the webhook operations over state', () => {
     });
 
     it('records a delivered event as a notification with its attempts, and retries it manually', async () => {
-      const sub = await h.call('POST', '/v1/notifications/webhook/subscriptions', { token: t, body: { endpoint, eventName: 'Warehouse.Shipment.Shipped', eventVersion: 1 }, op: 'createWebhookSubscription' });
+      const sub = await h.call('POST', '/v1/notifications/webhook/subscriptions', {
+        token: t,
+        body: { endpoint, eventName: 'Warehouse.Shipment.Shipped', eventVersion: 1 },
+        op: 'createWebhookSubscription',
+      });
       expect(sub.status).toBe(201);
-      const emitted = await h.call('POST', '/__mock/events', { token: t, body: { eventName: 'Warehouse.Shipment.Shipped' } });
+      const emitted = await h.call('POST', '/__mock/events', {
+        token: t,
+        body: { eventName: 'Warehouse.Shipment.Shipped' },
+      });
       expect(emitted.status).toBe(202);
       expect(emitted.body.notifications).toHaveLength(1);
       const id = emitted.body.notifications[0] as string;
@@ -143,14 +189,26 @@ describe('the webhook operations over state', () => {
       expect(list.body.totalCount).toBe(1);
       const one = await h.call('GET', `/v1/notifications/webhook/${id}`, { token: t, op: 'getWebhookNotification' });
       expect(one.status).toBe(200);
-      expect(one.body).toMatchObject({ id, status: 'Success', eventId: emitted.body.eventId, subscriptionId: sub.body.id, attemptCount: 1 });
+      expect(one.body).toMatchObject({
+        id,
+        status: 'Success',
+        eventId: emitted.body.eventId,
+        subscriptionId: sub.body.id,
+        attemptCount: 1,
+      });
       expect(received.some((b) => b.includes(emitted.body.eventId))).toBe(true);
 
-      const retried = await h.call('POST', `/v1/notifications/webhook/${id}/retry`, { token: t, op: 'retryWebhookNotification' });
+      const retried = await h.call('POST', `/v1/notifications/webhook/${id}/retry`, {
+        token: t,
+        op: 'retryWebhookNotification',
+      });
       expect(retried.status).toBe(202);
       expect(retried.body).toMatchObject({ id, status: 'Pending' });
       await h.mock.control.idle();
-      const attempts = await h.call('GET', `/v1/notifications/webhook/${id}/attempts`, { token: t, op: 'listWebhookNotificationAttempts' });
+      const attempts = await h.call('GET', `/v1/notifications/webhook/${id}/attempts`, {
+        token: t,
+        op: 'listWebhookNotificationAttempts',
+      });
       expect(attempts.status).toBe(200);
       expect(attempts.body.totalCount).toBe(2);
       expect(attempts.body.results.map((a: { trigger: string; success: boolean }) => [a.trigger, a.success])).toEqual([

@@ -21,8 +21,14 @@ describe('the operations over state', () => {
   });
 
   /** The SKU list item of a reference. */
-  async function skuOf(reference: string, token = h.admin): Promise<{ totalStock: number; familyId: string | null; lastModifiedAt: string }> {
-    const reply = await h.call('GET', `/v1/items/skus?filterBy=${enc(`reference[Equals]${reference}`)}`, { token, op: 'listSkus' });
+  async function skuOf(
+    reference: string,
+    token = h.admin,
+  ): Promise<{ totalStock: number; familyId: string | null; lastModifiedAt: string }> {
+    const reply = await h.call('GET', `/v1/items/skus?filterBy=${enc(`reference[Equals]${reference}`)}`, {
+      token,
+      op: 'listSkus',
+    });
     expect(reply.status).toBe(200);
     expect(reply.body.totalCount).toBe(1);
     return reply.body.results[0];
@@ -38,15 +44,27 @@ describe('the operations over state', () => {
       expect(reply.status).toBe(200);
       expect(reply.body.totalCount).toBe(h.mock.control.options.skus);
       expect(reply.body.results).toHaveLength(25);
-      for (const sku of reply.body.results) expect(sku).toEqual(expect.objectContaining({ id: expect.any(String), reference: expect.any(String), name: expect.any(String) }));
+      for (const sku of reply.body.results)
+        expect(sku).toEqual(
+          expect.objectContaining({ id: expect.any(String), reference: expect.any(String), name: expect.any(String) }),
+        );
     });
 
     it('sets the stock of a SKU with 204 and no body, and the list reflects it in totalStock', async () => {
-      const zero = await putStock(m.sku.reference, { locationReference: m.sku.locationReference, lotId: m.sku.lotId, stock: 0 });
+      const zero = await putStock(m.sku.reference, {
+        locationReference: m.sku.locationReference,
+        lotId: m.sku.lotId,
+        stock: 0,
+      });
       expect(zero.status).toBe(204);
       expect(zero.text).toBe('');
       const base = (await skuOf(m.sku.reference)).totalStock;
-      const set = await putStock(m.sku.reference, { locationReference: m.sku.locationReference, lotId: m.sku.lotId, stock: 125, comment: 'counted' });
+      const set = await putStock(m.sku.reference, {
+        locationReference: m.sku.locationReference,
+        lotId: m.sku.lotId,
+        stock: 125,
+        comment: 'counted',
+      });
       expect(set.status).toBe(204);
       expect(set.text).toBe('');
       expect((await skuOf(m.sku.reference)).totalStock).toBeCloseTo(base + 125, 6);
@@ -58,7 +76,12 @@ describe('the operations over state', () => {
     it('takes the base unit when named explicitly like when omitted', async () => {
       await putStock(m.sku.reference, { locationReference: m.sku.locationReference, lotId: m.sku.lotId, stock: 0 });
       const base = (await skuOf(m.sku.reference)).totalStock;
-      const reply = await putStock(m.sku.reference, { locationReference: m.sku.locationReference, lotId: m.sku.lotId, stock: 3, stockUnitOfMeasureId: m.sku.baseUnitOfMeasureId });
+      const reply = await putStock(m.sku.reference, {
+        locationReference: m.sku.locationReference,
+        lotId: m.sku.lotId,
+        stock: 3,
+        stockUnitOfMeasureId: m.sku.baseUnitOfMeasureId,
+      });
       expect(reply.status).toBe(204);
       expect((await skuOf(m.sku.reference)).totalStock).toBeCloseTo(base + 3, 6);
     });
@@ -67,11 +90,27 @@ describe('the operations over state', () => {
       const place = { locationReference: m.sku.locationReference, lotId: m.sku.lotId };
       await putStock(m.sku.reference, { ...place, stock: 0 });
       const t0 = (await skuOf(m.sku.reference)).totalStock;
-      expect((await putStock(m.sku.reference, { ...place, stock: 1, stockUnitOfMeasureId: m.sku.alternativeUnitOfMeasureId })).status).toBe(204);
+      expect(
+        (
+          await putStock(m.sku.reference, {
+            ...place,
+            stock: 1,
+            stockUnitOfMeasureId: m.sku.alternativeUnitOfMeasureId,
+          })
+        ).status,
+      ).toBe(204);
       const factor = (await skuOf(m.sku.reference)).totalStock - t0;
       expect(factor).toBeGreaterThan(0);
       expect(factor).not.toBe(1);
-      expect((await putStock(m.sku.reference, { ...place, stock: 3, stockUnitOfMeasureId: m.sku.alternativeUnitOfMeasureId })).status).toBe(204);
+      expect(
+        (
+          await putStock(m.sku.reference, {
+            ...place,
+            stock: 3,
+            stockUnitOfMeasureId: m.sku.alternativeUnitOfMeasureId,
+          })
+        ).status,
+      ).toBe(204);
       expect((await skuOf(m.sku.reference)).totalStock - t0).toBeCloseTo(3 * factor, 6);
     });
 
@@ -88,21 +127,36 @@ describe('the operations over state', () => {
     });
 
     it('answers an unknown lot with 404', async () => {
-      const reply = await putStock(m.sku.reference, { locationReference: m.sku.locationReference, lotId: 'lot_nope', stock: 1 });
+      const reply = await putStock(m.sku.reference, {
+        locationReference: m.sku.locationReference,
+        lotId: 'lot_nope',
+        stock: 1,
+      });
       expectProblem(reply, 404, 'COMMON.ENTITY.NOT_FOUND');
       expect(reply.body.parameters).toEqual({ entity: 'Lot', id: 'lot_nope' });
     });
 
     it('answers a unit not configured for the SKU with 422 COMMON.QUANTITY.UNIT_NOT_CONFIGURED', async () => {
       const before = await skuOf(m.sku.reference);
-      const reply = await putStock(m.sku.reference, { locationReference: m.sku.locationReference, stock: 1, stockUnitOfMeasureId: m.unknownUnitOfMeasureId });
+      const reply = await putStock(m.sku.reference, {
+        locationReference: m.sku.locationReference,
+        stock: 1,
+        stockUnitOfMeasureId: m.unknownUnitOfMeasureId,
+      });
       expectProblem(reply, 422, 'COMMON.QUANTITY.UNIT_NOT_CONFIGURED');
-      expect(reply.body.parameters).toMatchObject({ unitOfMeasureId: m.unknownUnitOfMeasureId, skuReference: m.sku.reference });
+      expect(reply.body.parameters).toMatchObject({
+        unitOfMeasureId: m.unknownUnitOfMeasureId,
+        skuReference: m.sku.reference,
+      });
       expect(await skuOf(m.sku.reference)).toEqual(before);
     });
 
     it('answers a quantity finer than the unit allows with 422 COMMON.QUANTITY.BASE_UNIT_PRECISION_EXCEEDED', async () => {
-      const reply = await putStock(m.sku.reference, { locationReference: m.sku.locationReference, lotId: m.sku.lotId, stock: 1.23456789 });
+      const reply = await putStock(m.sku.reference, {
+        locationReference: m.sku.locationReference,
+        lotId: m.sku.lotId,
+        stock: 1.23456789,
+      });
       expectProblem(reply, 422, 'COMMON.QUANTITY.BASE_UNIT_PRECISION_EXCEEDED');
     });
 
@@ -117,30 +171,57 @@ describe('the operations over state', () => {
     const path = () => `/v1/items/skus/${m.sku.reference}/inspections/${m.sku.inspectionIds[0]}`;
 
     it('updates an inspection definition with 200 and returns the updated definition', async () => {
-      const first = await h.call('PUT', path(), { body: { name: 'Visual check', isMandatory: true }, op: 'updateSkuInspection' });
+      const first = await h.call('PUT', path(), {
+        body: { name: 'Visual check', isMandatory: true },
+        op: 'updateSkuInspection',
+      });
       expect(first.status).toBe(200);
-      expect(first.body).toEqual({ id: m.sku.inspectionIds[0], name: 'Visual check', type: expect.any(String), isMandatory: true });
-      const second = await h.call('PUT', path(), { body: { name: 'Visual check, second pass', isMandatory: false }, op: 'updateSkuInspection' });
+      expect(first.body).toEqual({
+        id: m.sku.inspectionIds[0],
+        name: 'Visual check',
+        type: expect.any(String),
+        isMandatory: true,
+      });
+      const second = await h.call('PUT', path(), {
+        body: { name: 'Visual check, second pass', isMandatory: false },
+        op: 'updateSkuInspection',
+      });
       expect(second.status).toBe(200);
-      expect(second.body).toEqual({ id: m.sku.inspectionIds[0], name: 'Visual check, second pass', type: first.body.type, isMandatory: false });
+      expect(second.body).toEqual({
+        id: m.sku.inspectionIds[0],
+        name: 'Visual check, second pass',
+        type: first.body.type,
+        isMandatory: false,
+      });
     });
 
     it('touches the SKU it belongs to', async () => {
       await h.call('POST', '/__mock/clock', { body: { advanceSeconds: 5 } });
       const before = await skuOf(m.sku.reference);
-      const reply = await h.call('PUT', path(), { body: { name: 'Touch', isMandatory: true }, op: 'updateSkuInspection' });
+      const reply = await h.call('PUT', path(), {
+        body: { name: 'Touch', isMandatory: true },
+        op: 'updateSkuInspection',
+      });
       expect(reply.status).toBe(200);
-      expect(Date.parse((await skuOf(m.sku.reference)).lastModifiedAt)).toBeGreaterThan(Date.parse(before.lastModifiedAt));
+      expect(Date.parse((await skuOf(m.sku.reference)).lastModifiedAt)).toBeGreaterThan(
+        Date.parse(before.lastModifiedAt),
+      );
     });
 
     it('answers an unknown inspection with 404', async () => {
-      const reply = await h.call('PUT', `/v1/items/skus/${m.sku.reference}/inspections/insp_nope`, { body: { name: 'x', isMandatory: false }, op: 'updateSkuInspection' });
+      const reply = await h.call('PUT', `/v1/items/skus/${m.sku.reference}/inspections/insp_nope`, {
+        body: { name: 'x', isMandatory: false },
+        op: 'updateSkuInspection',
+      });
       expectProblem(reply, 404, 'COMMON.ENTITY.NOT_FOUND');
       expect(reply.body.parameters).toEqual({ entity: 'Inspection', id: 'insp_nope' });
     });
 
     it('answers an unknown SKU with 404', async () => {
-      const reply = await h.call('PUT', `/v1/items/skus/NO-SUCH-SKU/inspections/${m.sku.inspectionIds[0]}`, { body: { name: 'x', isMandatory: false }, op: 'updateSkuInspection' });
+      const reply = await h.call('PUT', `/v1/items/skus/NO-SUCH-SKU/inspections/${m.sku.inspectionIds[0]}`, {
+        body: { name: 'x', isMandatory: false },
+        op: 'updateSkuInspection',
+      });
       expectProblem(reply, 404, 'COMMON.ENTITY.NOT_FOUND');
       expect(reply.body.parameters).toEqual({ entity: 'SKU', id: 'NO-SUCH-SKU' });
     });
@@ -154,7 +235,10 @@ describe('the operations over state', () => {
 
   describe('families', () => {
     it('searches with pageSize, filterBy and sortBy in the body', async () => {
-      const reply = await h.call('POST', '/v1/items/families/search', { body: { pageSize: 5, filterBy: 'skuCount[Gt]0', sortBy: '-skuCount' }, op: 'searchFamilies' });
+      const reply = await h.call('POST', '/v1/items/families/search', {
+        body: { pageSize: 5, filterBy: 'skuCount[Gt]0', sortBy: '-skuCount' },
+        op: 'searchFamilies',
+      });
       expect(reply.status).toBe(200);
       expect(reply.body.pageSize).toBe(5);
       expect(reply.body.results.length).toBeLessThanOrEqual(5);
@@ -172,14 +256,20 @@ describe('the operations over state', () => {
 
     it('deletes a family with 204, then 409 ITEMS.FAMILY.ALREADY_DELETED, and hides it from search', async () => {
       const id = m.deletableFamilyId;
-      const found = await h.call('POST', '/v1/items/families/search', { body: { filterBy: `id[Equals]${id}` }, op: 'searchFamilies' });
+      const found = await h.call('POST', '/v1/items/families/search', {
+        body: { filterBy: `id[Equals]${id}` },
+        op: 'searchFamilies',
+      });
       expect(found.body.totalCount).toBe(1);
       const del = await h.call('DELETE', `/v1/items/families/${id}`, { op: 'deleteFamily' });
       expect(del.status).toBe(204);
       expect(del.text).toBe('');
       const again = await h.call('DELETE', `/v1/items/families/${id}`, { op: 'deleteFamily' });
       expectProblem(again, 409, 'ITEMS.FAMILY.ALREADY_DELETED', `DELETE /v1/items/families/${id}`);
-      const gone = await h.call('POST', '/v1/items/families/search', { body: { filterBy: `id[Equals]${id}` }, op: 'searchFamilies' });
+      const gone = await h.call('POST', '/v1/items/families/search', {
+        body: { filterBy: `id[Equals]${id}` },
+        op: 'searchFamilies',
+      });
       expect(gone.body.totalCount).toBe(0);
     });
 
@@ -190,12 +280,19 @@ describe('the operations over state', () => {
     });
 
     it('detaches the SKUs of a deleted family', async () => {
-      const withSkus = await h.call('POST', '/v1/items/families/search', { body: { pageSize: 1, filterBy: 'skuCount[Gt]0' }, op: 'searchFamilies' });
+      const withSkus = await h.call('POST', '/v1/items/families/search', {
+        body: { pageSize: 1, filterBy: 'skuCount[Gt]0' },
+        op: 'searchFamilies',
+      });
       const family = withSkus.body.results[0] as { id: string };
-      const members = await h.call('GET', `/v1/items/skus?filterBy=${enc(`familyId[Equals]${family.id}`)}`, { op: 'listSkus' });
+      const members = await h.call('GET', `/v1/items/skus?filterBy=${enc(`familyId[Equals]${family.id}`)}`, {
+        op: 'listSkus',
+      });
       expect(members.body.totalCount).toBeGreaterThan(0);
       expect((await h.call('DELETE', `/v1/items/families/${family.id}`, { op: 'deleteFamily' })).status).toBe(204);
-      const after = await h.call('GET', `/v1/items/skus?filterBy=${enc(`familyId[Equals]${family.id}`)}`, { op: 'listSkus' });
+      const after = await h.call('GET', `/v1/items/skus?filterBy=${enc(`familyId[Equals]${family.id}`)}`, {
+        op: 'listSkus',
+      });
       expect(after.body.totalCount).toBe(0);
     });
   });
@@ -207,7 +304,8 @@ describe('the operations over state', () => {
       expect(reply.body.totalCount).toBeGreaterThan(0);
       expect(reply.body.results).toHaveLength(reply.body.totalCount);
       const ids = new Set(reply.body.results.map((a: { id: string }) => a.id));
-      for (const asset of reply.body.results as { parentId: string | null }[]) if (asset.parentId !== null) expect(ids.has(asset.parentId)).toBe(true);
+      for (const asset of reply.body.results as { parentId: string | null }[])
+        if (asset.parentId !== null) expect(ids.has(asset.parentId)).toBe(true);
     });
 
     it('reads the tenant of the credentials', async () => {
@@ -219,43 +317,80 @@ describe('the operations over state', () => {
   });
 
   describe('purchase order lines', () => {
-    const linePath = (ref: { purchaseOrderId: string; lineId: string }) => `/v1/planning/purchaseOrders/${ref.purchaseOrderId}/lines/${ref.lineId}`;
+    const linePath = (ref: { purchaseOrderId: string; lineId: string }) =>
+      `/v1/planning/purchaseOrders/${ref.purchaseOrderId}/lines/${ref.lineId}`;
 
     it('updates a line with 200 and returns the updated line', async () => {
-      const reply = await h.call('PUT', linePath(m.purchaseOrderLine), { body: { quantity: 42, comment: 'rush', expectedDate: '2030-01-15' }, op: 'updatePurchaseOrderLine' });
+      const reply = await h.call('PUT', linePath(m.purchaseOrderLine), {
+        body: { quantity: 42, comment: 'rush', expectedDate: '2030-01-15' },
+        op: 'updatePurchaseOrderLine',
+      });
       expect(reply.status).toBe(200);
-      expect(reply.body).toMatchObject({ id: m.purchaseOrderLine.lineId, purchaseOrderId: m.purchaseOrderLine.purchaseOrderId, quantity: 42, comment: 'rush', expectedDate: '2030-01-15' });
-      const again = await h.call('PUT', linePath(m.purchaseOrderLine), { body: { unitPrice: 9.5 }, op: 'updatePurchaseOrderLine' });
+      expect(reply.body).toMatchObject({
+        id: m.purchaseOrderLine.lineId,
+        purchaseOrderId: m.purchaseOrderLine.purchaseOrderId,
+        quantity: 42,
+        comment: 'rush',
+        expectedDate: '2030-01-15',
+      });
+      const again = await h.call('PUT', linePath(m.purchaseOrderLine), {
+        body: { unitPrice: 9.5 },
+        op: 'updatePurchaseOrderLine',
+      });
       expect(again.body).toMatchObject({ quantity: 42, comment: 'rush', unitPrice: 9.5 });
     });
 
     it('refuses a cancelled line with 422 PLANNING.PURCHASE_ORDER.CANNOT_MODIFY_CANCELLED_LINE', async () => {
-      const reply = await h.call('PUT', linePath(m.cancelledPurchaseOrderLine), { body: { quantity: 1 }, op: 'updatePurchaseOrderLine' });
-      expectProblem(reply, 422, 'PLANNING.PURCHASE_ORDER.CANNOT_MODIFY_CANCELLED_LINE', `PUT ${linePath(m.cancelledPurchaseOrderLine)}`);
+      const reply = await h.call('PUT', linePath(m.cancelledPurchaseOrderLine), {
+        body: { quantity: 1 },
+        op: 'updatePurchaseOrderLine',
+      });
+      expectProblem(
+        reply,
+        422,
+        'PLANNING.PURCHASE_ORDER.CANNOT_MODIFY_CANCELLED_LINE',
+        `PUT ${linePath(m.cancelledPurchaseOrderLine)}`,
+      );
       expect(reply.body.parameters).toEqual(m.cancelledPurchaseOrderLine);
     });
 
     it('refuses a received line with 422 PLANNING.PURCHASE_ORDER.CANNOT_MODIFY_RECEIVED_LINE', async () => {
-      const reply = await h.call('PUT', linePath(m.receivedPurchaseOrderLine), { body: { comment: 'late' }, op: 'updatePurchaseOrderLine' });
+      const reply = await h.call('PUT', linePath(m.receivedPurchaseOrderLine), {
+        body: { comment: 'late' },
+        op: 'updatePurchaseOrderLine',
+      });
       expectProblem(reply, 422, 'PLANNING.PURCHASE_ORDER.CANNOT_MODIFY_RECEIVED_LINE');
     });
 
     it('refuses a quantity below the received quantity with 422 PLANNING.PURCHASE_ORDER.QUANTITY_LESS_THAN_RECEIVED', async () => {
-      const partial = (h.mock.control.tenant(h.org).inspect()?.purchaseOrderLines() ?? []).find((l) => l.status === 'PartiallyReceived' && l.receivedQuantity > 0);
+      const partial = (h.mock.control.tenant(h.org).inspect()?.purchaseOrderLines() ?? []).find(
+        (l) => l.status === 'PartiallyReceived' && l.receivedQuantity > 0,
+      );
       expect(partial, 'the seed has a partially received line').toBeDefined();
       const ref = { purchaseOrderId: partial!.purchaseOrderId, lineId: partial!.id };
       const below = partial!.receivedQuantity >= 1 ? partial!.receivedQuantity - 1 : 0;
       const reply = await h.call('PUT', linePath(ref), { body: { quantity: below }, op: 'updatePurchaseOrderLine' });
       expectProblem(reply, 422, 'PLANNING.PURCHASE_ORDER.QUANTITY_LESS_THAN_RECEIVED');
       expect(reply.body.parameters).toMatchObject({ ...ref, receivedQuantity: partial!.receivedQuantity });
-      const equal = await h.call('PUT', linePath(ref), { body: { quantity: partial!.receivedQuantity }, op: 'updatePurchaseOrderLine' });
+      const equal = await h.call('PUT', linePath(ref), {
+        body: { quantity: partial!.receivedQuantity },
+        op: 'updatePurchaseOrderLine',
+      });
       expect(equal.status).toBe(200);
     });
 
     it('answers an unknown line or order with 404', async () => {
-      const lineMissing = await h.call('PUT', linePath({ purchaseOrderId: m.purchaseOrderLine.purchaseOrderId, lineId: 'line_nope' }), { body: { quantity: 1 }, op: 'updatePurchaseOrderLine' });
+      const lineMissing = await h.call(
+        'PUT',
+        linePath({ purchaseOrderId: m.purchaseOrderLine.purchaseOrderId, lineId: 'line_nope' }),
+        { body: { quantity: 1 }, op: 'updatePurchaseOrderLine' },
+      );
       expectProblem(lineMissing, 404, 'COMMON.ENTITY.NOT_FOUND');
-      const orderMissing = await h.call('PUT', linePath({ purchaseOrderId: 'po_nope', lineId: m.purchaseOrderLine.lineId }), { body: { quantity: 1 }, op: 'updatePurchaseOrderLine' });
+      const orderMissing = await h.call(
+        'PUT',
+        linePath({ purchaseOrderId: 'po_nope', lineId: m.purchaseOrderLine.lineId }),
+        { body: { quantity: 1 }, op: 'updatePurchaseOrderLine' },
+      );
       expectProblem(orderMissing, 404, 'COMMON.ENTITY.NOT_FOUND');
     });
 
@@ -276,7 +411,12 @@ describe('the operations over state', () => {
           const code = batch[j]!;
           expect(reply.status, code).toBe(200);
           const entry = catalogEntry(code)!;
-          expect(reply.body).toMatchObject({ code, title: entry.title, description: entry.description, status: entry.status });
+          expect(reply.body).toMatchObject({
+            code,
+            title: entry.title,
+            description: entry.description,
+            status: entry.status,
+          });
           expect(reply.body.parameters.map((p: { key: string }) => p.key)).toEqual(entry.parameters.map((p) => p.key));
         });
       }

@@ -51,7 +51,8 @@ describe('the per-tenant rate limit over HTTP (5 per minute)', () => {
     for (let i = 0; i < 6; i++) await h.call('GET', '/v1/admin/tenants/self', { token: first, op: 'getTenantSelf' });
     expect((await h.call('GET', '/v1/admin/tenants/self', { token: first, op: 'getTenantSelf' })).status).toBe(429);
     const second = await tenant();
-    for (let i = 0; i < 5; i++) expect((await h.call('GET', '/v1/admin/tenants/self', { token: second, op: 'getTenantSelf' })).status).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await h.call('GET', '/v1/admin/tenants/self', { token: second, op: 'getTenantSelf' })).status).toBe(200);
   });
 
   it('counts the tenant, whatever credential it uses', async () => {
@@ -59,7 +60,11 @@ describe('the per-tenant rate limit over HTTP (5 per minute)', () => {
     const token = await h.token(adminClaims(org));
     const key = await h.call('POST', '/v1/access/apiKeys', { token, body: { name: 'k' }, op: 'createApiKey' });
     expect(key.status).toBe(201);
-    for (let i = 0; i < 4; i++) expect((await h.call('GET', '/v1/admin/tenants/self', { token: null, apiKey: key.body.key, op: 'getTenantSelf' })).status).toBe(200);
+    for (let i = 0; i < 4; i++)
+      expect(
+        (await h.call('GET', '/v1/admin/tenants/self', { token: null, apiKey: key.body.key, op: 'getTenantSelf' }))
+          .status,
+      ).toBe(200);
     expect((await h.call('GET', '/v1/admin/tenants/self', { token, op: 'getTenantSelf' })).status).toBe(429);
   });
 
@@ -85,7 +90,8 @@ describe('the per-tenant rate limit over HTTP (5 per minute)', () => {
       expect((await h.call('GET', '/v1/admin/tenants/self', { token, op: 'getTenantSelf' })).status).toBe(429);
     }
     expect((await h.call('POST', '/__mock/reset', { token: null, body: { all: true } })).status).toBe(200);
-    for (const token of [first, second]) expect((await h.call('GET', '/v1/admin/tenants/self', { token, op: 'getTenantSelf' })).status).toBe(200);
+    for (const token of [first, second])
+      expect((await h.call('GET', '/v1/admin/tenants/self', { token, op: 'getTenantSelf' })).status).toBe(200);
   });
 });
 
@@ -104,7 +110,9 @@ describe('no rate limit (rateLimit: null)', () => {
     expect(h.mock.control.options.rateLimit).toBeNull();
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const replies = await Promise.all(Array.from({ length: 10 }, () => h.call('GET', '/v1/admin/tenants/self', { op: 'getTenantSelf' })));
+      const replies = await Promise.all(
+        Array.from({ length: 10 }, () => h.call('GET', '/v1/admin/tenants/self', { op: 'getTenantSelf' })),
+      );
       statuses.push(...replies.map((r) => r.status));
     }
     expect(statuses).toHaveLength(50);
@@ -193,9 +201,12 @@ describe('parseRate', () => {
     expect(parseRate(text)).toEqual({ ok: true, rate: null });
   });
 
-  it.each(['abc', '', '10', '10/1d', '-1/1s', '0/1s', '10/0s', '1.5/1s', '10/s/s'])('refuses %j with a message', (text) => {
-    const result = parseRate(text);
-    expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.error).toMatch(/rate limit/);
-  });
+  it.each(['abc', '', '10', '10/1d', '-1/1s', '0/1s', '10/0s', '1.5/1s', '10/s/s'])(
+    'refuses %j with a message',
+    (text) => {
+      const result = parseRate(text);
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.error).toMatch(/rate limit/);
+    },
+  );
 });

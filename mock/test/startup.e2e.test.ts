@@ -72,7 +72,11 @@ describe('a mock started with the defaults (any free port)', () => {
   it('answers a CORS preflight with the allowed origin, methods, headers and the exposed headers', async () => {
     const res = await h.call('OPTIONS', '/v1/items/skus', {
       token: null,
-      headers: { origin: 'http://app.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+      headers: {
+        origin: 'http://app.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe('http://app.example');
@@ -89,7 +93,10 @@ describe('a mock started with the defaults (any free port)', () => {
   });
 
   it('exposes the headers on a real cross-origin request', async () => {
-    const res = await h.call('GET', '/v1/items/skus?pageSize=1', { op: 'listSkus', headers: { origin: 'http://app.example' } });
+    const res = await h.call('GET', '/v1/items/skus?pageSize=1', {
+      op: 'listSkus',
+      headers: { origin: 'http://app.example' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers['access-control-allow-origin']).toBe('http://app.example');
     expect(res.headers['access-control-expose-headers']).toMatch(/retry-after/);

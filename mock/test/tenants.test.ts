@@ -27,20 +27,30 @@ async function firstPage(h: InjectHarness, t: Tenant): Promise<unknown[]> {
 }
 
 async function totalStockOf(h: InjectHarness, t: Tenant, reference: string): Promise<number> {
-  const reply = await h.call('GET', `/v1/items/skus?filterBy=${encodeURIComponent(`reference[Equals]${reference}`)}`, { token: t.token, op: 'listSkus' });
+  const reply = await h.call('GET', `/v1/items/skus?filterBy=${encodeURIComponent(`reference[Equals]${reference}`)}`, {
+    token: t.token,
+    op: 'listSkus',
+  });
   expect(reply.status).toBe(200);
   expect(reply.body.totalCount).toBe(1);
   return reply.body.results[0].totalStock as number;
 }
 
 async function familyCount(h: InjectHarness, t: Tenant, id: string): Promise<number> {
-  const reply = await h.call('POST', '/v1/items/families/search', { token: t.token, body: { filterBy: `id[Equals]${id}` }, op: 'searchFamilies' });
+  const reply = await h.call('POST', '/v1/items/families/search', {
+    token: t.token,
+    body: { filterBy: `id[Equals]${id}` },
+    op: 'searchFamilies',
+  });
   expect(reply.status).toBe(200);
   return reply.body.totalCount as number;
 }
 
 async function subscriptionCount(h: InjectHarness, t: Tenant): Promise<number> {
-  const reply = await h.call('GET', '/v1/notifications/webhook/subscriptions', { token: t.token, op: 'listWebhookSubscriptions' });
+  const reply = await h.call('GET', '/v1/notifications/webhook/subscriptions', {
+    token: t.token,
+    op: 'listWebhookSubscriptions',
+  });
   expect(reply.status).toBe(200);
   return reply.body.totalCount as number;
 }
@@ -92,8 +102,14 @@ describe('tenants', () => {
     expect(await totalStockOf(h, a, m.sku.reference)).toBeCloseTo(zeroed + 777, 6);
     expect(await firstPage(h, b)).toEqual(beforeB);
     // The same reference in the other org (when it exists) keeps its own stock.
-    const sameRef = await h.call('GET', `/v1/items/skus?filterBy=${encodeURIComponent(`reference[Equals]${m.sku.reference}`)}`, { token: b.token, op: 'listSkus' });
-    const original = (beforeB as { reference: string; totalStock: number }[]).find((s) => s.reference === m.sku.reference);
+    const sameRef = await h.call(
+      'GET',
+      `/v1/items/skus?filterBy=${encodeURIComponent(`reference[Equals]${m.sku.reference}`)}`,
+      { token: b.token, op: 'listSkus' },
+    );
+    const original = (beforeB as { reference: string; totalStock: number }[]).find(
+      (s) => s.reference === m.sku.reference,
+    );
     if (original) expect(sameRef.body.results[0].totalStock).toBe(original.totalStock);
     expect(mb.orgCode).toBe(b.org);
   });
@@ -103,12 +119,18 @@ describe('tenants', () => {
     const b = await tenantOf(h);
     const ma = await manifestOf(h, a);
     const mb = await manifestOf(h, b);
-    const del = await h.call('DELETE', `/v1/items/families/${ma.deletableFamilyId}`, { token: a.token, op: 'deleteFamily' });
+    const del = await h.call('DELETE', `/v1/items/families/${ma.deletableFamilyId}`, {
+      token: a.token,
+      op: 'deleteFamily',
+    });
     expect(del.status).toBe(204);
     expect(await familyCount(h, a, ma.deletableFamilyId)).toBe(0);
     // The other org cannot see or delete the first org's family, and keeps its own.
     expect(await familyCount(h, b, ma.deletableFamilyId)).toBe(0);
-    const cross = await h.call('DELETE', `/v1/items/families/${ma.deletableFamilyId}`, { token: b.token, op: 'deleteFamily' });
+    const cross = await h.call('DELETE', `/v1/items/families/${ma.deletableFamilyId}`, {
+      token: b.token,
+      op: 'deleteFamily',
+    });
     expect(cross.status).toBe(404);
     expect(await familyCount(h, b, mb.deletableFamilyId)).toBe(1);
   });
@@ -124,7 +146,10 @@ describe('tenants', () => {
     expect(created.status).toBe(201);
     expect(await subscriptionCount(h, a)).toBe(1);
     expect(await subscriptionCount(h, b)).toBe(0);
-    const cross = await h.call('DELETE', `/v1/notifications/webhook/subscriptions/${created.body.id}`, { token: b.token, op: 'deleteWebhookSubscription' });
+    const cross = await h.call('DELETE', `/v1/notifications/webhook/subscriptions/${created.body.id}`, {
+      token: b.token,
+      op: 'deleteWebhookSubscription',
+    });
     expect(cross.status).toBe(404);
     expect(await subscriptionCount(h, a)).toBe(1);
   });
@@ -133,9 +158,17 @@ describe('tenants', () => {
     const a = await tenantOf(h);
     const b = await tenantOf(h);
     const key = await h.call('POST', '/v1/access/apiKeys', { token: a.token, body: { name: 'a' }, op: 'createApiKey' });
-    const self = await h.call('GET', '/v1/admin/tenants/self', { token: null, apiKey: key.body.key, op: 'getTenantSelf' });
+    const self = await h.call('GET', '/v1/admin/tenants/self', {
+      token: null,
+      apiKey: key.body.key,
+      op: 'getTenantSelf',
+    });
     expect(self.body.orgCode).toBe(a.org);
-    const mixed = await h.call('GET', '/v1/admin/tenants/self', { token: b.token, apiKey: key.body.key, op: 'getTenantSelf' });
+    const mixed = await h.call('GET', '/v1/admin/tenants/self', {
+      token: b.token,
+      apiKey: key.body.key,
+      op: 'getTenantSelf',
+    });
     expect(mixed.status).toBe(401);
   });
 
@@ -150,8 +183,16 @@ describe('tenants', () => {
       expect(pageHere).toHaveLength(50);
       expect(pageThere).toEqual(pageHere);
       expect(await manifestOf(other, there)).toEqual(await manifestOf(h, here));
-      const familiesHere = await h.call('POST', '/v1/items/families/search', { token: here.token, body: {}, op: 'searchFamilies' });
-      const familiesThere = await other.call('POST', '/v1/items/families/search', { token: there.token, body: {}, op: 'searchFamilies' });
+      const familiesHere = await h.call('POST', '/v1/items/families/search', {
+        token: here.token,
+        body: {},
+        op: 'searchFamilies',
+      });
+      const familiesThere = await other.call('POST', '/v1/items/families/search', {
+        token: there.token,
+        body: {},
+        op: 'searchFamilies',
+      });
       expect(familiesThere.body).toEqual(familiesHere.body);
     } finally {
       await other.close();
@@ -191,8 +232,14 @@ describe('tenants beyond --max-tenants', () => {
     const c = await tenantOf(h, 'lru-c');
     const ma = await manifestOf(h, a);
     const mb = await manifestOf(h, b);
-    expect((await h.call('DELETE', `/v1/items/families/${ma.deletableFamilyId}`, { token: a.token, op: 'deleteFamily' })).status).toBe(204);
-    expect((await h.call('DELETE', `/v1/items/families/${mb.deletableFamilyId}`, { token: b.token, op: 'deleteFamily' })).status).toBe(204);
+    expect(
+      (await h.call('DELETE', `/v1/items/families/${ma.deletableFamilyId}`, { token: a.token, op: 'deleteFamily' }))
+        .status,
+    ).toBe(204);
+    expect(
+      (await h.call('DELETE', `/v1/items/families/${mb.deletableFamilyId}`, { token: b.token, op: 'deleteFamily' }))
+        .status,
+    ).toBe(204);
     expect(await familyCount(h, a, ma.deletableFamilyId)).toBe(0);
     expect(await familyCount(h, b, mb.deletableFamilyId)).toBe(0);
     // b is now the most recently used; c's first request pushes a, the least recently used, out.
@@ -227,7 +274,10 @@ describe('a full store whose other tenants cannot be evicted (maxTenants: 1)', (
       op: 'createWebhookSubscription',
     });
     expect(sub.status).toBe(201);
-    const emitted = await h.call('POST', '/__mock/events', { token: a.token, body: { eventName: 'Items.Sku.Created' } });
+    const emitted = await h.call('POST', '/__mock/events', {
+      token: a.token,
+      body: { eventName: 'Items.Sku.Created' },
+    });
     expect(emitted.body.notifications).toHaveLength(1);
     await h.mock.control.idle();
     // The newcomer's write must stick, and the pinned tenant must keep its subscription.
@@ -239,7 +289,10 @@ describe('a full store whose other tenants cannot be evicted (maxTenants: 1)', (
     expect(created.status).toBe(201);
     expect(await subscriptionCount(h, b)).toBe(1);
     expect(await subscriptionCount(h, a)).toBe(1);
-    const notification = await h.call('GET', `/v1/notifications/webhook/${emitted.body.notifications[0]}`, { token: a.token, op: 'getWebhookNotification' });
+    const notification = await h.call('GET', `/v1/notifications/webhook/${emitted.body.notifications[0]}`, {
+      token: a.token,
+      op: 'getWebhookNotification',
+    });
     expect(notification.body.status).toBe('Pending');
   });
 });

@@ -7,7 +7,11 @@ import { INJECT_ORIGIN, overSocket, throughInject, type Incoming, type Send } fr
 
 /** What a test may compare between transports: status, content type and body (not date or connection headers). */
 function essence(reply: Incoming): { status: number; contentType: string | undefined; body: unknown } {
-  return { status: reply.status, contentType: reply.headers['content-type'], body: reply.text ? JSON.parse(reply.text) : undefined };
+  return {
+    status: reply.status,
+    contentType: reply.headers['content-type'],
+    body: reply.text ? JSON.parse(reply.text) : undefined,
+  };
 }
 
 describe('the two transports of the test harness, on one mock', () => {
@@ -29,10 +33,24 @@ describe('the two transports of the test harness, on one mock', () => {
 
   it.each([
     { what: 'the health probe', req: { method: 'GET', path: '/__mock/health', headers: {} } },
-    { what: 'a page of SKUs', req: { method: 'GET', path: '/v1/items/skus?pageSize=3&sortBy=id', headers: { authorization: 'Bearer <admin>' } } },
+    {
+      what: 'a page of SKUs',
+      req: { method: 'GET', path: '/v1/items/skus?pageSize=3&sortBy=id', headers: { authorization: 'Bearer <admin>' } },
+    },
     { what: 'the plain 401', req: { method: 'GET', path: '/v1/items/skus', headers: {} } },
-    { what: 'a body over a bad content type (415)', req: { method: 'POST', path: '/v1/access/apiKeys', headers: { authorization: 'Bearer <admin>', 'content-type': 'text/plain' }, body: 'x' } },
-    { what: 'an unknown route (404)', req: { method: 'GET', path: '/v1/nowhere', headers: { authorization: 'Bearer <admin>' } } },
+    {
+      what: 'a body over a bad content type (415)',
+      req: {
+        method: 'POST',
+        path: '/v1/access/apiKeys',
+        headers: { authorization: 'Bearer <admin>', 'content-type': 'text/plain' },
+        body: 'x',
+      },
+    },
+    {
+      what: 'an unknown route (404)',
+      req: { method: 'GET', path: '/v1/nowhere', headers: { authorization: 'Bearer <admin>' } },
+    },
   ])('answer $what alike', async ({ req }) => {
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, v.replace('<admin>', token)]));
     const [overTheWire, injected] = await Promise.all([socket({ ...req, headers }), inject({ ...req, headers })]);

@@ -27,14 +27,19 @@ export const INJECT_ORIGIN = 'http://localhost:80';
 
 function flatten(headers: Record<string, string | string[] | number | undefined>): Record<string, string> {
   const flat: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) if (v !== undefined) flat[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+  for (const [k, v] of Object.entries(headers))
+    if (v !== undefined) flat[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
   return flat;
 }
 
 /** Over a real loopback socket to a listening mock (undici), for what needs one: the wire, processes, receivers. */
 export function overSocket(origin: string): Send {
   return async ({ method, path, headers, body }) => {
-    const res = await request(`${origin}${path}`, { method: method as never, headers, ...(body !== undefined ? { body } : {}) });
+    const res = await request(`${origin}${path}`, {
+      method: method as never,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+    });
     return { status: res.statusCode, headers: flatten(res.headers), text: await res.body.text() };
   };
 }
@@ -45,7 +50,16 @@ export function overSocket(origin: string): Send {
  */
 export function throughInject(app: FastifyInstance): Send {
   return async ({ method, path, headers, body }) => {
-    const res = await app.inject({ method: method as never, url: path, headers, ...(body !== undefined ? { payload: body } : {}) });
-    return { status: res.statusCode, headers: flatten(res.headers as Record<string, string | string[] | number | undefined>), text: res.body };
+    const res = await app.inject({
+      method: method as never,
+      url: path,
+      headers,
+      ...(body !== undefined ? { payload: body } : {}),
+    });
+    return {
+      status: res.statusCode,
+      headers: flatten(res.headers as Record<string, string | string[] | number | undefined>),
+      text: res.body,
+    };
   };
 }

@@ -10,13 +10,15 @@ for (const [net, prefix] of [
   ['169.254.0.0', 16],
   ['172.16.0.0', 12],
   ['192.168.0.0', 16],
-] as const) PRIVATE.addSubnet(net, prefix, 'ipv4');
+] as const)
+  PRIVATE.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
   ['::1', 128],
   ['::', 128],
   ['fc00::', 7],
   ['fe80::', 10],
-] as const) PRIVATE.addSubnet(net, prefix, 'ipv6');
+] as const)
+  PRIVATE.addSubnet(net, prefix, 'ipv6');
 
 /** Whether an IP address is loopback or private. IPv4-mapped IPv6 addresses are checked as IPv4. */
 export function isPrivateAddress(address: string): boolean {

@@ -55,7 +55,14 @@ export class UndiciTransport implements Transport {
       errorKind: AttemptOutcome['errorKind'],
       responseStatus: number | null = null,
       excerpt: string | null = null,
-    ): AttemptOutcome => ({ success: errorKind === null, responseStatus, responseBodyExcerpt: excerpt, errorKind, startedAtMs, endedAtMs: now() });
+    ): AttemptOutcome => ({
+      success: errorKind === null,
+      responseStatus,
+      responseBodyExcerpt: excerpt,
+      errorKind,
+      startedAtMs,
+      endedAtMs: now(),
+    });
 
     let url: URL;
     try {
@@ -103,7 +110,12 @@ export class UndiciTransport implements Transport {
 
   /** The agent whose sockets only connect to public addresses. */
   private guarded(): Agent {
-    this.guardedAgent ??= new Agent({ keepAliveTimeout: 10_000, connections: 128, pipelining: 1, connect: { lookup: publicOnlyLookup } });
+    this.guardedAgent ??= new Agent({
+      keepAliveTimeout: 10_000,
+      connections: 128,
+      pipelining: 1,
+      connect: { lookup: publicOnlyLookup },
+    });
     return this.guardedAgent;
   }
 }
@@ -113,13 +125,27 @@ type ResponseBody = AsyncIterable<Buffer> & { destroy(error?: Error): unknown };
 /** Why a request failed: the per-attempt timeout, the SSRF guard, or any other connection problem. */
 function classify(error: unknown, signal: AbortSignal): AttemptOutcome['errorKind'] {
   const codes: string[] = [];
-  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e: unknown = error, depth = 0;
+    e && typeof e === 'object' && depth < 5;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     const { code, name } = e as { code?: unknown; name?: unknown };
     if (typeof code === 'string') codes.push(code);
     if (typeof name === 'string') codes.push(name);
   }
   if (codes.includes(BLOCKED_CODE)) return 'BlockedEndpoint';
-  if (signal.aborted || codes.some((c) => c === 'TimeoutError' || c === 'UND_ERR_HEADERS_TIMEOUT' || c === 'UND_ERR_BODY_TIMEOUT' || c === 'UND_ERR_CONNECT_TIMEOUT' || c === 'ETIMEDOUT')) {
+  if (
+    signal.aborted ||
+    codes.some(
+      (c) =>
+        c === 'TimeoutError' ||
+        c === 'UND_ERR_HEADERS_TIMEOUT' ||
+        c === 'UND_ERR_BODY_TIMEOUT' ||
+        c === 'UND_ERR_CONNECT_TIMEOUT' ||
+        c === 'ETIMEDOUT',
+    )
+  ) {
     return 'Timeout';
   }
   return 'ConnectionError';
@@ -157,18 +183,35 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
  * A `lookup` for sockets that refuses private and loopback addresses: it resolves every address of the host and
  * fails with `OPSAPI_BLOCKED_ENDPOINT` when any is private, so the socket can only use checked addresses.
  */
-function publicOnlyLookup(hostname: string, options: { family?: number | string; all?: boolean; hints?: number }, callback: LookupCallback): void {
-  const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : typeof options.family === 'number' ? options.family : 0;
-  dnsLookup(hostname, { family, all: true, ...(options.hints !== undefined ? { hints: options.hints } : {}) }, (error, addresses) => {
-    if (error) return callback(error, []);
-    const list = addresses as LookupAddress[];
-    if (list.length === 0 || list.some((a) => isPrivateAddress(a.address))) {
-      const blocked: NodeJS.ErrnoException = new Error(`${hostname} resolves to a private or loopback address; refused by --block-private-endpoints`);
-      blocked.code = BLOCKED_CODE;
-      return callback(blocked, []);
-    }
-    if (options.all) return callback(null, list);
-    const first = list[0] as LookupAddress;
-    return callback(null, first.address, first.family);
-  });
+function publicOnlyLookup(
+  hostname: string,
+  options: { family?: number | string; all?: boolean; hints?: number },
+  callback: LookupCallback,
+): void {
+  const family =
+    options.family === 'IPv4'
+      ? 4
+      : options.family === 'IPv6'
+        ? 6
+        : typeof options.family === 'number'
+          ? options.family
+          : 0;
+  dnsLookup(
+    hostname,
+    { family, all: true, ...(options.hints !== undefined ? { hints: options.hints } : {}) },
+    (error, addresses) => {
+      if (error) return callback(error, []);
+      const list = addresses as LookupAddress[];
+      if (list.length === 0 || list.some((a) => isPrivateAddress(a.address))) {
+        const blocked: NodeJS.ErrnoException = new Error(
+          `${hostname} resolves to a private or loopback address; refused by --block-private-endpoints`,
+        );
+        blocked.code = BLOCKED_CODE;
+        return callback(blocked, []);
+      }
+      if (options.all) return callback(null, list);
+      const first = list[0] as LookupAddress;
+      return callback(null, first.address, first.family);
+    },
+  );
 }

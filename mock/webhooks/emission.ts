@@ -35,12 +35,18 @@ export interface EmissionTimes {
  * payload of its subscription's version. Returns the event id and the notification ids, or `EVENT_NOT_FOUND` for
  * a name or version the catalog does not have.
  */
-export function fanOut(tenant: TenantState, request: EmitRequest, times: EmissionTimes): Emission | { error: 'EVENT_NOT_FOUND' } {
+export function fanOut(
+  tenant: TenantState,
+  request: EmitRequest,
+  times: EmissionTimes,
+): Emission | { error: 'EVENT_NOT_FOUND' } {
   const event = findEvent(request.eventName);
-  if (!event || (request.eventVersion !== undefined && !findEventVersion(request.eventName, request.eventVersion))) return { error: 'EVENT_NOT_FOUND' };
+  if (!event || (request.eventVersion !== undefined && !findEventVersion(request.eventName, request.eventVersion)))
+    return { error: 'EVENT_NOT_FOUND' };
   const eventId = tenant.ids.next('evt');
   const occurredAt = new Date(times.createdAt).toISOString();
-  const sampled = request.eventVersion !== undefined ? findEventVersion(event.eventName, request.eventVersion) : latestVersion(event);
+  const sampled =
+    request.eventVersion !== undefined ? findEventVersion(event.eventName, request.eventVersion) : latestVersion(event);
   const base = request.data ?? sampleData((sampled ?? latestVersion(event)).data, tenant, times.sampleCounter());
   const notifications: string[] = [];
   for (const subscription of tenant.subscriptions) {
@@ -62,7 +68,14 @@ export function fanOut(tenant: TenantState, request: EmitRequest, times: Emissio
       lastAttemptAt: null,
       createdAt: occurredAt,
       lastModifiedAt: occurredAt,
-      payload: buildPayload(eventId, event.eventName, subscription.eventVersion, occurredAt, tenant.org, request.data && !request.project ? { ...request.data } : projectData(version, base)),
+      payload: buildPayload(
+        eventId,
+        event.eventName,
+        subscription.eventVersion,
+        occurredAt,
+        tenant.org,
+        request.data && !request.project ? { ...request.data } : projectData(version, base),
+      ),
     };
     tenant.commit('notification', id, notification);
     notifications.push(id);

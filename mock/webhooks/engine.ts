@@ -94,7 +94,10 @@ export class WebhookEngine {
     this.signer = parts.signer;
     this.timers = parts.timers ?? realTimers;
     const concurrency = Math.max(1, Math.floor(options.concurrency));
-    const perEndpoint = Math.max(1, Math.min(concurrency, Math.floor(options.perEndpointConcurrency ?? Math.ceil(concurrency / 4))));
+    const perEndpoint = Math.max(
+      1,
+      Math.min(concurrency, Math.floor(options.perEndpointConcurrency ?? Math.ceil(concurrency / 4))),
+    );
     this.slots = new KeyedSemaphore(new Semaphore(concurrency), perEndpoint);
     store.onChange((change) => this.onChange(change));
     store.onDrop.push((org) => this.drop(org));
@@ -105,9 +108,14 @@ export class WebhookEngine {
     const now = tenant.clock.now();
     const realNow = this.clock.now();
     const first = firstAttempt(now, this.options.retrySchedule);
-    const emission = fanOut(tenant, request, { createdAt: now, firstDueAt: first.dueAt, sampleCounter: () => ++this.eventCounter });
+    const emission = fanOut(tenant, request, {
+      createdAt: now,
+      firstDueAt: first.dueAt,
+      sampleCounter: () => ++this.eventCounter,
+    });
     if ('error' in emission) return emission;
-    for (const id of emission.notifications) this.enqueue(tenant, id, { ...first, queuedAt: now, queuedAtReal: realNow });
+    for (const id of emission.notifications)
+      this.enqueue(tenant, id, { ...first, queuedAt: now, queuedAtReal: realNow });
     trimHistory(tenant, this.options.maxNotificationsPerTenant);
     return emission;
   }
@@ -123,9 +131,21 @@ export class WebhookEngine {
     if (!notification) return undefined;
     const rt = this.runtime(tenant);
     const now = tenant.clock.now();
-    const retry = manualRetry({ status: notification.status, generation: rt.generation(notificationId), subscribed: tenant.subscriptions.has(notification.subscriptionId) }, now);
+    const retry = manualRetry(
+      {
+        status: notification.status,
+        generation: rt.generation(notificationId),
+        subscribed: tenant.subscriptions.has(notification.subscriptionId),
+      },
+      now,
+    );
     rt.setGeneration(notificationId, retry.attempt.generation);
-    const pending: Notification = { ...notification, status: retry.status, nextAttemptAt: retry.next, lastModifiedAt: laterIso(notification.lastModifiedAt, now) };
+    const pending: Notification = {
+      ...notification,
+      status: retry.status,
+      nextAttemptAt: retry.next,
+      lastModifiedAt: laterIso(notification.lastModifiedAt, now),
+    };
     tenant.commit('notification', notificationId, pending);
     this.start(rt, notificationId, { ...retry.attempt, queuedAt: now, queuedAtReal: this.clock.now() });
     rt.scheduler.cancel(notificationId);
@@ -145,7 +165,11 @@ export class WebhookEngine {
       if (notification.status !== 'Pending') continue;
       let auto = 0;
       for (const attempt of tenant.attemptsOf(notification.id)) if (attempt.trigger === 'Scheduled') auto++;
-      const planned = resumedAttempt(notification.nextAttemptAt ? Date.parse(notification.nextAttemptAt) : null, auto, now);
+      const planned = resumedAttempt(
+        notification.nextAttemptAt ? Date.parse(notification.nextAttemptAt) : null,
+        auto,
+        now,
+      );
       this.enqueue(tenant, notification.id, { ...planned, queuedAt: now, queuedAtReal: realNow });
       resumed++;
     }
@@ -271,10 +295,15 @@ export class WebhookEngine {
     if (!current || this.store.peek(tenant.org) !== tenant || this.runtimes.get(tenant.org) !== rt) return;
 
     const placed = placeAttempt(job, outcome, tenant.clock.now());
-    const view = { status: current.status, generation: rt.generation(id), subscribed: tenant.subscriptions.has(current.subscriptionId) };
+    const view = {
+      status: current.status,
+      generation: rt.generation(id),
+      subscribed: tenant.subscriptions.has(current.subscriptionId),
+    };
     const transition = next(view, job, outcome, this.options.retrySchedule);
     recordAttempt(tenant, current, job, outcome, placed, transition);
-    if (transition.decided && transition.next) this.enqueue(tenant, id, { ...transition.next, queuedAt: placed.endedAt, queuedAtReal: this.clock.now() });
+    if (transition.decided && transition.next)
+      this.enqueue(tenant, id, { ...transition.next, queuedAt: placed.endedAt, queuedAtReal: this.clock.now() });
   }
 
   private drop(org: string): void {

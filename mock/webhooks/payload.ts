@@ -26,7 +26,14 @@ function defaultFor(schema: TSchema | undefined): unknown {
 }
 
 /** The payload delivered for one notification (inferred shape, DESIGN: `{id, eventName, eventVersion, occurredAt, orgCode, data}`). */
-export function buildPayload(eventId: string, eventName: string, eventVersion: number, occurredAt: string, orgCode: string, data: Record<string, unknown>): WebhookPayload {
+export function buildPayload(
+  eventId: string,
+  eventName: string,
+  eventVersion: number,
+  occurredAt: string,
+  orgCode: string,
+  data: Record<string, unknown>,
+): WebhookPayload {
   return { id: eventId, eventName, eventVersion, occurredAt, orgCode, data };
 }
 

@@ -84,11 +84,20 @@ export function resumedAttempt(nextAttemptAt: number | null, automaticSoFar: num
 
 /** A manual retry, allowed in any state and whether or not the subscription still exists (inferred, see above). */
 export function manualRetry(notification: NotificationView, now: number): ManualRetry {
-  return { status: 'Pending', next: null, attempt: { trigger: 'Manual', dueAt: now, auto: 0, generation: notification.generation + 1 } };
+  return {
+    status: 'Pending',
+    next: null,
+    attempt: { trigger: 'Manual', dueAt: now, auto: 0, generation: notification.generation + 1 },
+  };
 }
 
 /** The state after an attempt ended with `outcome`; `schedule` is the retry schedule in seconds. */
-export function next(notification: NotificationView, attempt: PlannedAttempt, outcome: Outcome, schedule: readonly number[]): Transition {
+export function next(
+  notification: NotificationView,
+  attempt: PlannedAttempt,
+  outcome: Outcome,
+  schedule: readonly number[],
+): Transition {
   if (attempt.generation !== notification.generation) return { decided: false };
   // States and transitions: Pending -> Success on a 2xx answer.
   if (outcome.success) return { decided: true, status: 'Success', next: null };
@@ -98,5 +107,9 @@ export function next(notification: NotificationView, attempt: PlannedAttempt, ou
   const delay = schedule[made];
   // States and transitions: Pending -> Failure when the automatic attempts are exhausted.
   if (delay === undefined) return { decided: true, status: 'Failure', next: null };
-  return { decided: true, status: 'Pending', next: { trigger: 'Scheduled', dueAt: attempt.dueAt + delay * MS, auto: made, generation: attempt.generation } };
+  return {
+    decided: true,
+    status: 'Pending',
+    next: { trigger: 'Scheduled', dueAt: attempt.dueAt + delay * MS, auto: made, generation: attempt.generation },
+  };
 }

@@ -11,7 +11,14 @@ import type { AttemptOutcome } from './transport.js';
  * when a manual retry overlaps an automatic attempt still under way, the one that ends first has the lower number;
  * `startedAt` tells which was sent first.
  */
-export function recordAttempt(tenant: TenantState, current: Notification, job: Job, outcome: AttemptOutcome, placed: Placement, transition: Transition): void {
+export function recordAttempt(
+  tenant: TenantState,
+  current: Notification,
+  job: Job,
+  outcome: AttemptOutcome,
+  placed: Placement,
+  transition: Transition,
+): void {
   const id = current.id;
   const number = current.attemptCount + 1;
   const attemptId = tenant.ids.next('att');
@@ -30,12 +37,19 @@ export function recordAttempt(tenant: TenantState, current: Notification, job: J
   };
   tenant.commit('attempt', `${id}/${attemptId}`, attempt);
   const status = transition.decided ? transition.status : current.status;
-  const nextAttemptAt = !transition.decided ? current.nextAttemptAt : transition.next ? new Date(transition.next.dueAt).toISOString() : null;
+  const nextAttemptAt = !transition.decided
+    ? current.nextAttemptAt
+    : transition.next
+      ? new Date(transition.next.dueAt).toISOString()
+      : null;
   tenant.commit('notification', id, {
     ...current,
     status,
     attemptCount: number,
-    lastAttemptAt: current.lastAttemptAt && Date.parse(current.lastAttemptAt) > placed.startedAt ? current.lastAttemptAt : attempt.startedAt,
+    lastAttemptAt:
+      current.lastAttemptAt && Date.parse(current.lastAttemptAt) > placed.startedAt
+        ? current.lastAttemptAt
+        : attempt.startedAt,
     nextAttemptAt,
     lastModifiedAt: laterIso(current.lastModifiedAt, placed.endedAt),
   });

@@ -7,7 +7,8 @@ export class Semaphore {
   private readonly waiting: (() => void)[] = [];
 
   constructor(private readonly limit: number) {
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`a semaphore needs a positive integer limit, got ${limit}`);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new RangeError(`a semaphore needs a positive integer limit, got ${limit}`);
   }
 
   async run<T>(task: () => Promise<T>): Promise<T> {

@@ -33,7 +33,11 @@ const REFERENCE = {
     'PLANNING.SALES_ORDER.': [10, 'CANNOT_CHANGE_CODE_WITH_LINES', 'PENDING_QUANTITY_CANNOT_BE_NEGATIVE'],
     'PLANNING.PURCHASE_ORDER.': [13, 'CANNOT_CHANGE_CODE_WITH_LINES', 'PENDING_QUANTITY_CANNOT_BE_NEGATIVE'],
     'PRODUCTION.SKU.': [12, 'RECIPE_NOT_VALID', 'RECIPE_POSITION_INVALID'],
-    'PRODUCTION.RECIPE_VERSION.': [60, 'CONDITION_FORMULA_DESERIALIZATION_FAILED', 'CONDITION_FORMULA_INVALID_ROUNDING_MULTIPLE'],
+    'PRODUCTION.RECIPE_VERSION.': [
+      60,
+      'CONDITION_FORMULA_DESERIALIZATION_FAILED',
+      'CONDITION_FORMULA_INVALID_ROUNDING_MULTIPLE',
+    ],
     'PRODUCTION.ORDER.': [51, 'INPUT_QUANTITY_NOT_NUMERIC', 'CANNOT_UPLOAD_FILE_TO_NON_FILE_INSPECTION'],
     'PRODUCTION.OPERATIONS_GROUP.': [20, 'INCOMPATIBLE_UNITS', 'COMPLETION_SUM_MISMATCH'],
     'WAREHOUSE.SHIPMENT.': [16, 'DELETE_SHIPPED_NOT_ALLOWED', 'REVERSE_MISSING_LOCATION'],
@@ -207,7 +211,11 @@ describe('catalog entries', () => {
   it('marks as documented text only the codes whose condition the reference states', () => {
     const documented = ERROR_CATALOG.filter((r) => r.textProvenance === 'documented').map((r) => r.code);
     expect(documented.sort()).toEqual(
-      [...Object.keys(REFERENCE.documentedStatuses), 'NOTIFICATIONS.SUBSCRIPTION.EVENT_NOT_FOUND', 'NOTIFICATIONS.WEBHOOK.INVALID_ENDPOINT_URL'].sort(),
+      [
+        ...Object.keys(REFERENCE.documentedStatuses),
+        'NOTIFICATIONS.SUBSCRIPTION.EVENT_NOT_FOUND',
+        'NOTIFICATIONS.WEBHOOK.INVALID_ENDPOINT_URL',
+      ].sort(),
     );
   });
 
@@ -218,21 +226,37 @@ describe('catalog entries', () => {
       status: 400,
       statusProvenance: 'documented',
     });
-    expect(catalogEntry('COMMON.QUERY.FILTER_PARSING_FAILED')!.parameters.map((p) => p.key)).toEqual(['filterBy', 'position']);
+    expect(catalogEntry('COMMON.QUERY.FILTER_PARSING_FAILED')!.parameters.map((p) => p.key)).toEqual([
+      'filterBy',
+      'position',
+    ]);
     expect(catalogEntry('COMMON.AUTH.MISSING_PERMISSIONS')!.parameters.map((p) => p.key)).toEqual(['permission']);
-    expect(catalogEntry('COMMON.AUTH.MISSING_PERMISSIONS')!.parameters[0]!.description).toContain('Domain.Resource.Access');
+    expect(catalogEntry('COMMON.AUTH.MISSING_PERMISSIONS')!.parameters[0]!.description).toContain(
+      'Domain.Resource.Access',
+    );
     expect(catalogEntry('COMMON.ENTITY.NOT_FOUND')!.parameters.map((p) => p.key)).toEqual(['entity', 'id']);
     expect(catalogEntry('COMMON.RATE_LIMIT.EXCEEDED')!.parameters).toEqual([]);
     expect(catalogEntry('COMMON.RATE_LIMIT.EXCEEDED')!.title).toBe('Rate limit exceeded');
-    expect(catalogEntry('PLANNING.PURCHASE_ORDER.CANNOT_MODIFY_CANCELLED_LINE')!.parameters.map((p) => p.key)).toEqual(['purchaseOrderId', 'lineId']);
-    expect(catalogEntry('NOTIFICATIONS.SUBSCRIPTION.EVENT_NOT_FOUND')!.parameters.map((p) => p.key)).toEqual(['eventName', 'eventVersion']);
-    expect(catalogEntry('NOTIFICATIONS.WEBHOOK.INVALID_ENDPOINT_URL')!.parameters.map((p) => p.key)).toEqual(['endpoint']);
+    expect(catalogEntry('PLANNING.PURCHASE_ORDER.CANNOT_MODIFY_CANCELLED_LINE')!.parameters.map((p) => p.key)).toEqual([
+      'purchaseOrderId',
+      'lineId',
+    ]);
+    expect(catalogEntry('NOTIFICATIONS.SUBSCRIPTION.EVENT_NOT_FOUND')!.parameters.map((p) => p.key)).toEqual([
+      'eventName',
+      'eventVersion',
+    ]);
+    expect(catalogEntry('NOTIFICATIONS.WEBHOOK.INVALID_ENDPOINT_URL')!.parameters.map((p) => p.key)).toEqual([
+      'endpoint',
+    ]);
   });
 
   it('builds inferred texts from the code name', () => {
     expect(catalogEntry('COMMON.QUERY.SORTING_PARSING_FAILED')!.parameters.map((p) => p.key)).toEqual(['sortBy']);
     expect(catalogEntry('COMMON.VALIDATION.ERROR')!.parameters.map((p) => p.key)).toEqual(['field']);
-    expect(catalogEntry('COMMON.QUANTITY.UNIT_NOT_CONFIGURED')!.parameters.map((p) => p.key)).toEqual(['unitOfMeasureId', 'skuReference']);
+    expect(catalogEntry('COMMON.QUANTITY.UNIT_NOT_CONFIGURED')!.parameters.map((p) => p.key)).toEqual([
+      'unitOfMeasureId',
+      'skuReference',
+    ]);
     const line = catalogEntry('PLANNING.SALES_ORDER.CANNOT_REMOVE_COMPLETED_LINE')!;
     expect(line).toMatchObject({
       title: 'Cannot remove completed line',
@@ -242,7 +266,10 @@ describe('catalog entries', () => {
     });
     expect(line.parameters.map((p) => p.key)).toEqual(['id', 'lineId']);
     expect(catalogEntry('PRODUCTION.SKU.BOM_CONTAINS_CYCLE')!.title).toBe('BOM contains cycle');
-    expect(catalogEntry('ITEMS.SKU.INVALID_DECIMAL_FORMAT')!.parameters.map((p) => p.key)).toEqual(['skuReference', 'value']);
+    expect(catalogEntry('ITEMS.SKU.INVALID_DECIMAL_FORMAT')!.parameters.map((p) => p.key)).toEqual([
+      'skuReference',
+      'value',
+    ]);
     expect(catalogEntry('AGENTS.AUTOMATION.DELETED')!.title).toBe('Automation deleted');
   });
 

@@ -52,7 +52,13 @@ const DOCUMENTED_TEXTS: Readonly<Partial<Record<ErrorCode, Required<HandText>>>>
   },
   'COMMON.AUTH.MISSING_PERMISSIONS': {
     description: 'The caller lacks a permission; the detail names the missing permission.',
-    parameters: [{ key: 'permission', description: 'The missing permission, shape Domain.Resource.Access (for example one ending in .Read or .Write).' }],
+    parameters: [
+      {
+        key: 'permission',
+        description:
+          'The missing permission, shape Domain.Resource.Access (for example one ending in .Read or .Write).',
+      },
+    ],
   },
   'COMMON.ENTITY.NOT_FOUND': {
     description: 'An addressed entity does not exist.',
@@ -73,7 +79,8 @@ const DOCUMENTED_TEXTS: Readonly<Partial<Record<ErrorCode, Required<HandText>>>>
     parameters: [],
   },
   'NOTIFICATIONS.SUBSCRIPTION.EVENT_NOT_FOUND': {
-    description: 'The subscription names an unknown event (its eventName and eventVersion match no event of the environment).',
+    description:
+      'The subscription names an unknown event (its eventName and eventVersion match no event of the environment).',
     parameters: [
       { key: 'eventName', description: 'The event name sent in the subscription.' },
       { key: 'eventVersion', description: 'The event version sent in the subscription.' },
@@ -146,7 +153,10 @@ const HAND_TEXTS: Readonly<Partial<Record<ErrorCode, HandText>>> = {
       { key: 'id', description: 'Identifier of the existing entity.' },
     ],
   },
-  'COMMON.MESSAGING.TENANT_CODE_NOT_SPECIFIED': { description: 'A message does not specify the tenant code.', parameters: [] },
+  'COMMON.MESSAGING.TENANT_CODE_NOT_SPECIFIED': {
+    description: 'A message does not specify the tenant code.',
+    parameters: [],
+  },
   'COMMON.FILE.SIZE_EXCEEDS_LIMIT': {
     description: 'The uploaded file is larger than the size limit.',
     parameters: [{ key: 'fileName', description: 'Name of the uploaded file.' }],
@@ -239,7 +249,8 @@ function generatedParameters(code: ErrorCode, parts: CodeParts): Parameter[] {
   if (referenceKey) add({ key: referenceKey, description: `Reference of the ${noun} concerned.` });
   else add({ key: 'id', description: `Identifier of the ${noun} concerned.` });
   for (const sub of SUB_ITEM_PARAMETERS) {
-    if (sub.word !== parts.entity && namesItem(parts.suffix, sub.word)) add({ key: sub.key, description: sub.description });
+    if (sub.word !== parts.entity && namesItem(parts.suffix, sub.word))
+      add({ key: sub.key, description: sub.description });
   }
   if (statusRuleOf(code) === 'malformed-value') add({ key: 'value', description: 'The value that was rejected.' });
   return params;
@@ -286,7 +297,9 @@ function freezeRecord(record: CatalogRecord): CatalogRecord {
 }
 
 /** Every catalog record, in reference order (frozen). */
-export const ERROR_CATALOG: readonly CatalogRecord[] = Object.freeze(ERROR_CODES.map((code) => freezeRecord(buildRecord(code))));
+export const ERROR_CATALOG: readonly CatalogRecord[] = Object.freeze(
+  ERROR_CODES.map((code) => freezeRecord(buildRecord(code))),
+);
 
 const BY_CODE: ReadonlyMap<string, CatalogRecord> = new Map(ERROR_CATALOG.map((record) => [record.code, record]));
 
@@ -314,4 +327,3 @@ export function toCatalogEntry(record: CatalogRecord): ErrorCatalogEntry {
     parameters: record.parameters.map((p) => ({ key: p.key, description: p.description })),
   };
 }
-

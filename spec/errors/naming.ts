@@ -55,4 +55,3 @@ export function capitalise(text: string): string {
 export function humanise(upperSnake: string): string {
   return capitalise(words(upperSnake));
 }
-

@@ -131,7 +131,8 @@ export const STATUS_RULES: readonly StatusRule[] = [
   {
     name: 'malformed-value',
     status: 400,
-    matches: (_prefix, suffix) => suffix.startsWith('INVALID_') || suffix.endsWith('_FORMAT') || suffix.endsWith('_NOT_NUMERIC'),
+    matches: (_prefix, suffix) =>
+      suffix.startsWith('INVALID_') || suffix.endsWith('_FORMAT') || suffix.endsWith('_NOT_NUMERIC'),
     rationale: `${NOT_SHOWN}; 400 Bad Request is used for codes that report an invalid, wrongly formatted or non-numeric value in the request.`,
   },
 ];
@@ -149,7 +150,8 @@ export function statusRuleOf(code: ErrorCode): string {
 
 function computeStatus(code: ErrorCode): CodeStatus {
   const documented = (DOCUMENTED_STATUSES as Partial<Record<ErrorCode, number>>)[code];
-  if (documented !== undefined) return { status: documented, provenance: 'documented', rationale: DOCUMENTED_RATIONALE };
+  if (documented !== undefined)
+    return { status: documented, provenance: 'documented', rationale: DOCUMENTED_RATIONALE };
   const override = STATUS_OVERRIDES[code];
   if (override) return { status: override.status, provenance: 'inferred', rationale: override.rationale };
   const { prefix, suffix } = codeParts(code);
@@ -160,7 +162,10 @@ function computeStatus(code: ErrorCode): CodeStatus {
 
 /** The status of every code, precomputed. */
 export const ERROR_STATUSES: Readonly<Record<ErrorCode, CodeStatus>> = Object.freeze(
-  Object.fromEntries(ERROR_CODES.map((code) => [code, Object.freeze(computeStatus(code))])) as Record<ErrorCode, CodeStatus>,
+  Object.fromEntries(ERROR_CODES.map((code) => [code, Object.freeze(computeStatus(code))])) as Record<
+    ErrorCode,
+    CodeStatus
+  >,
 );
 
 /** The HTTP status of an error code, with its provenance and, when inferred, the rationale. */

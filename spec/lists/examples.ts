@@ -23,7 +23,10 @@ export function listExamples(fields: ListFieldTable, examples: ListExamples): Li
     const [, name = '', operator = ''] = match;
     const field = find(name);
     if (!field?.filterable) throw new Error(`filterBy example '${examples.filterBy}': '${name}' is not filterable`);
-    if (!FILTER_OPERATORS.includes(operator as FilterOperator) || !field.operators.includes(operator as FilterOperator)) {
+    if (
+      !FILTER_OPERATORS.includes(operator as FilterOperator) ||
+      !field.operators.includes(operator as FilterOperator)
+    ) {
       throw new Error(`filterBy example '${examples.filterBy}': '${name}' does not accept ${operator}`);
     }
   }

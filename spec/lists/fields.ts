@@ -25,7 +25,13 @@ export type ListFieldTable = readonly ListField[];
 export function listField(
   name: string,
   type: FieldType,
-  options: { filterable?: boolean; sortable?: boolean; nullable?: boolean; operators?: readonly FilterOperator[]; enumValues?: readonly string[] } = {},
+  options: {
+    filterable?: boolean;
+    sortable?: boolean;
+    nullable?: boolean;
+    operators?: readonly FilterOperator[];
+    enumValues?: readonly string[];
+  } = {},
 ): ListField {
   return {
     name,

@@ -33,14 +33,27 @@ export const OPERATORS_BY_TYPE: Readonly<Record<FieldType, readonly FilterOperat
   string: ['Contains', 'Equals', 'StartsWith', 'EndsWith', 'IsNull', 'IsNotNull'],
   enum: ['Equals', 'IsNull', 'IsNotNull'],
   number: ['Equals', 'Gt', 'Gte', 'Lt', 'Lte', 'IsNull', 'IsNotNull'],
-  date: ['Equals', 'Gt', 'Gte', 'Lt', 'Lte', 'IsAfter', 'IsOnOrAfter', 'IsBefore', 'IsOnOrBefore', 'IsNull', 'IsNotNull'],
+  date: [
+    'Equals',
+    'Gt',
+    'Gte',
+    'Lt',
+    'Lte',
+    'IsAfter',
+    'IsOnOrAfter',
+    'IsBefore',
+    'IsOnOrBefore',
+    'IsNull',
+    'IsNotNull',
+  ],
   boolean: ['Equals', 'IsNull', 'IsNotNull'],
 };
 
 /** One-line meaning of each operator, as the reference gives it, with the inferred details appended. */
 export const OPERATOR_SEMANTICS: Readonly<Record<FilterOperator, string>> = {
   Contains: 'field contains the text (inferred: case-insensitive, ordinal)',
-  Equals: 'field equals the value exactly (inferred: case-sensitive for text; numeric equality for numbers; same instant for dates, same UTC day for a date-only value)',
+  Equals:
+    'field equals the value exactly (inferred: case-sensitive for text; numeric equality for numbers; same instant for dates, same UTC day for a date-only value)',
   StartsWith: 'field starts with the text (inferred: case-insensitive)',
   EndsWith: 'field ends with the text (inferred: case-insensitive)',
   IsNull: 'field has no value (takes no value)',

@@ -11,12 +11,19 @@ export const createApiKey: OperationDef = {
   tag: 'Access',
   summary: 'Create an API key',
   description:
-    'Creates an API key for the caller\'s organisation. The `key` value is returned in this response; send it in the `X-Api-Key` header.',
+    "Creates an API key for the caller's organisation. The `key` value is returned in this response; send it in the `X-Api-Key` header.",
   ...DOC,
   permission: { name: 'App.Admin', ...DOC },
-  apiKey: INF('The reference says the API key is sent "in list requests"; this kit also accepts it on every other operation, with the tenant and permissions of the key\'s creator.'),
+  apiKey: INF(
+    'The reference says the API key is sent "in list requests"; this kit also accepts it on every other operation, with the tenant and permissions of the key\'s creator.',
+  ),
   pathParams: [],
-  requestBody: { schema: 'CreateApiKeyBody', description: '`{ name: string }`', example: { name: 'ci-pipeline' }, ...DOC },
+  requestBody: {
+    schema: 'CreateApiKeyBody',
+    description: '`{ name: string }`',
+    example: { name: 'ci-pipeline' },
+    ...DOC,
+  },
   success: {
     status: 201,
     schema: 'ApiKey',

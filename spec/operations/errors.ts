@@ -14,7 +14,14 @@ export const getError: OperationDef = {
   ...DOC,
   permission: { name: null, ...INF('Not shown; any authenticated caller may read the catalog.') },
   apiKey: INF('Accepted on every operation (the reference names list requests only).'),
-  pathParams: [{ name: 'errorCode', description: 'one of the codes of the error catalog', schema: Type.String({ minLength: 1, maxLength: 200 }), example: 'COMMON.ENTITY.NOT_FOUND' }],
+  pathParams: [
+    {
+      name: 'errorCode',
+      description: 'one of the codes of the error catalog',
+      schema: Type.String({ minLength: 1, maxLength: 200 }),
+      example: 'COMMON.ENTITY.NOT_FOUND',
+    },
+  ],
   success: { status: 200, schema: 'ErrorCatalogEntry', description: 'The catalog entry.', ...DOC },
   errors: [UNAUTHORIZED, notFound(true, 'The error code'), RATE_LIMITED],
 };

@@ -55,7 +55,9 @@ for (const [key, op] of Object.entries(BY_OPERATION_ID)) {
 export const OPERATIONS: readonly OperationDef[] = Object.values(BY_OPERATION_ID);
 
 /** Every permission the contract's operations require, sorted: the one list mock presets and the runner read. */
-export const ALL_PERMISSIONS: readonly string[] = [...new Set(OPERATIONS.map((op) => op.permission.name).filter((p): p is string => p !== null))].sort();
+export const ALL_PERMISSIONS: readonly string[] = [
+  ...new Set(OPERATIONS.map((op) => op.permission.name).filter((p): p is string => p !== null)),
+].sort();
 
 /** Whether a string (from a document, a journal or a report) is an operationId of the contract. */
 export function isOperationId(s: string): s is OperationId {

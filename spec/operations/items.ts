@@ -10,8 +10,11 @@ import { link } from './links.js';
 
 const FIRST_SKU_REFERENCE = '$response.body#/results/0/reference';
 
-const ONLY_IN_ERRORS = 'This operation appears only in error messages of the reference ("Their details: not shown"); its shape is this kit\'s decision.';
-const API_KEY_ELSEWHERE = INF('The reference says the API key is sent "in list requests"; this kit also accepts it on every other operation.');
+const ONLY_IN_ERRORS =
+  'This operation appears only in error messages of the reference ("Their details: not shown"); its shape is this kit\'s decision.';
+const API_KEY_ELSEWHERE = INF(
+  'The reference says the API key is sent "in list requests"; this kit also accepts it on every other operation.',
+);
 
 /** Endpoints / Update SKU stock. */
 export const updateSkuStock: OperationDef = {
@@ -21,7 +24,7 @@ export const updateSkuStock: OperationDef = {
   tag: 'Items',
   summary: 'Update SKU stock',
   description:
-    'Sets the stock of a SKU at a location (and lot). `stock` is expressed in `stockUnitOfMeasureId` (the SKU\'s base unit when omitted). Emits `Warehouse.Stock.Updated`.',
+    "Sets the stock of a SKU at a location (and lot). `stock` is expressed in `stockUnitOfMeasureId` (the SKU's base unit when omitted). Emits `Warehouse.Stock.Updated`.",
   ...DOC,
   permission: { name: 'Warehouse.Counts.Write', ...DOC },
   apiKey: API_KEY_ELSEWHERE,
@@ -29,7 +32,13 @@ export const updateSkuStock: OperationDef = {
   requestBody: {
     schema: 'StockUpdateBody',
     description: 'locationReference, stock, lotId, comment, stockUnitOfMeasureId',
-    example: { locationReference: DEMO.locationReference, stock: 40, lotId: DEMO.lotId, comment: 'Cycle count', stockUnitOfMeasureId: DEMO.baseUnitOfMeasureId },
+    example: {
+      locationReference: DEMO.locationReference,
+      stock: 40,
+      lotId: DEMO.lotId,
+      comment: 'Cycle count',
+      stockUnitOfMeasureId: DEMO.baseUnitOfMeasureId,
+    },
     ...DOC,
   },
   success: { status: 204, schema: null, description: 'No content (no response body).', ...DOC },
@@ -56,16 +65,32 @@ export const updateSkuInspection: OperationDef = {
   path: '/v1/items/skus/{skuReference}/inspections/{inspectionId}',
   tag: 'Items',
   summary: 'Update a SKU inspection definition',
-  description: 'Replaces the name and mandatory flag of an inspection definition of a SKU and returns the updated definition. Emits `Items.Sku.InspectionUpdated`.',
+  description:
+    'Replaces the name and mandatory flag of an inspection definition of a SKU and returns the updated definition. Emits `Items.Sku.InspectionUpdated`.',
   ...DOC,
   permission: { name: 'Warehouse.Skus.Write', ...DOC },
   apiKey: API_KEY_ELSEWHERE,
   pathParams: [
     skuReferenceParam(DEMO.skuReference),
-    { name: 'inspectionId', description: 'identifier of the inspection definition', schema: Type.String({ minLength: 1, maxLength: 200 }), example: DEMO.inspectionId },
+    {
+      name: 'inspectionId',
+      description: 'identifier of the inspection definition',
+      schema: Type.String({ minLength: 1, maxLength: 200 }),
+      example: DEMO.inspectionId,
+    },
   ],
-  requestBody: { schema: 'InspectionUpdateBody', description: '`{ name: string, isMandatory: boolean }`', example: { name: 'Visual check', isMandatory: true }, ...DOC },
-  success: { status: 200, schema: 'InspectionDefinition', description: 'The updated inspection definition.', ...INF('The response body is documented; its status is not shown: 200 OK.') },
+  requestBody: {
+    schema: 'InspectionUpdateBody',
+    description: '`{ name: string, isMandatory: boolean }`',
+    example: { name: 'Visual check', isMandatory: true },
+    ...DOC,
+  },
+  success: {
+    status: 200,
+    schema: 'InspectionDefinition',
+    description: 'The updated inspection definition.',
+    ...INF('The response body is documented; its status is not shown: 200 OK.'),
+  },
   errors: [
     bodyBadRequest(true),
     UNAUTHORIZED,
@@ -74,7 +99,8 @@ export const updateSkuInspection: OperationDef = {
     {
       status: 422,
       codes: ['ITEMS.SKU.CANNOT_OPERATE_ON_DELETED'],
-      description: 'The SKU is inactive (deleted) and cannot be changed. The status is documented; the code is inferred.',
+      description:
+        'The SKU is inactive (deleted) and cannot be changed. The status is documented; the code is inferred.',
       ...DOC,
     },
     RATE_LIMITED,
@@ -104,14 +130,18 @@ export const listSkus: OperationDef = {
   summary: 'List SKUs',
   description: 'Lists the SKUs of the catalog. Items carry at least `id`, `reference` and `name` (documented).',
   ...INF(ONLY_IN_ERRORS),
-  permission: { name: 'Warehouse.Skus.Read', ...INF('Not shown; the read counterpart of the documented `Warehouse.Skus.Write`.') },
+  permission: {
+    name: 'Warehouse.Skus.Read',
+    ...INF('Not shown; the read counterpart of the documented `Warehouse.Skus.Write`.'),
+  },
   apiKey: DOC,
   pathParams: [],
   list: {
     parametersIn: 'query',
     item: 'SkuListItem',
     filterAndSort: true,
-    fieldsRationale: 'Which fields each endpoint supports is not shown; every scalar field of the SKU list item is filterable and sortable.',
+    fieldsRationale:
+      'Which fields each endpoint supports is not shown; every scalar field of the SKU list item is filterable and sortable.',
     fields: skuFields,
     examples: listExamples(skuFields, { filterBy: 'name[Contains]bolt', sortBy: '-createdAt' }),
   },
@@ -154,7 +184,8 @@ export const searchFamilies: OperationDef = {
   path: '/v1/items/families/search',
   tag: 'Items',
   summary: 'Search SKU families',
-  description: 'Searches the families of the catalog; the list parameters travel in the JSON body. Deleted families are not returned.',
+  description:
+    'Searches the families of the catalog; the list parameters travel in the JSON body. Deleted families are not returned.',
   ...INF(ONLY_IN_ERRORS),
   permission: { name: 'Items.Families.Read', ...INF('Not shown; `Domain.Resource.Access` shape.') },
   apiKey: DOC,
@@ -173,7 +204,12 @@ export const searchFamilies: OperationDef = {
     fields: familyFields,
     examples: familyExamples,
   },
-  success: { status: 200, schema: 'FamilyPage', description: 'A page of families.', ...INF('Search answers 200 with a page envelope.') },
+  success: {
+    status: 200,
+    schema: 'FamilyPage',
+    description: 'A page of families.',
+    ...INF('Search answers 200 with a page envelope.'),
+  },
   errors: [listBadRequest(true), UNAUTHORIZED, forbidden(false), RATE_LIMITED],
 };
 
@@ -184,17 +220,31 @@ export const deleteFamily: OperationDef = {
   path: '/v1/items/families/{id}',
   tag: 'Items',
   summary: 'Delete a SKU family',
-  description: 'Deletes a family. Deleted families are kept as tombstones: deleting again gives 409 ITEMS.FAMILY.ALREADY_DELETED; an id that never existed gives 404. Emits `Items.Family.Deleted`.',
+  description:
+    'Deletes a family. Deleted families are kept as tombstones: deleting again gives 409 ITEMS.FAMILY.ALREADY_DELETED; an id that never existed gives 404. Emits `Items.Family.Deleted`.',
   ...INF(ONLY_IN_ERRORS),
   permission: { name: 'Items.Families.Write', ...INF('Not shown; `Domain.Resource.Access` shape.') },
   apiKey: API_KEY_ELSEWHERE,
-  pathParams: [idParam('family', DEMO.familyId, 'a family of the `demo` tenant with no SKUs; deleting it once succeeds, a second time gives 409 (a fresh tenant has it again)')],
+  pathParams: [
+    idParam(
+      'family',
+      DEMO.familyId,
+      'a family of the `demo` tenant with no SKUs; deleting it once succeeds, a second time gives 409 (a fresh tenant has it again)',
+    ),
+  ],
   success: { status: 204, schema: null, description: 'Deleted.', ...INF('204 No Content for a delete.') },
   errors: [
     UNAUTHORIZED,
     forbidden(false),
     notFound(false, 'The family'),
-    { status: 409, codes: ['ITEMS.FAMILY.ALREADY_DELETED'], description: 'The family was already deleted.', ...INF('The code exists in the catalog; tombstones make a second delete distinguishable from an unknown id. 409 Conflict.') },
+    {
+      status: 409,
+      codes: ['ITEMS.FAMILY.ALREADY_DELETED'],
+      description: 'The family was already deleted.',
+      ...INF(
+        'The code exists in the catalog; tombstones make a second delete distinguishable from an unknown id. 409 Conflict.',
+      ),
+    },
     RATE_LIMITED,
   ],
 };

@@ -30,7 +30,13 @@ export function buildLinks(links: Readonly<Record<string, LinkDef>>): Record<str
   return Object.fromEntries(
     Object.entries(links).map(([name, l]) => [
       name,
-      { operationId: l.operationId, parameters: { ...l.parameters }, description: l.description, 'x-provenance': 'inferred', 'x-rationale': LINK_RATIONALE },
+      {
+        operationId: l.operationId,
+        parameters: { ...l.parameters },
+        description: l.description,
+        'x-provenance': 'inferred',
+        'x-rationale': LINK_RATIONALE,
+      },
     ]),
   );
 }

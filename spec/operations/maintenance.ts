@@ -24,7 +24,7 @@ export const listAssets: OperationDef = {
   tag: 'Maintenance',
   summary: 'List maintenance assets',
   description: 'Lists equipment and space assets.',
-  ...INF('This operation appears only in an error message of the reference; its shape is this kit\'s decision.'),
+  ...INF("This operation appears only in an error message of the reference; its shape is this kit's decision."),
   permission: { name: 'Maintenance.Assets.Read', ...INF('Not shown; `Domain.Resource.Access` shape.') },
   apiKey: DOC,
   pathParams: [],
@@ -34,8 +34,16 @@ export const listAssets: OperationDef = {
     filterAndSort: true,
     fieldsRationale: 'Fields not shown; every scalar field of the asset is offered.',
     fields: assetFields,
-    examples: listExamples(assetFields, { filterBy: 'kind[Equals]Equipment && status[Equals]OutOfService', sortBy: '-hoursInService' }),
+    examples: listExamples(assetFields, {
+      filterBy: 'kind[Equals]Equipment && status[Equals]OutOfService',
+      sortBy: '-hoursInService',
+    }),
   },
-  success: { status: 200, schema: 'AssetPage', description: 'A page of assets.', ...INF('A page envelope, like every list.') },
+  success: {
+    status: 200,
+    schema: 'AssetPage',
+    description: 'A page of assets.',
+    ...INF('A page envelope, like every list.'),
+  },
   errors: [listBadRequest(true), UNAUTHORIZED, forbidden(false), RATE_LIMITED],
 };

@@ -7,10 +7,15 @@ import { RATE_LIMITED, UNAUTHORIZED, forbidden, listBadRequest, notFound } from 
 import { idParam } from './common-params.js';
 import { FIRST_RESULT_ID, link } from './links.js';
 
-const LIST_RATIONALE = 'Response shape and query parameters are not shown; the list follows the general list rules (page envelope, pageNumber, pageSize, filterBy, sortBy).';
-const HISTORY_PERMISSION = INF('The permission of the notification history is not shown; it is guarded like the subscriptions (`App.Admin`), since it exposes receiver addresses and payloads.');
+const LIST_RATIONALE =
+  'Response shape and query parameters are not shown; the list follows the general list rules (page envelope, pageNumber, pageSize, filterBy, sortBy).';
+const HISTORY_PERMISSION = INF(
+  'The permission of the notification history is not shown; it is guarded like the subscriptions (`App.Admin`), since it exposes receiver addresses and payloads.',
+);
 const API_KEY_ON_LIST = DOC;
-const API_KEY_ELSEWHERE = INF('The reference says the API key is sent "in list requests"; this kit also accepts it on every other operation.');
+const API_KEY_ELSEWHERE = INF(
+  'The reference says the API key is sent "in list requests"; this kit also accepts it on every other operation.',
+);
 
 /** Examples of a notification id exist once the subscription and stock update examples ran (see `CREATED_BY_STOCK_EVENT`). */
 const NOTIFICATION_EXAMPLE_REQUIRES = ['createWebhookSubscription', 'updateSkuStock'] as const;
@@ -30,7 +35,7 @@ export const listWebhookSubscriptions: OperationDef = {
   path: '/v1/notifications/webhook/subscriptions',
   tag: 'Notifications',
   summary: 'List webhook subscriptions',
-  description: 'Lists the webhook subscriptions of the caller\'s organisation.',
+  description: "Lists the webhook subscriptions of the caller's organisation.",
   ...DOC,
   permission: { name: 'App.Admin', ...DOC },
   apiKey: API_KEY_ON_LIST,
@@ -39,7 +44,8 @@ export const listWebhookSubscriptions: OperationDef = {
     parametersIn: 'query',
     item: 'Subscription',
     filterAndSort: true,
-    fieldsRationale: 'Filterable and sortable fields per endpoint are not shown; every field of the subscription is offered.',
+    fieldsRationale:
+      'Filterable and sortable fields per endpoint are not shown; every field of the subscription is offered.',
     fields: subscriptionFields,
     examples: listExamples(subscriptionFields, { filterBy: 'eventName[StartsWith]Warehouse.', sortBy: '-createdAt' }),
   },
@@ -72,17 +78,27 @@ export const createWebhookSubscription: OperationDef = {
     schema: 'Subscription',
     description: 'The created subscription.',
     links: {
-      deleteSubscription: link('deleteWebhookSubscription', { id: '$response.body#/id' }, 'Deletes the subscription just created.'),
+      deleteSubscription: link(
+        'deleteWebhookSubscription',
+        { id: '$response.body#/id' },
+        'Deletes the subscription just created.',
+      ),
     },
     ...INF('Response and status code of the create operation are not shown; 201 with the subscription.'),
   },
   errors: [
     {
       status: 400,
-      codes: ['NOTIFICATIONS.SUBSCRIPTION.EVENT_NOT_FOUND', 'NOTIFICATIONS.WEBHOOK.INVALID_ENDPOINT_URL', 'COMMON.VALIDATION.ERROR'],
+      codes: [
+        'NOTIFICATIONS.SUBSCRIPTION.EVENT_NOT_FOUND',
+        'NOTIFICATIONS.WEBHOOK.INVALID_ENDPOINT_URL',
+        'COMMON.VALIDATION.ERROR',
+      ],
       description:
         'Unknown event name or version (EVENT_NOT_FOUND), endpoint that is not an absolute http(s) URL (INVALID_ENDPOINT_URL), or a body that does not match the schema (VALIDATION.ERROR).',
-      ...INF('The codes are documented (Events, point 3); their status is not shown. 400 is used: both reject the request body.'),
+      ...INF(
+        'The codes are documented (Events, point 3); their status is not shown. 400 is used: both reject the request body.',
+      ),
     },
     UNAUTHORIZED,
     forbidden(true),
@@ -103,7 +119,12 @@ export const deleteWebhookSubscription: OperationDef = {
   apiKey: API_KEY_ELSEWHERE,
   pathParams: [idParam('subscription', DEMO.subscriptionId, CREATED_BY_SUBSCRIPTION)],
   exampleRequires: ['createWebhookSubscription'],
-  success: { status: 204, schema: null, description: 'Deleted.', ...INF('Response and status code of the delete operation are not shown; 204 No Content.') },
+  success: {
+    status: 204,
+    schema: null,
+    description: 'Deleted.',
+    ...INF('Response and status code of the delete operation are not shown; 204 No Content.'),
+  },
   errors: [UNAUTHORIZED, forbidden(true), notFound(false, 'The subscription'), RATE_LIMITED],
 };
 
@@ -128,7 +149,8 @@ export const listWebhookNotifications: OperationDef = {
   path: '/v1/notifications/webhook',
   tag: 'Notifications',
   summary: 'List stored notifications',
-  description: 'Lists the notifications of the caller\'s organisation with their status (Pending, Success, Failure). Filter by `status`, `eventName`, `CreatedAt`...',
+  description:
+    "Lists the notifications of the caller's organisation with their status (Pending, Success, Failure). Filter by `status`, `eventName`, `CreatedAt`...",
   ...DOC,
   permission: { name: 'App.Admin', ...HISTORY_PERMISSION },
   apiKey: API_KEY_ON_LIST,
@@ -146,9 +168,21 @@ export const listWebhookNotifications: OperationDef = {
     schema: 'NotificationPage',
     description: 'A page of notifications.',
     links: {
-      getNotification: link('getWebhookNotification', { id: FIRST_RESULT_ID }, 'Reads the first notification of the page.'),
-      listNotificationAttempts: link('listWebhookNotificationAttempts', { id: FIRST_RESULT_ID }, 'Lists the delivery attempts of the first notification of the page.'),
-      retryNotification: link('retryWebhookNotification', { id: FIRST_RESULT_ID }, 'Re-delivers the first notification of the page.'),
+      getNotification: link(
+        'getWebhookNotification',
+        { id: FIRST_RESULT_ID },
+        'Reads the first notification of the page.',
+      ),
+      listNotificationAttempts: link(
+        'listWebhookNotificationAttempts',
+        { id: FIRST_RESULT_ID },
+        'Lists the delivery attempts of the first notification of the page.',
+      ),
+      retryNotification: link(
+        'retryWebhookNotification',
+        { id: FIRST_RESULT_ID },
+        'Re-delivers the first notification of the page.',
+      ),
     },
     ...INF(LIST_RATIONALE),
   },
@@ -173,7 +207,11 @@ export const getWebhookNotification: OperationDef = {
     schema: 'Notification',
     description: 'The notification.',
     links: {
-      listAttempts: link('listWebhookNotificationAttempts', { id: '$response.body#/id' }, 'Lists the delivery attempts of this notification.'),
+      listAttempts: link(
+        'listWebhookNotificationAttempts',
+        { id: '$response.body#/id' },
+        'Lists the delivery attempts of this notification.',
+      ),
       retry: link('retryWebhookNotification', { id: '$response.body#/id' }, 'Re-delivers this notification.'),
     },
     ...INF('Response shape is not shown.'),
@@ -187,7 +225,10 @@ const attemptFields = [
   listField('trigger', 'enum', { enumValues: ['Scheduled', 'Manual'] }),
   listField('success', 'boolean'),
   listField('responseStatus', 'number', { nullable: true }),
-  listField('errorKind', 'enum', { nullable: true, enumValues: ['HttpStatus', 'Timeout', 'ConnectionError', 'BlockedEndpoint'] }),
+  listField('errorKind', 'enum', {
+    nullable: true,
+    enumValues: ['HttpStatus', 'Timeout', 'ConnectionError', 'BlockedEndpoint'],
+  }),
   listField('durationMs', 'number'),
   listField('startedAt', 'date'),
   listField('endedAt', 'date'),
@@ -226,7 +267,7 @@ export const retryWebhookNotification: OperationDef = {
   tag: 'Notifications',
   summary: 'Retry a notification manually',
   description:
-    'Re-delivers a notification now, in any state (like a resend). The notification is Pending while the manual attempt runs and ends Success or Failure by that attempt; the attempt is recorded with trigger `Manual`. After the notification\'s subscription was deleted a retry still re-delivers, to the endpoint recorded on the notification (inferred: a notification is a self-contained record). No request body.',
+    "Re-delivers a notification now, in any state (like a resend). The notification is Pending while the manual attempt runs and ends Success or Failure by that attempt; the attempt is recorded with trigger `Manual`. After the notification's subscription was deleted a retry still re-delivers, to the endpoint recorded on the notification (inferred: a notification is a self-contained record). No request body.",
   ...DOC,
   permission: { name: 'App.Admin', ...HISTORY_PERMISSION },
   apiKey: API_KEY_ELSEWHERE,
@@ -236,7 +277,9 @@ export const retryWebhookNotification: OperationDef = {
     status: 202,
     schema: 'Notification',
     description: 'Accepted: the manual attempt is under way; the notification as it stands (status Pending).',
-    ...INF('Request body and response of the retry operation are not shown, nor the state after a manual retry; 202 Accepted with the notification.'),
+    ...INF(
+      'Request body and response of the retry operation are not shown, nor the state after a manual retry; 202 Accepted with the notification.',
+    ),
   },
   errors: [UNAUTHORIZED, forbidden(false), notFound(false, 'The notification'), RATE_LIMITED],
 };
@@ -255,9 +298,15 @@ export const listEvents: OperationDef = {
   path: '/v1/notifications/events',
   tag: 'Events',
   summary: 'List available events of the environment',
-  description: 'Lists the events of the environment, one item per event name and version. Names are read from here, never constructed by hand.',
+  description:
+    'Lists the events of the environment, one item per event name and version. Names are read from here, never constructed by hand.',
   ...DOC,
-  permission: { name: null, ...INF('"These need application access": any authenticated caller of the organisation; no named permission is required.') },
+  permission: {
+    name: null,
+    ...INF(
+      '"These need application access": any authenticated caller of the organisation; no named permission is required.',
+    ),
+  },
   apiKey: API_KEY_ON_LIST,
   pathParams: [],
   list: {
@@ -268,7 +317,12 @@ export const listEvents: OperationDef = {
     fields: eventFields,
     examples: listExamples(eventFields, { filterBy: 'family[Equals]Warehouse', sortBy: 'eventName,-eventVersion' }),
   },
-  success: { status: 200, schema: 'EventDescriptorPage', description: 'A page of event descriptors.', ...INF('Response shape: not shown. A page envelope, like every list.') },
+  success: {
+    status: 200,
+    schema: 'EventDescriptorPage',
+    description: 'A page of event descriptors.',
+    ...INF('Response shape: not shown. A page envelope, like every list.'),
+  },
   errors: [listBadRequest(true), UNAUTHORIZED, RATE_LIMITED],
 };
 
@@ -284,6 +338,11 @@ export const listEventVersions: OperationDef = {
   permission: { name: null, ...INF('"These need application access": any authenticated caller; no named permission.') },
   apiKey: API_KEY_ELSEWHERE,
   pathParams: [],
-  success: { status: 200, schema: 'EventVersionList', description: 'The pairs.', ...INF('Response shape: not shown. A plain array of `{eventName, eventVersion}`.') },
+  success: {
+    status: 200,
+    schema: 'EventVersionList',
+    description: 'The pairs.',
+    ...INF('Response shape: not shown. A plain array of `{eventName, eventVersion}`.'),
+  },
   errors: [UNAUTHORIZED, RATE_LIMITED],
 };

@@ -16,20 +16,24 @@ export const UNAUTHORIZED: ErrorResponse = {
 export const RATE_LIMITED: ErrorResponse = {
   status: 429,
   codes: ['COMMON.RATE_LIMIT.EXCEEDED'],
-  description: 'The request rate limit of the tenant is exceeded; retry after the delay in `Retry-After` (seconds; the header is inferred).',
+  description:
+    'The request rate limit of the tenant is exceeded; retry after the delay in `Retry-After` (seconds; the header is inferred).',
   ...DOC,
 };
 
 /** 403 for an operation that needs a permission: documented where the reference lists 403 for the operation. */
 export function forbidden(documentedForOperation: boolean): ErrorResponse {
-  const description = 'The caller lacks the permission of the operation (`x-permission`); `detail` and `parameters.permission` name it.';
+  const description =
+    'The caller lacks the permission of the operation (`x-permission`); `detail` and `parameters.permission` name it.';
   return documentedForOperation
     ? { status: 403, codes: ['COMMON.AUTH.MISSING_PERMISSIONS'], description, ...DOC }
     : {
         status: 403,
         codes: ['COMMON.AUTH.MISSING_PERMISSIONS'],
         description,
-        ...INF('The reference states the 403 rule for every permission-guarded operation (Authentication, point 4); this operation\'s permission itself is inferred.'),
+        ...INF(
+          "The reference states the 403 rule for every permission-guarded operation (Authentication, point 4); this operation's permission itself is inferred.",
+        ),
       };
 }
 
@@ -53,10 +57,18 @@ export function listBadRequest(filterAndSort: boolean): ErrorResponse {
 
 /** 400 on a body that fails validation. */
 export function bodyBadRequest(documentedForOperation: boolean): ErrorResponse {
-  const description = 'The body is not valid JSON or does not match the schema; `detail` and `parameters.field` name the field.';
+  const description =
+    'The body is not valid JSON or does not match the schema; `detail` and `parameters.field` name the field.';
   return documentedForOperation
     ? { status: 400, codes: ['COMMON.VALIDATION.ERROR'], description, ...DOC }
-    : { status: 400, codes: ['COMMON.VALIDATION.ERROR'], description, ...INF('Field-level detail of validation errors is not shown; bodies are validated against the schema and rejected with COMMON.VALIDATION.ERROR.') };
+    : {
+        status: 400,
+        codes: ['COMMON.VALIDATION.ERROR'],
+        description,
+        ...INF(
+          'Field-level detail of validation errors is not shown; bodies are validated against the schema and rejected with COMMON.VALIDATION.ERROR.',
+        ),
+      };
 }
 
 /** 404 for an addressed entity that does not exist. */
@@ -64,5 +76,12 @@ export function notFound(documentedForOperation: boolean, what: string): ErrorRe
   const description = `${what} does not exist (COMMON.ENTITY.NOT_FOUND; parameters \`entity\` and \`id\`).`;
   return documentedForOperation
     ? { status: 404, codes: ['COMMON.ENTITY.NOT_FOUND'], description, ...DOC }
-    : { status: 404, codes: ['COMMON.ENTITY.NOT_FOUND'], description, ...INF('The reference states "an addressed entity does not exist" as the general 404 rule; this operation\'s table does not list 404.') };
+    : {
+        status: 404,
+        codes: ['COMMON.ENTITY.NOT_FOUND'],
+        description,
+        ...INF(
+          'The reference states "an addressed entity does not exist" as the general 404 rule; this operation\'s table does not list 404.',
+        ),
+      };
 }

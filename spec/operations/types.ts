@@ -8,7 +8,8 @@ import type { LinkDef } from './links.js';
 export type Tag = 'Access' | 'Notifications' | 'Events' | 'Items' | 'Maintenance' | 'Admin' | 'Planning' | 'Errors';
 
 /** A fact with its provenance; an inferred one carries its rationale. */
-export type Sourced<T> = T & ({ provenance: 'documented'; rationale?: undefined } | { provenance: 'inferred'; rationale: string });
+export type Sourced<T> = T &
+  ({ provenance: 'documented'; rationale?: undefined } | { provenance: 'inferred'; rationale: string });
 
 /** A path parameter. */
 export interface PathParam {
@@ -20,10 +21,19 @@ export interface PathParam {
 }
 
 /** An error response of an operation: its status and the catalog codes it can carry (none: a plain problem). */
-export type ErrorResponse = Sourced<{ readonly status: number; readonly codes: readonly ErrorCode[]; readonly description: string }>;
+export type ErrorResponse = Sourced<{
+  readonly status: number;
+  readonly codes: readonly ErrorCode[];
+  readonly description: string;
+}>;
 
 /** The success response of an operation. `schema` names a component; null for no body. `links` are the next calls a client walks from it. */
-export type SuccessResponse = Sourced<{ readonly status: number; readonly schema: string | null; readonly description: string; readonly links?: Readonly<Record<string, LinkDef>> }>;
+export type SuccessResponse = Sourced<{
+  readonly status: number;
+  readonly schema: string | null;
+  readonly description: string;
+  readonly links?: Readonly<Record<string, LinkDef>>;
+}>;
 
 /** How a list/search operation takes its list parameters and which fields they may name. */
 export interface ListSpec {

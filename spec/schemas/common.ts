@@ -25,7 +25,8 @@ export const NullableString = (description: string, marks: object) =>
   Type.Union([Type.String(), Type.Null()], { description, ...marks });
 
 /** Resource identifiers are opaque strings (inferred: the reference shows `id` fields as strings only). */
-export const Id = (description: string, marks: object = documented) => Type.String({ minLength: 1, description, ...marks });
+export const Id = (description: string, marks: object = documented) =>
+  Type.String({ minLength: 1, description, ...marks });
 
 /** Rationale shared by the audit timestamps the mock adds to its resources. */
 export const AUDIT_RATIONALE =
@@ -38,7 +39,11 @@ export function pageOf<T extends TSchema>(item: T, itemName: string) {
       results: Type.Array(item, { description: 'the items of the page', ...documented }),
       pageNumber: Type.Integer({ minimum: 1, description: 'the page returned', ...documented }),
       pageSize: Type.Integer({ minimum: 1, maximum: 1000, description: 'the page size used', ...documented }),
-      totalPages: Type.Integer({ minimum: 0, description: 'number of pages (0 when there are no items; inferred)', ...documented }),
+      totalPages: Type.Integer({
+        minimum: 0,
+        description: 'number of pages (0 when there are no items; inferred)',
+        ...documented,
+      }),
       totalCount: Type.Integer({ minimum: 0, description: 'number of items over all pages', ...documented }),
     },
     {
@@ -66,17 +71,37 @@ export interface Page<T> {
 export const ListBody = Type.Object(
   {
     pageNumber: Type.Optional(
-      Type.Integer({ minimum: 1, ...inferredMaximum(MAX_PAGE_NUMBER, PAGE_NUMBER_RATIONALE), default: 1, description: `page to return, 1..${MAX_PAGE_NUMBER}`, ...documented }),
+      Type.Integer({
+        minimum: 1,
+        ...inferredMaximum(MAX_PAGE_NUMBER, PAGE_NUMBER_RATIONALE),
+        default: 1,
+        description: `page to return, 1..${MAX_PAGE_NUMBER}`,
+        ...documented,
+      }),
     ),
-    pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 25, description: 'items per page, 1..1000', ...documented })),
+    pageSize: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 1000, default: 25, description: 'items per page, 1..1000', ...documented }),
+    ),
     filterBy: Type.Optional(
-      Type.String({ ...inferredMaxLength(MAX_FILTER_LENGTH, FILTER_LENGTH_RATIONALE), description: 'filter expression `Field[Operator]value` (see the FilterBy parameter)', ...documented }),
+      Type.String({
+        ...inferredMaxLength(MAX_FILTER_LENGTH, FILTER_LENGTH_RATIONALE),
+        description: 'filter expression `Field[Operator]value` (see the FilterBy parameter)',
+        ...documented,
+      }),
     ),
-    sortBy: Type.Optional(Type.String({ ...inferredMaxLength(MAX_SORT_LENGTH, SORT_LENGTH_RATIONALE), description: 'sort field, `-` prefix for descending', ...documented })),
+    sortBy: Type.Optional(
+      Type.String({
+        ...inferredMaxLength(MAX_SORT_LENGTH, SORT_LENGTH_RATIONALE),
+        description: 'sort field, `-` prefix for descending',
+        ...documented,
+      }),
+    ),
   },
   {
     description: 'List parameters carried in the body of a search request.',
-    ...closedBody('The reference names POST /v1/items/families/search but not its body; a search endpoint carries the documented list parameters in its JSON body.'),
+    ...closedBody(
+      'The reference names POST /v1/items/families/search but not its body; a search endpoint carries the documented list parameters in its JSON body.',
+    ),
   },
 );
 export type ListBody = Static<typeof ListBody>;

@@ -1,5 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { MAX_NAME_LENGTH, MAX_TEXT_LENGTH, NAME_LENGTH_RATIONALE, TEXT_LENGTH_RATIONALE, inferredMaxLength } from '../limits.js';
+import {
+  MAX_NAME_LENGTH,
+  MAX_TEXT_LENGTH,
+  NAME_LENGTH_RATIONALE,
+  TEXT_LENGTH_RATIONALE,
+  inferredMaxLength,
+} from '../limits.js';
 import { documented, inferred } from '../provenance.js';
 import { AUDIT_RATIONALE, DateTime, NullableString } from './common.js';
 import { closedBody, openObject } from './open.js';
@@ -14,11 +20,26 @@ export const SkuListItem = Type.Object(
     reference: Type.String({ minLength: 1, description: 'the SKU reference used in paths', ...documented }),
     name: Type.String({ description: 'SKU name', ...documented }),
     description: NullableString('free text description', inferred(SKU_FIELDS_RATIONALE)),
-    familyId: NullableString('identifier of the family of the SKU, null when it has none', inferred(SKU_FIELDS_RATIONALE)),
-    status: Type.Union([Type.Literal('Active'), Type.Literal('Inactive')], { description: 'lifecycle status', ...inferred(SKU_FIELDS_RATIONALE) }),
-    baseUnitOfMeasureId: Type.String({ description: 'identifier of the base unit of measure', ...inferred(SKU_FIELDS_RATIONALE) }),
-    totalStock: Type.Number({ description: 'stock over all locations and lots, in the base unit', ...inferred(SKU_FIELDS_RATIONALE) }),
-    isStockControlled: Type.Boolean({ description: 'whether stock is tracked for the SKU', ...inferred(SKU_FIELDS_RATIONALE) }),
+    familyId: NullableString(
+      'identifier of the family of the SKU, null when it has none',
+      inferred(SKU_FIELDS_RATIONALE),
+    ),
+    status: Type.Union([Type.Literal('Active'), Type.Literal('Inactive')], {
+      description: 'lifecycle status',
+      ...inferred(SKU_FIELDS_RATIONALE),
+    }),
+    baseUnitOfMeasureId: Type.String({
+      description: 'identifier of the base unit of measure',
+      ...inferred(SKU_FIELDS_RATIONALE),
+    }),
+    totalStock: Type.Number({
+      description: 'stock over all locations and lots, in the base unit',
+      ...inferred(SKU_FIELDS_RATIONALE),
+    }),
+    isStockControlled: Type.Boolean({
+      description: 'whether stock is tracked for the SKU',
+      ...inferred(SKU_FIELDS_RATIONALE),
+    }),
     createdAt: DateTime('creation time', inferred(AUDIT_RATIONALE)),
     lastModifiedAt: DateTime('last modification time', inferred(AUDIT_RATIONALE)),
   },
@@ -29,10 +50,28 @@ export type SkuListItem = Static<typeof SkuListItem>;
 /** Body of `PUT /v1/items/skus/{skuReference}/stock` (Resources / Stock update body). */
 export const StockUpdateBody = Type.Object(
   {
-    locationReference: Type.String({ minLength: 1, ...inferredMaxLength(MAX_NAME_LENGTH, NAME_LENGTH_RATIONALE), description: 'reference of the location', ...documented }),
+    locationReference: Type.String({
+      minLength: 1,
+      ...inferredMaxLength(MAX_NAME_LENGTH, NAME_LENGTH_RATIONALE),
+      description: 'reference of the location',
+      ...documented,
+    }),
     stock: Type.Number({ minimum: 0, description: 'the stock quantity to set', ...documented }),
-    lotId: Type.Optional(Type.String({ minLength: 1, ...inferredMaxLength(MAX_NAME_LENGTH, NAME_LENGTH_RATIONALE), description: 'lot identifier', ...documented })),
-    comment: Type.Optional(Type.String({ ...inferredMaxLength(MAX_TEXT_LENGTH, TEXT_LENGTH_RATIONALE), description: 'free text', ...documented })),
+    lotId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        ...inferredMaxLength(MAX_NAME_LENGTH, NAME_LENGTH_RATIONALE),
+        description: 'lot identifier',
+        ...documented,
+      }),
+    ),
+    comment: Type.Optional(
+      Type.String({
+        ...inferredMaxLength(MAX_TEXT_LENGTH, TEXT_LENGTH_RATIONALE),
+        description: 'free text',
+        ...documented,
+      }),
+    ),
     stockUnitOfMeasureId: Type.Optional(
       Type.String({
         minLength: 1,
@@ -56,7 +95,9 @@ export const InspectionDefinition = Type.Object(
     type: Type.String({
       description: 'inspection type (response only); `Simple` is shown',
       examples: ['Simple'],
-      ...inferred('The reference shows the value `Simple`; other allowed values are not shown, so any string is accepted in responses and the mock uses `Simple`, `Numeric` and `Photo`.'),
+      ...inferred(
+        'The reference shows the value `Simple`; other allowed values are not shown, so any string is accepted in responses and the mock uses `Simple`, `Numeric` and `Photo`.',
+      ),
     }),
     isMandatory: Type.Boolean({ description: 'whether the inspection must be completed', ...documented }),
   },
@@ -72,15 +113,22 @@ export type InspectionDefinition = Static<typeof InspectionDefinition>;
 /** Body of `PUT /v1/items/skus/{skuReference}/inspections/{inspectionId}`. */
 export const InspectionUpdateBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, ...inferredMaxLength(MAX_NAME_LENGTH, NAME_LENGTH_RATIONALE), description: 'new name', ...documented }),
+    name: Type.String({
+      minLength: 1,
+      ...inferredMaxLength(MAX_NAME_LENGTH, NAME_LENGTH_RATIONALE),
+      description: 'new name',
+      ...documented,
+    }),
     isMandatory: Type.Boolean({ description: 'whether the inspection is mandatory', ...documented }),
   },
-  closedBody('Required fields are not shown; a PUT replaces the definition, so both fields are required; a name is 1..200 characters.'),
+  closedBody(
+    'Required fields are not shown; a PUT replaces the definition, so both fields are required; a name is 1..200 characters.',
+  ),
 );
 export type InspectionUpdateBody = Static<typeof InspectionUpdateBody>;
 
 const FAMILY_RATIONALE =
-  'The family endpoints appear only in error messages of the reference; the resource shape is this kit\'s decision (families group SKUs in the catalog).';
+  "The family endpoints appear only in error messages of the reference; the resource shape is this kit's decision (families group SKUs in the catalog).";
 
 /** A SKU family (`POST /v1/items/families/search`). */
 export const Family = Type.Object(
@@ -93,6 +141,11 @@ export const Family = Type.Object(
     createdAt: DateTime('creation time', inferred(AUDIT_RATIONALE)),
     lastModifiedAt: DateTime('last modification time', inferred(AUDIT_RATIONALE)),
   },
-  { ...openObject('The family endpoints appear only in error messages ("Their details: not shown"); a real family has fields this kit does not know.'), ...inferred(FAMILY_RATIONALE) },
+  {
+    ...openObject(
+      'The family endpoints appear only in error messages ("Their details: not shown"); a real family has fields this kit does not know.',
+    ),
+    ...inferred(FAMILY_RATIONALE),
+  },
 );
 export type Family = Static<typeof Family>;

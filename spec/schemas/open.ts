@@ -19,7 +19,11 @@ export const UNKNOWN_FIELDS_REJECTED =
   'Unknown fields are rejected (400 COMMON.VALIDATION.ERROR naming the field) so typos are caught instead of silently ignored; the reference shows no other body field.';
 
 /** Options of a closed request body: `additionalProperties: false`, marked inferred with the body's rationale and the closedness rule. */
-export function closedBody(rationale: string): { additionalProperties: false; 'x-provenance': 'inferred'; 'x-rationale': string } {
+export function closedBody(rationale: string): {
+  additionalProperties: false;
+  'x-provenance': 'inferred';
+  'x-rationale': string;
+} {
   return { additionalProperties: false, ...inferred(`${rationale} ${UNKNOWN_FIELDS_REJECTED}`) };
 }
 
@@ -40,5 +44,9 @@ export interface OpenObject {
  */
 export function openObject(notShown: string, tolerated: string = TOLERATED): OpenObject {
   const marks = inferred(`${notShown} ${tolerated}`);
-  return { additionalProperties: true, 'x-additional-properties-provenance': marks['x-provenance'], 'x-additional-properties-rationale': marks['x-rationale'] };
+  return {
+    additionalProperties: true,
+    'x-additional-properties-provenance': marks['x-provenance'],
+    'x-additional-properties-rationale': marks['x-rationale'],
+  };
 }

@@ -5,11 +5,17 @@ import { AUDIT_RATIONALE, DateTime } from './common.js';
 import { closedBody, openObject } from './open.js';
 
 const LINE_RATIONALE =
-  'PUT /v1/planning/purchaseOrders/{id}/lines/{lineId} appears only in error messages of the reference; the line shape is this kit\'s decision, following the PLANNING.PURCHASE_ORDER error codes (draft, received and cancelled lines, received quantity).';
+  "PUT /v1/planning/purchaseOrders/{id}/lines/{lineId} appears only in error messages of the reference; the line shape is this kit's decision, following the PLANNING.PURCHASE_ORDER error codes (draft, received and cancelled lines, received quantity).";
 
 /** Status of a purchase order line. */
 export const PurchaseOrderLineStatus = Type.Union(
-  [Type.Literal('Draft'), Type.Literal('Confirmed'), Type.Literal('PartiallyReceived'), Type.Literal('Received'), Type.Literal('Cancelled')],
+  [
+    Type.Literal('Draft'),
+    Type.Literal('Confirmed'),
+    Type.Literal('PartiallyReceived'),
+    Type.Literal('Received'),
+    Type.Literal('Cancelled'),
+  ],
   { description: 'line status', ...inferred(LINE_RATIONALE) },
 );
 
@@ -17,8 +23,16 @@ export const PurchaseOrderLineStatus = Type.Union(
 export const PurchaseOrderLine = Type.Object(
   {
     id: Type.String({ minLength: 1, description: 'identifier of the line', ...inferred(LINE_RATIONALE) }),
-    purchaseOrderId: Type.String({ minLength: 1, description: 'identifier of the purchase order', ...inferred(LINE_RATIONALE) }),
-    lineNumber: Type.Integer({ minimum: 1, description: 'position of the line in the order', ...inferred(LINE_RATIONALE) }),
+    purchaseOrderId: Type.String({
+      minLength: 1,
+      description: 'identifier of the purchase order',
+      ...inferred(LINE_RATIONALE),
+    }),
+    lineNumber: Type.Integer({
+      minimum: 1,
+      description: 'position of the line in the order',
+      ...inferred(LINE_RATIONALE),
+    }),
     skuReference: Type.String({ description: 'reference of the ordered SKU', ...inferred(LINE_RATIONALE) }),
     quantity: Type.Number({ minimum: 0, description: 'ordered quantity', ...inferred(LINE_RATIONALE) }),
     receivedQuantity: Type.Number({ minimum: 0, description: 'quantity received so far', ...inferred(LINE_RATIONALE) }),
@@ -29,7 +43,9 @@ export const PurchaseOrderLine = Type.Object(
     lastModifiedAt: DateTime('last modification time', inferred(AUDIT_RATIONALE)),
   },
   {
-    ...openObject('PUT /v1/planning/purchaseOrders/{id}/lines/{lineId} appears only in error messages ("Their details: not shown"); a real line has fields this kit does not know.'),
+    ...openObject(
+      'PUT /v1/planning/purchaseOrders/{id}/lines/{lineId} appears only in error messages ("Their details: not shown"); a real line has fields this kit does not know.',
+    ),
     ...inferred(LINE_RATIONALE),
   },
 );
@@ -38,10 +54,24 @@ export type PurchaseOrderLine = Static<typeof PurchaseOrderLine>;
 /** Body of a purchase order line update: any of the modifiable fields, at least one. */
 export const PurchaseOrderLineUpdateBody = Type.Object(
   {
-    quantity: Type.Optional(Type.Number({ minimum: 0, description: 'new ordered quantity (not less than the received quantity)', ...inferred(LINE_RATIONALE) })),
+    quantity: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        description: 'new ordered quantity (not less than the received quantity)',
+        ...inferred(LINE_RATIONALE),
+      }),
+    ),
     unitPrice: Type.Optional(Type.Number({ minimum: 0, description: 'new unit price', ...inferred(LINE_RATIONALE) })),
-    expectedDate: Type.Optional(Type.String({ format: 'date', description: 'new expected date', ...inferred(LINE_RATIONALE) })),
-    comment: Type.Optional(Type.String({ ...inferredMaxLength(MAX_TEXT_LENGTH, TEXT_LENGTH_RATIONALE), description: 'free text', ...inferred(LINE_RATIONALE) })),
+    expectedDate: Type.Optional(
+      Type.String({ format: 'date', description: 'new expected date', ...inferred(LINE_RATIONALE) }),
+    ),
+    comment: Type.Optional(
+      Type.String({
+        ...inferredMaxLength(MAX_TEXT_LENGTH, TEXT_LENGTH_RATIONALE),
+        description: 'free text',
+        ...inferred(LINE_RATIONALE),
+      }),
+    ),
   },
   { minProperties: 1, ...closedBody(`${LINE_RATIONALE} A line update names at least one modifiable field.`) },
 );

@@ -20,9 +20,18 @@ export const Problem = Type.Object(
       ...documented,
     }),
     title: Type.String({ description: 'short title', ...documented }),
-    status: Type.Integer({ minimum: 400, maximum: 599, description: 'HTTP status (equal to the response status)', ...documented }),
+    status: Type.Integer({
+      minimum: 400,
+      maximum: 599,
+      description: 'HTTP status (equal to the response status)',
+      ...documented,
+    }),
     detail: Type.String({ description: 'explanation', ...documented }),
-    instance: Type.String({ pattern: '^[A-Z]+ /', description: '`<METHOD> <request path>` of the failed request', ...documented }),
+    instance: Type.String({
+      pattern: '^[A-Z]+ /',
+      description: '`<METHOD> <request path>` of the failed request',
+      ...documented,
+    }),
     code: Type.Optional(
       Type.Unsafe<string>({
         // Known values listed first (tools show the enum), then any code of the catalog's shape: an unknown code is not a schema failure.
@@ -31,13 +40,14 @@ export const Problem = Type.Object(
           {
             type: 'string',
             pattern: ERROR_CODE_PATTERN,
-            description: 'a code of the catalog\'s shape that the catalog does not list',
+            description: "a code of the catalog's shape that the catalog does not list",
             ...inferred(
               'Errors / Error code catalog lists the codes this reference knows ("Status codes of all other error codes: not shown"); a server may answer a code added after it, so any code of the catalog\'s shape is accepted and the conformance runner lists it as information.',
             ),
           },
         ],
-        description: 'error code (one of the catalog, see ErrorCode); absent on the plain 401 and on errors no catalog code names',
+        description:
+          'error code (one of the catalog, see ErrorCode); absent on the plain 401 and on errors no catalog code names',
         ...documented,
       }),
     ),

@@ -96,7 +96,15 @@ describe('contract coverage of the reference', () => {
   });
 
   it('defines the page envelope with its five fields for every list item', () => {
-    for (const name of ['SkuListItemPage', 'FamilyPage', 'AssetPage', 'SubscriptionPage', 'NotificationPage', 'DeliveryAttemptPage', 'EventDescriptorPage']) {
+    for (const name of [
+      'SkuListItemPage',
+      'FamilyPage',
+      'AssetPage',
+      'SubscriptionPage',
+      'NotificationPage',
+      'DeliveryAttemptPage',
+      'EventDescriptorPage',
+    ]) {
       const page = doc.components.schemas[name];
       expect([...page.required].sort(), name).toEqual([...PAGE_FIELDS].sort());
     }
@@ -105,7 +113,13 @@ describe('contract coverage of the reference', () => {
   it('has the list parameters as shared components with the documented bounds and defaults', () => {
     const p = doc.components.parameters;
     // The maximum is inferred (spec/limits.ts) and carries its own provenance beside the keyword.
-    expect(p.PageNumber.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 2147483647, default: 1, 'x-maximum-provenance': 'inferred' });
+    expect(p.PageNumber.schema).toMatchObject({
+      type: 'integer',
+      minimum: 1,
+      maximum: 2147483647,
+      default: 1,
+      'x-maximum-provenance': 'inferred',
+    });
     expect(p.PageSize.schema).toEqual({ type: 'integer', minimum: 1, maximum: 1000, default: 25 });
     expect(p.FilterBy.name).toBe('filterBy');
     expect(p.SortBy.name).toBe('sortBy');
@@ -134,7 +148,11 @@ describe('contract coverage of the reference', () => {
   });
 
   it('defines the JWTApiKey bearer scheme and the X-Api-Key header and applies them per operation', () => {
-    expect(doc.components.securitySchemes.JWTApiKey).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    expect(doc.components.securitySchemes.JWTApiKey).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+    });
     expect(doc.components.securitySchemes.ApiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Api-Key' });
     for (const { key, op } of operations(doc as never)) {
       expect(op.security, key).toEqual([{ JWTApiKey: [] }, { ApiKey: [] }]);
@@ -163,16 +181,32 @@ describe('contract coverage of the reference', () => {
     for (const [key, item] of Object.entries<any>(doc.webhooks)) {
       const header = item.post.parameters.find((p: any) => p.name === 'X-HMAC-Signature');
       expect(header?.schema.pattern, key).toBe('^[0-9a-f]{64}$');
-      expect(item.post.requestBody.content['application/json'].schema.$ref, key).toMatch(/^#\/components\/schemas\/.+Payload$/);
+      expect(item.post.requestBody.content['application/json'].schema.$ref, key).toMatch(
+        /^#\/components\/schemas\/.+Payload$/,
+      );
     }
     const families = new Set(Object.keys(doc.webhooks).map((k) => k.split('.')[0]));
-    for (const family of ['Items', 'Warehouse', 'Planning', 'Production', 'Maintenance', 'Costs', 'People']) expect(families, family).toContain(family);
+    for (const family of ['Items', 'Warehouse', 'Planning', 'Production', 'Maintenance', 'Costs', 'People'])
+      expect(families, family).toContain(family);
   });
 
   it('has a schema for each resource the contract names', () => {
     for (const name of [
-      'ApiKey', 'Subscription', 'Notification', 'DeliveryAttempt', 'EventDescriptor', 'StockUpdateBody', 'InspectionDefinition',
-      'InspectionUpdateBody', 'SkuListItem', 'Family', 'Asset', 'Tenant', 'PurchaseOrderLine', 'Problem', 'ErrorCatalogEntry',
+      'ApiKey',
+      'Subscription',
+      'Notification',
+      'DeliveryAttempt',
+      'EventDescriptor',
+      'StockUpdateBody',
+      'InspectionDefinition',
+      'InspectionUpdateBody',
+      'SkuListItem',
+      'Family',
+      'Asset',
+      'Tenant',
+      'PurchaseOrderLine',
+      'Problem',
+      'ErrorCatalogEntry',
     ]) {
       expect(doc.components.schemas, name).toHaveProperty(name);
     }

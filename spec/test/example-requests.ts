@@ -78,7 +78,11 @@ export function bodyExample(op: DocOperation): unknown {
  * The request of an operation built from its examples. `withOptional` adds the optional (query) parameters' examples;
  * without them a list answers in its default order. `values` overrides parameters by `in.name` or plain name.
  */
-export function exampleRequest(doc: OpenAPIObject, op: DocOperation, options: { withOptional: boolean; values?: Record<string, unknown> } = { withOptional: true }): ExampleRequest {
+export function exampleRequest(
+  doc: OpenAPIObject,
+  op: DocOperation,
+  options: { withOptional: boolean; values?: Record<string, unknown> } = { withOptional: true },
+): ExampleRequest {
   const values = options.values ?? {};
   let path = op.path;
   const query = new URLSearchParams();
@@ -105,7 +109,12 @@ export function exampleRequest(doc: OpenAPIObject, op: DocOperation, options: { 
   }
   const body = bodyExample(op);
   const search = query.toString();
-  return { method: op.method.toUpperCase(), url: `${path}${search ? `?${search}` : ''}`, headers, ...(body !== undefined ? { body } : {}) };
+  return {
+    method: op.method.toUpperCase(),
+    url: `${path}${search ? `?${search}` : ''}`,
+    headers,
+    ...(body !== undefined ? { body } : {}),
+  };
 }
 
 /**
@@ -121,7 +130,8 @@ export function evaluate(expression: string, response: { body: unknown; headers?
   let node: unknown = response.body;
   for (const token of (body[1] ?? '').split('/').slice(1)) {
     const key = token.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (node === null || typeof node !== 'object' || !(key in node)) throw new Error(`${expression} addresses nothing in ${JSON.stringify(response.body).slice(0, 200)}`);
+    if (node === null || typeof node !== 'object' || !(key in node))
+      throw new Error(`${expression} addresses nothing in ${JSON.stringify(response.body).slice(0, 200)}`);
     node = (node as Record<string, unknown>)[key];
   }
   return node;
@@ -141,5 +151,10 @@ export async function send(baseUrl: string, req: ExampleRequest, token: string |
   });
   const text = await res.body.text();
   const contentType = res.headers['content-type'];
-  return { status: res.statusCode, contentType: Array.isArray(contentType) ? contentType[0] : contentType, body: text ? JSON.parse(text) : undefined, text };
+  return {
+    status: res.statusCode,
+    contentType: Array.isArray(contentType) ? contentType[0] : contentType,
+    body: text ? JSON.parse(text) : undefined,
+    text,
+  };
 }

@@ -3,7 +3,16 @@ import { startMock, type RunningMock } from '../../index.js';
 import { ContractValidator } from '../validate.js';
 import { EXAMPLE_ORG } from '../examples/demo.js';
 import { committedDocument } from './load.js';
-import { docOperation, docOperations, evaluate, exampleRequest, resolveParameter, send, type Answer, type DocOperation } from './example-requests.js';
+import {
+  docOperation,
+  docOperations,
+  evaluate,
+  exampleRequest,
+  resolveParameter,
+  send,
+  type Answer,
+  type DocOperation,
+} from './example-requests.js';
 
 const doc = committedDocument();
 const validator = new ContractValidator(doc);
@@ -11,7 +20,9 @@ const operations = docOperations(doc);
 
 /** Every link of every success response: source, name and link object. */
 const links = operations.flatMap((source) =>
-  Object.entries<Record<string, any>>(source.op.responses[String(source.successStatus)].links ?? {}).map(([name, link]) => ({ source, name, link })),
+  Object.entries<Record<string, any>>(source.op.responses[String(source.successStatus)].links ?? {}).map(
+    ([name, link]) => ({ source, name, link }),
+  ),
 );
 
 let mock: RunningMock;
@@ -19,8 +30,19 @@ let token: string;
 
 /** An admin of tenant `demo`: role App.Admin and every permission the document names, minted by the mock. */
 async function mintDemoToken(): Promise<string> {
-  const permissions = [...new Set(operations.map((o) => o.op['x-permission']).filter((p): p is string => typeof p === 'string'))];
-  const minted = await send(mock.url, { method: 'POST', url: '/__mock/tokens', headers: {}, body: { org: EXAMPLE_ORG, roles: ['App.Admin'], permissions } }, null);
+  const permissions = [
+    ...new Set(operations.map((o) => o.op['x-permission']).filter((p): p is string => typeof p === 'string')),
+  ];
+  const minted = await send(
+    mock.url,
+    {
+      method: 'POST',
+      url: '/__mock/tokens',
+      headers: {},
+      body: { org: EXAMPLE_ORG, roles: ['App.Admin'], permissions },
+    },
+    null,
+  );
   expect(minted.status, minted.text).toBe(201);
   return minted.body.token as string;
 }
@@ -34,7 +56,14 @@ async function freshDemoTenant(): Promise<void> {
 /** Asserts the operation's success status and that the answer satisfies the contract. */
 function expectSuccess(op: DocOperation, answer: Answer, what: string): void {
   expect(answer.status, `${what}: ${answer.text.slice(0, 300)}`).toBe(op.successStatus);
-  expect(validator.validateResponse(op.operationId, { status: answer.status, contentType: answer.contentType, body: answer.body }), what).toEqual({ ok: true });
+  expect(
+    validator.validateResponse(op.operationId, {
+      status: answer.status,
+      contentType: answer.contentType,
+      body: answer.body,
+    }),
+    what,
+  ).toEqual({ ok: true });
 }
 
 /** Runs, in order, the examples of the operations named by `x-example-requires` (create-then-use). */
@@ -64,7 +93,8 @@ describe('the examples of the contract', () => {
         const p = resolveParameter(doc, raw);
         expect(p.example, `${op.operationId} ${p.in} ${p.name}`).toBeDefined();
       }
-      if (op.op.requestBody) expect(op.op.requestBody.content['application/json'].example, `${op.operationId} body`).toBeDefined();
+      if (op.op.requestBody)
+        expect(op.op.requestBody.content['application/json'].example, `${op.operationId} body`).toBeDefined();
     }
   });
 
@@ -75,17 +105,22 @@ describe('the examples of the contract', () => {
       const filterBy = String(params.find((p) => p.name === 'filterBy')?.example ?? body?.filterBy);
       const sortBy = String(params.find((p) => p.name === 'sortBy')?.example ?? body?.sortBy);
       const filterable = (op.op['x-filterable'] as { field: string }[]).map((f) => f.field);
-      for (const [, field] of filterBy.matchAll(/([A-Za-z]+)\[/g)) expect(filterable, `${op.operationId} filterBy ${filterBy}`).toContain(field);
-      for (const segment of sortBy.split(',')) expect(op.op['x-sortable'], `${op.operationId} sortBy ${sortBy}`).toContain(segment.trim().replace(/^-/, ''));
+      for (const [, field] of filterBy.matchAll(/([A-Za-z]+)\[/g))
+        expect(filterable, `${op.operationId} filterBy ${filterBy}`).toContain(field);
+      for (const segment of sortBy.split(','))
+        expect(op.op['x-sortable'], `${op.operationId} sortBy ${sortBy}`).toContain(segment.trim().replace(/^-/, ''));
     }
   });
 
-  it.each(operations.map((op) => [op.operationId, op] as const))('of %s, sent together to a fresh demo tenant, get its success status', async (_id, op) => {
-    await freshDemoTenant();
-    await runRequirements(requirementsOf(op));
-    const req = exampleRequest(doc, op, { withOptional: true });
-    expectSuccess(op, await send(mock.url, req, token), `${req.method} ${req.url}`);
-  });
+  it.each(operations.map((op) => [op.operationId, op] as const))(
+    'of %s, sent together to a fresh demo tenant, get its success status',
+    async (_id, op) => {
+      await freshDemoTenant();
+      await runRequirements(requirementsOf(op));
+      const req = exampleRequest(doc, op, { withOptional: true });
+      expectSuccess(op, await send(mock.url, req, token), `${req.method} ${req.url}`);
+    },
+  );
 
   it('address the records the mock creates first in a fresh tenant (create-then-use)', async () => {
     await freshDemoTenant();
@@ -111,20 +146,26 @@ describe('the links of the contract', () => {
     );
   });
 
-  it.each(links.map((l) => [`${l.source.operationId} -> ${l.name}`, l] as const))('%s: followed from a fresh demo tenant, leads to a success', async (_name, { source, link }) => {
-    const target = docOperation(doc, link.operationId as string);
-    await freshDemoTenant();
-    // The target's example preconditions make the source's answer carry what the link takes (a notification to list).
-    await runRequirements([...new Set([...requirementsOf(source), ...requirementsOf(target)])]);
-    // The source without its optional parameters: a list answers in its default order.
-    const first = await send(mock.url, exampleRequest(doc, source, { withOptional: false }), token);
-    expectSuccess(source, first, `${source.operationId} (link source)`);
+  it.each(links.map((l) => [`${l.source.operationId} -> ${l.name}`, l] as const))(
+    '%s: followed from a fresh demo tenant, leads to a success',
+    async (_name, { source, link }) => {
+      const target = docOperation(doc, link.operationId as string);
+      await freshDemoTenant();
+      // The target's example preconditions make the source's answer carry what the link takes (a notification to list).
+      await runRequirements([...new Set([...requirementsOf(source), ...requirementsOf(target)])]);
+      // The source without its optional parameters: a list answers in its default order.
+      const first = await send(mock.url, exampleRequest(doc, source, { withOptional: false }), token);
+      expectSuccess(source, first, `${source.operationId} (link source)`);
 
-    const values = Object.fromEntries(Object.entries<string>(link.parameters ?? {}).map(([name, expression]) => [name, evaluate(expression, first)]));
-    for (const [name, value] of Object.entries(values)) expect(value, `${name} of ${JSON.stringify(link.parameters)}`).toBeTruthy();
-    // A link that hands over the API key calls with the key alone (Authentication, point 2), no bearer token.
-    const withKey = 'header.X-Api-Key' in values;
-    const req = exampleRequest(doc, target, { withOptional: false, values });
-    expectSuccess(target, await send(mock.url, req, withKey ? null : token), `${req.method} ${req.url}`);
-  });
+      const values = Object.fromEntries(
+        Object.entries<string>(link.parameters ?? {}).map(([name, expression]) => [name, evaluate(expression, first)]),
+      );
+      for (const [name, value] of Object.entries(values))
+        expect(value, `${name} of ${JSON.stringify(link.parameters)}`).toBeTruthy();
+      // A link that hands over the API key calls with the key alone (Authentication, point 2), no bearer token.
+      const withKey = 'header.X-Api-Key' in values;
+      const req = exampleRequest(doc, target, { withOptional: false, values });
+      expectSuccess(target, await send(mock.url, req, withKey ? null : token), `${req.method} ${req.url}`);
+    },
+  );
 });

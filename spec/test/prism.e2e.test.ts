@@ -13,9 +13,14 @@ describe('Stoplight Prism on the contract', () => {
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    prism = await startProcess(`${root}node_modules/.bin/prism`, ['mock', `${root}spec/openapi.json`, '-h', '127.0.0.1', '-p', String(port)], /Prism is listening/, {
-      timeoutMs: 60_000,
-    });
+    prism = await startProcess(
+      `${root}node_modules/.bin/prism`,
+      ['mock', `${root}spec/openapi.json`, '-h', '127.0.0.1', '-p', String(port)],
+      /Prism is listening/,
+      {
+        timeoutMs: 60_000,
+      },
+    );
   }, 70_000);
 
   afterAll(async () => {
@@ -47,9 +52,14 @@ describe('Stoplight Prism proxy --errors in front of a server that sends fields 
     adding = await startFieldAddingProxy(mock.url, 'warehouseZone', 'B2');
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    proxy = await startProcess(`${root}node_modules/.bin/prism`, ['proxy', `${root}spec/openapi.json`, adding.url, '--errors', '-h', '127.0.0.1', '-p', String(port)], /Prism is listening/, {
-      timeoutMs: 60_000,
-    });
+    proxy = await startProcess(
+      `${root}node_modules/.bin/prism`,
+      ['proxy', `${root}spec/openapi.json`, adding.url, '--errors', '-h', '127.0.0.1', '-p', String(port)],
+      /Prism is listening/,
+      {
+        timeoutMs: 60_000,
+      },
+    );
   }, 70_000);
 
   afterAll(async () => {

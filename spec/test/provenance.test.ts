@@ -4,9 +4,18 @@ import { committedDocument, operations } from './load.js';
 const doc = committedDocument() as Record<string, any>;
 
 /** Asserts an object carries a valid provenance mark: documented, or inferred with a rationale. */
-function expectMarked(node: Record<string, any>, where: string, key = 'x-provenance', rationaleKey = 'x-rationale'): void {
+function expectMarked(
+  node: Record<string, any>,
+  where: string,
+  key = 'x-provenance',
+  rationaleKey = 'x-rationale',
+): void {
   expect(['documented', 'inferred'], `${where} has no ${key}`).toContain(node[key]);
-  if (node[key] === 'inferred') expect(typeof node[rationaleKey] === 'string' && node[rationaleKey].length > 10, `${where} is inferred without ${rationaleKey}`).toBe(true);
+  if (node[key] === 'inferred')
+    expect(
+      typeof node[rationaleKey] === 'string' && node[rationaleKey].length > 10,
+      `${where} is inferred without ${rationaleKey}`,
+    ).toBe(true);
 }
 
 /** Every property of every object schema below `schema`. */
@@ -18,8 +27,10 @@ function* properties(schema: any, where: string): Generator<[string, any]> {
       yield* properties(prop, `${where}.${name}`);
     }
   }
-  for (const key of ['items', 'additionalProperties']) if (schema[key] && typeof schema[key] === 'object') yield* properties(schema[key], `${where}[${key}]`);
-  for (const key of ['anyOf', 'oneOf', 'allOf']) for (const [i, sub] of (schema[key] ?? []).entries()) yield* properties(sub, `${where}.${key}${i}`);
+  for (const key of ['items', 'additionalProperties'])
+    if (schema[key] && typeof schema[key] === 'object') yield* properties(schema[key], `${where}[${key}]`);
+  for (const key of ['anyOf', 'oneOf', 'allOf'])
+    for (const [i, sub] of (schema[key] ?? []).entries()) yield* properties(sub, `${where}.${key}${i}`);
 }
 
 describe('provenance marks', () => {

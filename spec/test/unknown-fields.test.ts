@@ -22,10 +22,22 @@ const doc = {
       Page: {
         type: 'object',
         additionalProperties: true,
-        properties: { results: { type: 'array', items: { $ref: '#/components/schemas/Item' } }, totalCount: { type: 'integer' } },
+        properties: {
+          results: { type: 'array', items: { $ref: '#/components/schemas/Item' } },
+          totalCount: { type: 'integer' },
+        },
       },
-      Tree: { type: 'object', additionalProperties: true, properties: { child: { $ref: '#/components/schemas/Tree' } } },
-      Split: { allOf: [{ type: 'object', properties: { a: {} } }, { type: 'object', properties: { b: {} } }] },
+      Tree: {
+        type: 'object',
+        additionalProperties: true,
+        properties: { child: { $ref: '#/components/schemas/Tree' } },
+      },
+      Split: {
+        allOf: [
+          { type: 'object', properties: { a: {} } },
+          { type: 'object', properties: { b: {} } },
+        ],
+      },
     },
   },
 };
@@ -34,7 +46,9 @@ const find = (name: string, value: unknown) => unknownFields({ $ref: `#/componen
 
 describe('unknown-field detection', () => {
   it('finds nothing in a value that holds only named fields', () => {
-    expect(find('Item', { id: '1', note: null, owner: { name: 'x' }, tags: [{ label: 'a' }], data: {}, closed: { a: 1 } })).toEqual([]);
+    expect(
+      find('Item', { id: '1', note: null, owner: { name: 'x' }, tags: [{ label: 'a' }], data: {}, closed: { a: 1 } }),
+    ).toEqual([]);
   });
 
   it('names an unknown member at the top level without a leading dot', () => {
@@ -42,7 +56,9 @@ describe('unknown-field detection', () => {
   });
 
   it('names unknown members inside array items with their index', () => {
-    expect(find('Page', { results: [{ id: '1' }, { id: '2', warehouseZone: 'B2' }], totalCount: 2 })).toEqual(['results[1].warehouseZone']);
+    expect(find('Page', { results: [{ id: '1' }, { id: '2', warehouseZone: 'B2' }], totalCount: 2 })).toEqual([
+      'results[1].warehouseZone',
+    ]);
   });
 
   it('follows $ref, anyOf with null and nested arrays of objects', () => {
@@ -67,7 +83,13 @@ describe('unknown-field detection', () => {
   });
 
   it('walks a top-level array', () => {
-    expect(unknownFields({ type: 'array', items: { $ref: '#/components/schemas/Tag' } }, [{ label: 'a' }, { label: 'b', x: 1 }], resolve)).toEqual(['[1].x']);
+    expect(
+      unknownFields(
+        { type: 'array', items: { $ref: '#/components/schemas/Tag' } },
+        [{ label: 'a' }, { label: 'b', x: 1 }],
+        resolve,
+      ),
+    ).toEqual(['[1].x']);
   });
 
   it('writes a member that is not identifier-like in brackets', () => {

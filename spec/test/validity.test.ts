@@ -21,7 +21,7 @@ describe('the contract document', () => {
     expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true);
   });
 
-  it('has zero errors under Spectral\'s spectral:oas ruleset', async () => {
+  it("has zero errors under Spectral's spectral:oas ruleset", async () => {
     const spectral = new Spectral();
     spectral.setRuleset({ extends: [[oas as never, 'recommended']] } as never);
     const text = readFileSync(fileURLToPath(new URL('../openapi.json', import.meta.url)), 'utf8');

@@ -36,7 +36,9 @@ const ROOT_API = new Set(['index.ts', 'testing.ts']);
 export function layerOf(path: string): Layer | undefined {
   if (ROOT_API.has(path)) return 'api';
   const top = path.split('/')[0] ?? '';
-  return (['spec', 'common', 'fixtures', 'mock', 'conformance', 'cli', 'bench', 'test'] as const).find((l) => l === top);
+  return (['spec', 'common', 'fixtures', 'mock', 'conformance', 'cli', 'bench', 'test'] as const).find(
+    (l) => l === top,
+  );
 }
 
 /** Tests: `*.test.ts`, anything under a `test/` folder of a part, and the top-level `test/` folder. */
@@ -94,7 +96,12 @@ export function violations(files: readonly SourceFile[]): Violation[] {
         allowed.add(file.layer);
         if (to.startsWith('test/support/')) allowed.add('test');
       }
-      if (!allowed.has(target)) out.push({ from: file.path, to, rule: `${file.layer}${file.isTest ? ' (test)' : ''} may import ${[...allowed].join(', ')}` });
+      if (!allowed.has(target))
+        out.push({
+          from: file.path,
+          to,
+          rule: `${file.layer}${file.isTest ? ' (test)' : ''} may import ${[...allowed].join(', ')}`,
+        });
     }
   }
   return out;

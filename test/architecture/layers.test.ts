@@ -13,8 +13,21 @@ const MAX_LINES = 400;
 describe('the layers of the kit', () => {
   it('reads the whole tree', () => {
     expect(files.length).toBeGreaterThan(200);
-    for (const layer of ['spec', 'common', 'fixtures', 'mock', 'conformance', 'cli', 'api', 'bench', 'test'] as Layer[]) {
-      expect(files.some((f) => f.layer === layer), `no file in layer ${layer}`).toBe(true);
+    for (const layer of [
+      'spec',
+      'common',
+      'fixtures',
+      'mock',
+      'conformance',
+      'cli',
+      'api',
+      'bench',
+      'test',
+    ] as Layer[]) {
+      expect(
+        files.some((f) => f.layer === layer),
+        `no file in layer ${layer}`,
+      ).toBe(true);
     }
   });
 
@@ -37,9 +50,17 @@ describe('the layers of the kit', () => {
   });
 
   it('catch an upward import (the checker itself can fail)', () => {
-    const bad = violations([{ path: 'spec/x.ts', layer: 'spec', isTest: false, imports: ['mock/server.ts'] }, { path: 'conformance/y.ts', layer: 'conformance', isTest: false, imports: ['mock/options.ts'] }]);
+    const bad = violations([
+      { path: 'spec/x.ts', layer: 'spec', isTest: false, imports: ['mock/server.ts'] },
+      { path: 'conformance/y.ts', layer: 'conformance', isTest: false, imports: ['mock/options.ts'] },
+    ]);
     expect(bad.map((v) => v.from)).toEqual(['spec/x.ts', 'conformance/y.ts']);
-    expect(cycles([{ path: 'mock/a.ts', layer: 'mock', isTest: false, imports: ['mock/b.ts'] }, { path: 'mock/b.ts', layer: 'mock', isTest: false, imports: ['mock/a.ts'] }])).toEqual([['mock/a.ts', 'mock/b.ts']]);
+    expect(
+      cycles([
+        { path: 'mock/a.ts', layer: 'mock', isTest: false, imports: ['mock/b.ts'] },
+        { path: 'mock/b.ts', layer: 'mock', isTest: false, imports: ['mock/a.ts'] },
+      ]),
+    ).toEqual([['mock/a.ts', 'mock/b.ts']]);
     expect(layerOf('index.ts')).toBe('api');
   });
 

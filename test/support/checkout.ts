@@ -8,7 +8,11 @@ import { dirname, join } from 'node:path';
  * nothing ignored (no node_modules, no dist). Returns how many files were copied.
  */
 export function copyCheckout(root: string, dest: string): number {
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  })
     .split('\0')
     .filter((file) => file !== '' && existsSync(join(root, file)));
   for (const file of files) {

@@ -17,7 +17,16 @@ export interface FieldAddingProxy {
 }
 
 /** Hop-by-hop headers (RFC 9110 section 7.6.1) and the ones the proxy recomputes. */
-const DROPPED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer', 'content-length']);
+const DROPPED = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'content-length',
+]);
 
 /** Adds `name: value` to every object of a JSON value, at any depth. */
 export function addToEveryObject(value: unknown, name: string, added: unknown): unknown {
@@ -31,7 +40,8 @@ export function addToEveryObject(value: unknown, name: string, added: unknown): 
 
 function forwardHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) if (v !== undefined && !DROPPED.has(k)) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  for (const [k, v] of Object.entries(headers))
+    if (v !== undefined && !DROPPED.has(k)) out[k] = Array.isArray(v) ? v.join(', ') : v;
   return out;
 }
 
@@ -39,7 +49,11 @@ function forwardHeaders(headers: IncomingHttpHeaders): Record<string, string> {
  * Starts the proxy on 127.0.0.1 (any free port). The added member is constant (`name: value`), so list items keep
  * one identity across pages and requests. The `Host` header is forwarded, so problem `type` addresses name the proxy.
  */
-export async function startFieldAddingProxy(target: string, name = 'x_proxy_note', value: unknown = 'added by the proxy'): Promise<FieldAddingProxy> {
+export async function startFieldAddingProxy(
+  target: string,
+  name = 'x_proxy_note',
+  value: unknown = 'added by the proxy',
+): Promise<FieldAddingProxy> {
   const agent = new Agent({ connections: 64, headersTimeout: 30_000, bodyTimeout: 30_000 });
   let forwarded = 0;
   let decorated = 0;
@@ -48,13 +62,20 @@ export async function startFieldAddingProxy(target: string, name = 'x_proxy_note
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = chunks.length ? Buffer.concat(chunks) : undefined;
-      request(`${target}${req.url ?? '/'}`, { method: (req.method ?? 'GET') as never, headers: forwardHeaders(req.headers), dispatcher: agent, ...(body ? { body } : {}) })
+      request(`${target}${req.url ?? '/'}`, {
+        method: (req.method ?? 'GET') as never,
+        headers: forwardHeaders(req.headers),
+        dispatcher: agent,
+        ...(body ? { body } : {}),
+      })
         .then(async (up) => {
           let payload = Buffer.from(await up.body.arrayBuffer());
           const type = String(up.headers['content-type'] ?? '');
           if ((req.url ?? '').startsWith('/v1') && /json/i.test(type) && payload.length > 0) {
             try {
-              payload = Buffer.from(JSON.stringify(addToEveryObject(JSON.parse(payload.toString('utf8')), name, value)));
+              payload = Buffer.from(
+                JSON.stringify(addToEveryObject(JSON.parse(payload.toString('utf8')), name, value)),
+              );
               decorated++;
             } catch {
               // Not JSON after all: forwarded as it came.

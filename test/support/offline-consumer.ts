@@ -48,7 +48,9 @@ export function writeOfflineConsumer(root: string, tarball: string, dir: string)
   mkdirSync(join(dir, 'deps'), { recursive: true });
   copyFileSync(tarball, join(dir, 'opsapi.tgz'));
   // The tarball's own manifest, not the repository's: the consumer must get what the package declares.
-  const manifest = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' })) as PackageJson;
+  const manifest = JSON.parse(
+    execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }),
+  ) as PackageJson;
   const packages: Record<string, LockEntry> = {
     '': { name: 'consumer', version: '1.0.0', dependencies: { opsapi: 'file:opsapi.tgz' } },
     'node_modules/opsapi': {
@@ -64,11 +66,27 @@ export function writeOfflineConsumer(root: string, tarball: string, dir: string)
   productionEntries(join(root, 'package-lock.json')).forEach(([path, entry], index) => {
     const file = join('deps', `${index}.tgz`);
     // A registry tarball holds the package under `package/`; its own node_modules (nested dependencies) are separate entries.
-    execFileSync('tar', ['-czf', join(dir, file), '--anchored', '--exclude=./node_modules', '--transform', 's,^\\.,package,', '-C', join(root, path), '.']);
+    execFileSync('tar', [
+      '-czf',
+      join(dir, file),
+      '--anchored',
+      '--exclude=./node_modules',
+      '--transform',
+      's,^\\.,package,',
+      '-C',
+      join(root, path),
+      '.',
+    ]);
     packages[path] = { ...entry, resolved: `file:${file}`, integrity: integrityOf(join(dir, file)) };
   });
-  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, dependencies: { opsapi: 'file:opsapi.tgz' } }, null, 2)}\n`);
-  writeFileSync(join(dir, 'package-lock.json'), `${JSON.stringify({ name: 'consumer', version: '1.0.0', lockfileVersion: 3, requires: true, packages }, null, 2)}\n`);
+  writeFileSync(
+    join(dir, 'package.json'),
+    `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, dependencies: { opsapi: 'file:opsapi.tgz' } }, null, 2)}\n`,
+  );
+  writeFileSync(
+    join(dir, 'package-lock.json'),
+    `${JSON.stringify({ name: 'consumer', version: '1.0.0', lockfileVersion: 3, requires: true, packages }, null, 2)}\n`,
+  );
 }
 
 /** Environment of an npm command that may use neither the network nor any cache but `cache` (a folder of the test's). */

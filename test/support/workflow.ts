@@ -24,10 +24,15 @@ export interface WorkflowJob {
 
 /** The first fenced block of `language` after the Markdown heading `heading` (null when there is none). */
 export function fencedBlockAfter(markdown: string, heading: string, language: string): string | null {
-  const at = markdown.split('\n').findIndex((line) => /^#+\s/.test(line) && line.replace(/^#+\s+/, '').trim() === heading);
+  const at = markdown
+    .split('\n')
+    .findIndex((line) => /^#+\s/.test(line) && line.replace(/^#+\s+/, '').trim() === heading);
   if (at < 0) return null;
-  const rest = markdown.split('\n').slice(at + 1).join('\n');
-  const block = new RegExp('^```' + language + '\\n([\\s\\S]*?)^```', 'm').exec(rest);
+  const rest = markdown
+    .split('\n')
+    .slice(at + 1)
+    .join('\n');
+  const block = new RegExp(`^\`\`\`${language}\\n([\\s\\S]*?)^\`\`\``, 'm').exec(rest);
   return block?.[1] ?? null;
 }
 
@@ -50,7 +55,10 @@ export interface ExpressionContext {
 export function substitute(value: string, context: ExpressionContext): string {
   return value.replace(/\$\{\{\s*([^}]*?)\s*\}\}/g, (_, expression: string) => {
     const m = /^(secrets|vars)\.([A-Za-z_][A-Za-z0-9_]*)$/.exec(expression);
-    if (!m) throw new Error(`the workflow uses the expression \${{ ${expression} }}, which this test runner does not emulate`);
+    if (!m)
+      throw new Error(
+        `the workflow uses the expression \${{ ${expression} }}, which this test runner does not emulate`,
+      );
     return (m[1] === 'secrets' ? context.secrets : context.vars)[m[2]!] ?? '';
   });
 }
@@ -91,13 +99,23 @@ function shouldRun(step: WorkflowStep, failed: boolean): boolean {
 }
 
 /** Runs a shell script the way GitHub runs `run:` on Linux: `bash --noprofile --norc -eo pipefail {file}`. */
-function runScript(script: string, cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ exitCode: number; output: string }> {
+function runScript(
+  script: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<{ exitCode: number; output: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'opsapi-step-'));
   const file = join(dir, 'step.sh');
   writeFileSync(file, script);
   return new Promise((resolve) => {
     // Its own process group, so a timeout reaches every process the step started.
-    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', file], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', file], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -125,16 +143,22 @@ function runScript(script: string, cwd: string, env: NodeJS.ProcessEnv, timeoutM
 export async function runJob(job: WorkflowJob, options: RunJobOptions): Promise<JobOutcome> {
   const steps: StepOutcome[] = [];
   let exitCode = 0;
-  const envOf = (values: WorkflowStep['env']) => Object.fromEntries(Object.entries(values ?? {}).map(([k, v]) => [k, substitute(String(v), options.context)]));
+  const envOf = (values: WorkflowStep['env']) =>
+    Object.fromEntries(Object.entries(values ?? {}).map(([k, v]) => [k, substitute(String(v), options.context)]));
   for (const [index, step] of job.steps.entries()) {
     if (step.run === undefined || (options.select && !options.select(step))) continue;
     if (!shouldRun(step, exitCode !== 0)) continue;
-    if (step.shell !== undefined && step.shell !== 'bash') throw new Error(`step "${step.name}" uses shell ${step.shell}, which this test runner does not emulate`);
+    if (step.shell !== undefined && step.shell !== 'bash')
+      throw new Error(`step "${step.name}" uses shell ${step.shell}, which this test runner does not emulate`);
     const cwd = step['working-directory'] ? join(options.workspace, step['working-directory']) : options.workspace;
     const env = { ...options.baseEnv, GITHUB_WORKSPACE: options.workspace, ...envOf(job.env), ...envOf(step.env) };
     const started = performance.now();
     const result = await runScript(substitute(step.run, options.context), cwd, env, options.stepTimeoutMs);
-    steps.push({ name: step.name ?? `step ${index + 1}`, ...result, durationMs: Math.round(performance.now() - started) });
+    steps.push({
+      name: step.name ?? `step ${index + 1}`,
+      ...result,
+      durationMs: Math.round(performance.now() - started),
+    });
     if (result.exitCode !== 0 && exitCode === 0) exitCode = result.exitCode;
   }
   return { exitCode, steps };

@@ -19,7 +19,11 @@ export function opsapi(args: string[], env: Record<string, string> = {}, timeout
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('OPSAPI_')));
   return new Promise((resolve, reject) => {
     // One process: node on the CLI compiled for the test run (test/support/cli-command.ts).
-    const child = spawn(process.execPath, opsapiNodeArgs(args), { cwd: root, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, opsapiNodeArgs(args), {
+      cwd: root,
+      env: { ...inherited, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -38,7 +42,12 @@ export function opsapi(args: string[], env: Record<string, string> = {}, timeout
 /** Starts `opsapi mock` on a free port; the rate limit is the default one the probe is sized for (300/1s). */
 export async function mockProcess(extra: string[] = []): Promise<{ process: Started; url: string }> {
   const port = await freePort();
-  const started = await startProcess(process.execPath, opsapiNodeArgs(['mock', '--port', String(port), '--rate-limit', '300/1s', '--quiet', ...extra]), /http:\/\/127\.0\.0\.1:\d+/, { cwd: root, timeoutMs: 60_000 });
+  const started = await startProcess(
+    process.execPath,
+    opsapiNodeArgs(['mock', '--port', String(port), '--rate-limit', '300/1s', '--quiet', ...extra]),
+    /http:\/\/127\.0\.0\.1:\d+/,
+    { cwd: root, timeoutMs: 60_000 },
+  );
   return { process: started, url: `http://127.0.0.1:${port}` };
 }
 

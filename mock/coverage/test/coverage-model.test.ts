@@ -18,17 +18,25 @@ describe('the coverage universe', () => {
         return codes.map((code) => `${op.operationId} ${status} ${code ?? '-'} ${response['x-provenance']}`);
       }),
     );
-    const fromUniverse = CONTRACT_UNIVERSE.pairs.map((p) => `${p.operationId} ${p.status} ${p.code ?? '-'} ${p.provenance}`);
+    const fromUniverse = CONTRACT_UNIVERSE.pairs.map(
+      (p) => `${p.operationId} ${p.status} ${p.code ?? '-'} ${p.provenance}`,
+    );
     expect([...fromUniverse].sort()).toEqual([...fromDocument].sort());
   });
 
   it('names every operation by method and path template, in document order', () => {
     expect(CONTRACT_UNIVERSE.operations).toHaveLength(OPERATIONS.length);
-    expect(CONTRACT_UNIVERSE.operations).toContainEqual({ operationId: 'updateSkuStock', method: 'PUT', path: '/v1/items/skus/{skuReference}/stock' });
+    expect(CONTRACT_UNIVERSE.operations).toContainEqual({
+      operationId: 'updateSkuStock',
+      method: 'PUT',
+      path: '/v1/items/skus/{skuReference}/stock',
+    });
   });
 
   it('makes a status without codes one pair with code null, and a status with several codes one pair per code', () => {
-    const stock = CONTRACT_UNIVERSE.pairs.filter((p) => p.operationId === 'updateSkuStock').map((p) => `${p.status} ${p.code}`);
+    const stock = CONTRACT_UNIVERSE.pairs
+      .filter((p) => p.operationId === 'updateSkuStock')
+      .map((p) => `${p.status} ${p.code}`);
     expect(stock).toEqual([
       '204 null',
       '400 COMMON.VALIDATION.ERROR',
@@ -57,7 +65,10 @@ describe('a coverage recorder', () => {
       ['listSkus', 200, null, 2],
       ['listSkus', 400, 'COMMON.QUERY.SORTING_PARSING_FAILED', 1],
     ]);
-    expect(c.summary).toEqual({ operations: { hit: 1, total: ids.length }, pairs: { hit: 2, total: CONTRACT_UNIVERSE.pairs.length } });
+    expect(c.summary).toEqual({
+      operations: { hit: 1, total: ids.length },
+      pairs: { hit: 2, total: CONTRACT_UNIVERSE.pairs.length },
+    });
     expect(Value.Check(CoverageBody, c)).toBe(true);
   });
 
@@ -84,7 +95,10 @@ describe('a coverage recorder', () => {
     const recorder = new CoverageRecorder(universe);
     recorder.record('getTenantSelf', 401, undefined);
     recorder.record('listSkus', 200, undefined);
-    expect(recorder.report().summary).toEqual({ operations: { hit: 1, total: 1 }, pairs: { hit: 1, total: universe.pairs.length } });
+    expect(recorder.report().summary).toEqual({
+      operations: { hit: 1, total: 1 },
+      pairs: { hit: 1, total: universe.pairs.length },
+    });
   });
 });
 
@@ -101,12 +115,18 @@ describe('restricting coverage to the operations a client uses', () => {
   });
 
   it('reads a comma-separated list, ignoring spaces, repeats and empty entries', () => {
-    expect(parseOperationList(' listSkus, ,updateSkuStock,listSkus ', ids)).toEqual({ ok: true, value: ['listSkus', 'updateSkuStock'] });
+    expect(parseOperationList(' listSkus, ,updateSkuStock,listSkus ', ids)).toEqual({
+      ok: true,
+      value: ['listSkus', 'updateSkuStock'],
+    });
   });
 
   it('refuses an empty list and names unknown operationIds with the known ones', () => {
     expect(parseOperationList(' , ', ids)).toMatchObject({ ok: false, error: expect.stringContaining('empty') });
     const unknown = parseOperationList('listSkus,listSkuz,getTenant', ids);
-    expect(unknown).toMatchObject({ ok: false, error: expect.stringContaining("unknown operationIds 'listSkuz', 'getTenant'; the contract has createApiKey,") });
+    expect(unknown).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("unknown operationIds 'listSkuz', 'getTenant'; the contract has createApiKey,"),
+    });
   });
 });

@@ -13,10 +13,14 @@ function handlers(): Record<string, Handler> {
 
 /** The operation ids whose handler a decorator replaced. */
 function wrapped(before: Record<string, Handler>, after: Record<string, Handler>): string[] {
-  return Object.keys(before).filter((id) => before[id] !== after[id]).sort();
+  return Object.keys(before)
+    .filter((id) => before[id] !== after[id])
+    .sort();
 }
 
-const LIST_OPERATIONS = OPERATIONS.filter((op) => op.list).map((op) => op.operationId).sort();
+const LIST_OPERATIONS = OPERATIONS.filter((op) => op.list)
+  .map((op) => op.operationId)
+  .sort();
 
 describe('the planted-fault decorators', () => {
   it('pass the faithful handlers through untouched when no fault is planted', () => {
@@ -43,20 +47,28 @@ describe('the planted-fault decorators', () => {
     expect(wrapped(h, withHandlerFaults(h, new Set([fault])))).toEqual([operationId]);
   });
 
-  it.each(['page-size-default-20', 'page-size-1001-accepted', 'filter-unknown-column-accepted', 'contains-as-equals', 'sort-descending-ignored', 'total-pages-off-by-one'] as const)(
-    'wrap %s around every list and search operation, and nothing else',
-    (fault) => {
-      const h = handlers();
-      expect(wrapped(h, withListFaults(h, new Set([fault])))).toEqual(LIST_OPERATIONS);
-    },
-  );
+  it.each([
+    'page-size-default-20',
+    'page-size-1001-accepted',
+    'filter-unknown-column-accepted',
+    'contains-as-equals',
+    'sort-descending-ignored',
+    'total-pages-off-by-one',
+  ] as const)('wrap %s around every list and search operation, and nothing else', (fault) => {
+    const h = handlers();
+    expect(wrapped(h, withListFaults(h, new Set([fault])))).toEqual(LIST_OPERATIONS);
+  });
 
   it('give every planted fault a decorator somewhere', () => {
     const h = handlers();
     const webhookFaults = ['signature-uppercase-hex', 'signature-reserialised'];
     for (const fault of Object.keys(FAULTS) as FaultName[]) {
       const one = new Set([fault]);
-      const decorated = withHandlerFaults(h, one) !== h || withListFaults(h, one) !== h || problemFaultsHook(one) !== null || webhookFaults.includes(fault);
+      const decorated =
+        withHandlerFaults(h, one) !== h ||
+        withListFaults(h, one) !== h ||
+        problemFaultsHook(one) !== null ||
+        webhookFaults.includes(fault);
       expect(decorated, fault).toBe(true);
     }
   });

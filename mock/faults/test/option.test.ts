@@ -8,11 +8,17 @@ describe('the --fault option', () => {
   });
 
   it('reads a comma-separated list, ignoring spaces and empty entries', () => {
-    expect(parseFaults(' auth-401-with-code, ,contains-as-equals ')).toEqual({ ok: true, value: ['auth-401-with-code', 'contains-as-equals'] });
+    expect(parseFaults(' auth-401-with-code, ,contains-as-equals ')).toEqual({
+      ok: true,
+      value: ['auth-401-with-code', 'contains-as-equals'],
+    });
   });
 
   it('adds to the faults of earlier flags, as the flag is repeatable', () => {
-    expect(parseFaults('contains-as-equals', ['auth-401-with-code'])).toEqual({ ok: true, value: ['auth-401-with-code', 'contains-as-equals'] });
+    expect(parseFaults('contains-as-equals', ['auth-401-with-code'])).toEqual({
+      ok: true,
+      value: ['auth-401-with-code', 'contains-as-equals'],
+    });
   });
 
   it('refuses an unknown name with one line naming every known fault', () => {

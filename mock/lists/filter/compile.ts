@@ -62,7 +62,10 @@ function matcherFor(node: ConditionNode, field: ListField): Matcher {
     throw new CompileFailure(node, `Operator '${op}' is not supported for field '${field.name}' of type ${field.type}`);
   };
   const badValue = (expected: string): never => {
-    throw new CompileFailure(node, `Invalid value '${text}' for field '${field.name}' with operator '${op}': expected ${expected}`);
+    throw new CompileFailure(
+      node,
+      `Invalid value '${text}' for field '${field.name}' with operator '${op}': expected ${expected}`,
+    );
   };
 
   if (op === 'IsNull') return { field, column: 'raw', test: (v) => v === null };
@@ -125,9 +128,11 @@ function matcherFor(node: ConditionNode, field: ListField): Matcher {
       }
     }
     case 'date': {
-      if (!['Equals', 'Gt', 'Gte', 'Lt', 'Lte', 'IsAfter', 'IsOnOrAfter', 'IsBefore', 'IsOnOrBefore'].includes(op)) return unsupported();
+      if (!['Equals', 'Gt', 'Gte', 'Lt', 'Lte', 'IsAfter', 'IsOnOrAfter', 'IsBefore', 'IsOnOrBefore'].includes(op))
+        return unsupported();
       const value = parseDateValue(text);
-      if (value === undefined) return badValue('an ISO 8601 date (2024-01-31) or date-time with zone (2024-01-31T10:00:00Z)');
+      if (value === undefined)
+        return badValue('an ISO 8601 date (2024-01-31) or date-time with zone (2024-01-31T10:00:00Z)');
       // A date-only value covers the UTC day [lo, hi); an instant is the degenerate range lo = hi = instant.
       // Millis columns hold NaN for null/invalid dates, for which every comparison below is false.
       const lo = value.kind === 'day' ? value.start : value.ms;
@@ -200,7 +205,11 @@ function itemPredicate(p: Plan): Pred<Record<string, unknown>> {
 }
 
 function slotPredicate(p: Plan, source: ColumnSource): Pred<number> {
-  if (p.kind !== 'condition') return combine(p.kind, p.children.map((c) => slotPredicate(c, source)));
+  if (p.kind !== 'condition')
+    return combine(
+      p.kind,
+      p.children.map((c) => slotPredicate(c, source)),
+    );
   const { test } = p.matcher;
   const column = source.column(p.matcher.field, p.matcher.column);
   return (slot) => test(column[slot]);
@@ -231,7 +240,10 @@ export function compileFilterPlan(ast: FilterAst, fields: ListFieldTable, filter
 }
 
 /** Compiles a parsed filter into a predicate over items of a list with the given fields. */
-export function compileFilter(ast: FilterAst, fields: ListFieldTable): Result<(item: Record<string, unknown>) => boolean> {
+export function compileFilter(
+  ast: FilterAst,
+  fields: ListFieldTable,
+): Result<(item: Record<string, unknown>) => boolean> {
   const compiled = compileFilterPlan(ast, fields);
   return compiled.ok ? ok(compiled.value.test) : compiled;
 }

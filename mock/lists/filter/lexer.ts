@@ -68,7 +68,11 @@ export function tokenize(input: string): Result<Token[]> {
               j += 2;
               continue;
             }
-            return lexError(input, j, `Invalid escape sequence at position ${j}: only \\" and \\\\ are allowed in quoted values`);
+            return lexError(
+              input,
+              j,
+              `Invalid escape sequence at position ${j}: only \\" and \\\\ are allowed in quoted values`,
+            );
           }
           text += c;
           j++;
@@ -126,7 +130,11 @@ export function tokenize(input: string): Result<Token[]> {
           i += 2;
           continue;
         }
-        return lexError(input, pos, `Unexpected '${input[i]}' at position ${pos}: use '&&' or '||' to combine conditions`);
+        return lexError(
+          input,
+          pos,
+          `Unexpected '${input[i]}' at position ${pos}: use '&&' or '||' to combine conditions`,
+        );
     }
     if (isIdentStart(c)) {
       let j = i + 1;

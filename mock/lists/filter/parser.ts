@@ -80,8 +80,12 @@ class Parser {
     const ast = this.parseExpr(0);
     const token = this.peek();
     if (token.kind !== 'end') {
-      if (token.kind === 'rparen') throw new ParseFailure(token.pos, `Unexpected ')' at position ${token.pos}: no matching '('`);
-      throw new ParseFailure(token.pos, `Expected '&&', '||' or end of filter at position ${token.pos}, found ${describe(token)}`);
+      if (token.kind === 'rparen')
+        throw new ParseFailure(token.pos, `Unexpected ')' at position ${token.pos}: no matching '('`);
+      throw new ParseFailure(
+        token.pos,
+        `Expected '&&', '||' or end of filter at position ${token.pos}, found ${describe(token)}`,
+      );
     }
     return ast;
   }
@@ -114,12 +118,18 @@ class Parser {
       const inner = this.parseExpr(depth + 1);
       const close = this.next();
       if (close.kind !== 'rparen') {
-        throw new ParseFailure(close.pos, `Expected ')' at position ${close.pos} to close '(' at position ${token.pos}, found ${describe(close)}`);
+        throw new ParseFailure(
+          close.pos,
+          `Expected ')' at position ${close.pos} to close '(' at position ${token.pos}, found ${describe(close)}`,
+        );
       }
       return inner;
     }
     if (token.kind === 'ident') return this.parseCondition();
-    throw new ParseFailure(token.pos, `Expected a condition 'Field[Operator]value' or '(' at position ${token.pos}, found ${describe(token)}`);
+    throw new ParseFailure(
+      token.pos,
+      `Expected a condition 'Field[Operator]value' or '(' at position ${token.pos}, found ${describe(token)}`,
+    );
   }
 
   private parseCondition(): ConditionNode {
@@ -127,45 +137,69 @@ class Parser {
     if (field.kind !== 'ident') throw new ParseFailure(field.pos, `Expected a field name at position ${field.pos}`);
     const open = this.next();
     if (open.kind !== 'lbracket') {
-      throw new ParseFailure(open.pos, `Expected '[' after field '${field.text}' at position ${open.pos}, found ${describe(open)}`, {
-        field: field.text,
-      });
+      throw new ParseFailure(
+        open.pos,
+        `Expected '[' after field '${field.text}' at position ${open.pos}, found ${describe(open)}`,
+        {
+          field: field.text,
+        },
+      );
     }
     const opToken = this.next();
     if (opToken.kind !== 'ident') {
-      throw new ParseFailure(opToken.pos, `Expected an operator name after '${field.text}[' at position ${opToken.pos}, found ${describe(opToken)}`, {
-        field: field.text,
-      });
+      throw new ParseFailure(
+        opToken.pos,
+        `Expected an operator name after '${field.text}[' at position ${opToken.pos}, found ${describe(opToken)}`,
+        {
+          field: field.text,
+        },
+      );
     }
     const operator = resolveOperator(opToken.text);
     if (!operator) {
-      throw new ParseFailure(opToken.pos, `Unknown filter operator '${opToken.text}' at position ${opToken.pos}; expected one of ${FILTER_OPERATORS.join(', ')}`, {
-        field: field.text,
-        operator: opToken.text,
-      });
+      throw new ParseFailure(
+        opToken.pos,
+        `Unknown filter operator '${opToken.text}' at position ${opToken.pos}; expected one of ${FILTER_OPERATORS.join(', ')}`,
+        {
+          field: field.text,
+          operator: opToken.text,
+        },
+      );
     }
     const close = this.next();
     if (close.kind !== 'rbracket') {
-      throw new ParseFailure(close.pos, `Expected ']' after operator '${opToken.text}' at position ${close.pos}, found ${describe(close)}`, {
-        field: field.text,
-        operator: opToken.text,
-      });
+      throw new ParseFailure(
+        close.pos,
+        `Expected ']' after operator '${opToken.text}' at position ${close.pos}, found ${describe(close)}`,
+        {
+          field: field.text,
+          operator: opToken.text,
+        },
+      );
     }
     const valueToken = this.peek();
     const value = valueToken.kind === 'value' ? valueToken.text : null;
     if (valueToken.kind === 'value') this.next();
     if (VALUELESS.has(operator)) {
       if (value !== null) {
-        throw new ParseFailure(valueToken.pos, `Operator '${operator}' takes no value, but '${field.text}[${opToken.text}]' is followed by a value at position ${valueToken.pos}`, {
-          field: field.text,
-          operator,
-        });
+        throw new ParseFailure(
+          valueToken.pos,
+          `Operator '${operator}' takes no value, but '${field.text}[${opToken.text}]' is followed by a value at position ${valueToken.pos}`,
+          {
+            field: field.text,
+            operator,
+          },
+        );
       }
     } else if (value === null || value === '') {
-      throw new ParseFailure(valueToken.pos, `Operator '${operator}' on field '${field.text}' needs a non-empty value (position ${valueToken.pos})`, {
-        field: field.text,
-        operator,
-      });
+      throw new ParseFailure(
+        valueToken.pos,
+        `Operator '${operator}' on field '${field.text}' needs a non-empty value (position ${valueToken.pos})`,
+        {
+          field: field.text,
+          operator,
+        },
+      );
     }
     return { kind: 'condition', field: field.text, operator, value, position: field.pos };
   }

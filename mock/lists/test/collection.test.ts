@@ -119,7 +119,10 @@ describe('ListCollection', () => {
     expect(c.get('q')?.name).toBe('quasar');
     c.clear();
     expect(c.size).toBe(0);
-    expect(runList(c, FIELDS, {})).toEqual({ ok: true, value: { results: [], pageNumber: 1, pageSize: 25, totalPages: 0, totalCount: 0 } });
+    expect(runList(c, FIELDS, {})).toEqual({
+      ok: true,
+      value: { results: [], pageNumber: 1, pageSize: 25, totalPages: 0, totalCount: 0 },
+    });
   });
 
   it('returns the stored item objects themselves', () => {

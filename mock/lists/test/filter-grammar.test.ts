@@ -6,7 +6,8 @@ import { MAX_FILTER_DEPTH, parseFilter } from '../filter/parser.js';
 import { runList } from '../engine.js';
 import { ASSETS, FIELDS, queryError, selectIds } from './fixtures.js';
 
-const cond = (field: string, operator: string, value: string | null = null) => expect.objectContaining({ kind: 'condition', field, operator, value });
+const cond = (field: string, operator: string, value: string | null = null) =>
+  expect.objectContaining({ kind: 'condition', field, operator, value });
 
 describe('filter operators', () => {
   // [filterBy, ids expected over ASSETS (default order: id ascending)]
@@ -87,7 +88,9 @@ describe('filter operators', () => {
       const compiled = compileFilter(parsed.value, FIELDS);
       if (!compiled.ok) throw new Error(filterBy);
       const test = compiled.value;
-      expect(ASSETS.filter((item) => test(item as unknown as Record<string, unknown>)).map((i) => i.id)).toEqual(expected);
+      expect(ASSETS.filter((item) => test(item as unknown as Record<string, unknown>)).map((i) => i.id)).toEqual(
+        expected,
+      );
     }
   });
 
@@ -148,7 +151,10 @@ describe('filter combinations', () => {
     const parsed = parseFilter('a[IsNull]||b[IsNull]&&c[IsNull]');
     expect(parsed).toEqual({
       ok: true,
-      value: { kind: 'or', children: [cond('a', 'IsNull'), { kind: 'and', children: [cond('b', 'IsNull'), cond('c', 'IsNull')] }] },
+      value: {
+        kind: 'or',
+        children: [cond('a', 'IsNull'), { kind: 'and', children: [cond('b', 'IsNull'), cond('c', 'IsNull')] }],
+      },
     });
   });
 
@@ -157,13 +163,20 @@ describe('filter combinations', () => {
       ok: true,
       value: {
         kind: 'or',
-        children: [{ kind: 'and', children: [cond('a', 'IsNull'), cond('b', 'IsNull')] }, cond('c', 'IsNull'), cond('d', 'IsNull')],
+        children: [
+          { kind: 'and', children: [cond('a', 'IsNull'), cond('b', 'IsNull')] },
+          cond('c', 'IsNull'),
+          cond('d', 'IsNull'),
+        ],
       },
     });
   });
 
   it('normalises operator names and keeps field names as written', () => {
-    expect(parseFilter('CreatedAt[isafter]2024-01-31')).toEqual({ ok: true, value: cond('CreatedAt', 'IsAfter', '2024-01-31') });
+    expect(parseFilter('CreatedAt[isafter]2024-01-31')).toEqual({
+      ok: true,
+      value: cond('CreatedAt', 'IsAfter', '2024-01-31'),
+    });
   });
 
   it('records the position of each condition', () => {

@@ -31,9 +31,31 @@ const DAY = 86_400_000;
 const BASE = Date.UTC(2024, 0, 30);
 const TIMES = [0, 1, 10.5 * 3_600_000, DAY - 1];
 
-const textChar = fc.constantFrom('a', 'B', 'c', 'D', ' ', '&', '|', '(', ')', '"', '\\', '[', ']', 'é', 'Z', '1', '-', '.');
+const textChar = fc.constantFrom(
+  'a',
+  'B',
+  'c',
+  'D',
+  ' ',
+  '&',
+  '|',
+  '(',
+  ')',
+  '"',
+  '\\',
+  '[',
+  ']',
+  'é',
+  'Z',
+  '1',
+  '-',
+  '.',
+);
 const text = fc.array(textChar, { maxLength: 7 }).map((chars) => chars.join(''));
-const numberValue = fc.oneof(fc.integer({ min: -20, max: 20 }), fc.integer({ min: -200, max: 200 }).map((n) => n / 4));
+const numberValue = fc.oneof(
+  fc.integer({ min: -20, max: 20 }),
+  fc.integer({ min: -200, max: 200 }).map((n) => n / 4),
+);
 const instant = fc.tuple(fc.integer({ min: 0, max: 3 }), fc.constantFrom(...TIMES)).map(([d, t]) => BASE + d * DAY + t);
 
 /** Writes an instant as ISO text, either in UTC or with an offset (the same instant). */
@@ -46,7 +68,12 @@ function isoText(ms: number, offsetMinutes: number): string {
 }
 const dateText = fc.tuple(instant, fc.constantFrom(0, 0, 330, -180)).map(([ms, off]) => isoText(ms, off));
 
-const nullable = <T>(arb: fc.Arbitrary<T>) => fc.oneof({ weight: 3, arbitrary: arb }, { weight: 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constant(undefined) });
+const nullable = <T>(arb: fc.Arbitrary<T>) =>
+  fc.oneof(
+    { weight: 3, arbitrary: arb },
+    { weight: 1, arbitrary: fc.constant(null) },
+    { weight: 1, arbitrary: fc.constant(undefined) },
+  );
 
 export const itemBody = fc.record({
   name: text,
@@ -157,66 +184,74 @@ function pick<T>(values: readonly T[], index: number, fallback: T): T {
 
 function recase(s: string, bits: number): string {
   let out = '';
-  for (let i = 0; i < s.length; i++) out += (bits >> i % 30) & 1 ? s[i]!.toUpperCase() : s[i]!.toLowerCase();
+  for (let i = 0; i < s.length; i++) out += (bits >> (i % 30)) & 1 ? s[i]!.toUpperCase() : s[i]!.toLowerCase();
   return out;
 }
 
 function conditionArb(items: readonly Item[]): fc.Arbitrary<GenCond> {
-  return fc
-    .record({
-      field: fc.constantFrom(...FILTERABLE),
-      opIndex: fc.nat(),
-      pool: fc.nat(),
-      start: fc.nat(),
-      length: fc.integer({ min: 1, max: 4 }),
-      caseBits: fc.nat(),
-      randomText: text,
-      randomNumber: numberValue,
-      randomInstant: instant,
-      form: fc.constantFrom('day', 'instant', 'offset'),
-      fromItems: fc.boolean(),
-    })
-    // biome-ignore lint/suspicious/useIterableCallbackReturn: fast-check's Arbitrary.map; every branch returns (checked by tsc)
-    .map((r): GenCond => {
-      const field = r.field;
-      const op = field.operators[r.opIndex % field.operators.length]!;
-      if (op === 'IsNull' || op === 'IsNotNull') return { kind: 'cond', field, op, value: null };
-      const present = items.map((i) => i[field.name]).filter((v) => !isNullish(v));
-      switch (field.type) {
-        case 'string': {
-          const source = r.fromItems ? pick(present as string[], r.pool, r.randomText) : r.randomText;
-          let value = source;
-          if (op !== 'Equals') {
-            const from = source.length === 0 ? 0 : r.start % source.length;
-            value = recase(source.slice(from, from + r.length), r.caseBits);
+  return (
+    fc
+      .record({
+        field: fc.constantFrom(...FILTERABLE),
+        opIndex: fc.nat(),
+        pool: fc.nat(),
+        start: fc.nat(),
+        length: fc.integer({ min: 1, max: 4 }),
+        caseBits: fc.nat(),
+        randomText: text,
+        randomNumber: numberValue,
+        randomInstant: instant,
+        form: fc.constantFrom('day', 'instant', 'offset'),
+        fromItems: fc.boolean(),
+      })
+      // biome-ignore lint/suspicious/useIterableCallbackReturn: fast-check's Arbitrary.map; every branch returns (checked by tsc)
+      .map((r): GenCond => {
+        const field = r.field;
+        const op = field.operators[r.opIndex % field.operators.length]!;
+        if (op === 'IsNull' || op === 'IsNotNull') return { kind: 'cond', field, op, value: null };
+        const present = items.map((i) => i[field.name]).filter((v) => !isNullish(v));
+        switch (field.type) {
+          case 'string': {
+            const source = r.fromItems ? pick(present as string[], r.pool, r.randomText) : r.randomText;
+            let value = source;
+            if (op !== 'Equals') {
+              const from = source.length === 0 ? 0 : r.start % source.length;
+              value = recase(source.slice(from, from + r.length), r.caseBits);
+            }
+            if (value === '') value = 'a';
+            return { kind: 'cond', field, op, value: { type: 'text', text: value } };
           }
-          if (value === '') value = 'a';
-          return { kind: 'cond', field, op, value: { type: 'text', text: value } };
-        }
-        case 'enum': {
-          const values = field.enumValues!;
-          return { kind: 'cond', field, op, value: { type: 'text', text: values[r.pool % values.length]! } };
-        }
-        case 'number': {
-          const num = r.fromItems ? pick(present as number[], r.pool, r.randomNumber) : r.randomNumber;
-          const text = r.caseBits % 2 === 0 ? String(num) : num.toFixed(2);
-          return { kind: 'cond', field, op, value: { type: 'number', num, text } };
-        }
-        case 'boolean': {
-          const bool = r.pool % 2 === 0;
-          return { kind: 'cond', field, op, value: { type: 'bool', bool, text: recase(String(bool), r.caseBits) } };
-        }
-        case 'date': {
-          const ms = r.fromItems ? pick(present.map((v) => Date.parse(v as string)), r.pool, r.randomInstant) : r.randomInstant;
-          if (r.form === 'day') {
-            const day = new Date(ms).toISOString().slice(0, 10);
-            return { kind: 'cond', field, op, value: { type: 'day', day, text: day } };
+          case 'enum': {
+            const values = field.enumValues!;
+            return { kind: 'cond', field, op, value: { type: 'text', text: values[r.pool % values.length]! } };
           }
-          const text = isoText(ms, r.form === 'offset' ? 330 : 0);
-          return { kind: 'cond', field, op, value: { type: 'instant', ms, text } };
+          case 'number': {
+            const num = r.fromItems ? pick(present as number[], r.pool, r.randomNumber) : r.randomNumber;
+            const text = r.caseBits % 2 === 0 ? String(num) : num.toFixed(2);
+            return { kind: 'cond', field, op, value: { type: 'number', num, text } };
+          }
+          case 'boolean': {
+            const bool = r.pool % 2 === 0;
+            return { kind: 'cond', field, op, value: { type: 'bool', bool, text: recase(String(bool), r.caseBits) } };
+          }
+          case 'date': {
+            const ms = r.fromItems
+              ? pick(
+                  present.map((v) => Date.parse(v as string)),
+                  r.pool,
+                  r.randomInstant,
+                )
+              : r.randomInstant;
+            if (r.form === 'day') {
+              const day = new Date(ms).toISOString().slice(0, 10);
+              return { kind: 'cond', field, op, value: { type: 'day', day, text: day } };
+            }
+            const text = isoText(ms, r.form === 'offset' ? 330 : 0);
+            return { kind: 'cond', field, op, value: { type: 'instant', ms, text } };
+          }
         }
-      }
-    });
+      })
+  );
 }
 
 export function exprArb(items: readonly Item[], depth: number): fc.Arbitrary<GenExpr> {
@@ -225,8 +260,16 @@ export function exprArb(items: readonly Item[], depth: number): fc.Arbitrary<Gen
   const child = exprArb(items, depth - 1);
   return fc.oneof(
     { weight: 2, arbitrary: cond },
-    { weight: 1, arbitrary: fc.array(child, { minLength: 2, maxLength: 3 }).map((children): GenExpr => ({ kind: 'and', children })) },
-    { weight: 1, arbitrary: fc.array(child, { minLength: 2, maxLength: 3 }).map((children): GenExpr => ({ kind: 'or', children })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .array(child, { minLength: 2, maxLength: 3 })
+        .map((children): GenExpr => ({ kind: 'and', children })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.array(child, { minLength: 2, maxLength: 3 }).map((children): GenExpr => ({ kind: 'or', children })),
+    },
   );
 }
 

@@ -5,7 +5,17 @@ import { ListCollection } from '../collection.js';
 import { runList } from '../engine.js';
 import { compileFilter } from '../filter/compile.js';
 import { parseFilter } from '../filter/parser.js';
-import { FIELDS, itemBody, itemsArb, isNullish, reference, exprArb, random, render, type Item } from './filter-model.js';
+import {
+  FIELDS,
+  itemBody,
+  itemsArb,
+  isNullish,
+  reference,
+  exprArb,
+  random,
+  render,
+  type Item,
+} from './filter-model.js';
 
 function selected(source: ListCollection<Item> | Item[], filterBy: string, sortBy?: string): string[] {
   const result = runList(source, FIELDS, { filterBy, sortBy, pageSize: 1000 });
@@ -20,8 +30,45 @@ function selected(source: ListCollection<Item> | Item[], filterBy: string, sortB
 
 describe('filter properties', () => {
   const grammarPiece = fc.constantFrom(
-    'name', 'NAME', 'count', 'createdAt', 'status', 'active', 'nope', 'a.b', '[', ']', '(', ')', '&', '&&', '|', '||', '"', '\\', ' ', '\t',
-    'Equals', 'contains', 'IsNull', 'isnotnull', 'Gt', 'Lte', 'IsAfter', 'Foo', '1', '-1.5', '1e3', '2024-01-31', '2024-01-31T10:00:00Z', 'true', 'Open', 'x', 'é', ',', '-',
+    'name',
+    'NAME',
+    'count',
+    'createdAt',
+    'status',
+    'active',
+    'nope',
+    'a.b',
+    '[',
+    ']',
+    '(',
+    ')',
+    '&',
+    '&&',
+    '|',
+    '||',
+    '"',
+    '\\',
+    ' ',
+    '\t',
+    'Equals',
+    'contains',
+    'IsNull',
+    'isnotnull',
+    'Gt',
+    'Lte',
+    'IsAfter',
+    'Foo',
+    '1',
+    '-1.5',
+    '1e3',
+    '2024-01-31',
+    '2024-01-31T10:00:00Z',
+    'true',
+    'Open',
+    'x',
+    'é',
+    ',',
+    '-',
   );
   const noisyText = fc.oneof(
     fc.string(),
@@ -30,35 +77,44 @@ describe('filter properties', () => {
   );
 
   it('never throws on arbitrary input and only ever fails with the documented error codes', () => {
-    const items = [{ id: 'x', name: 'n', count: 1, createdAt: '2024-01-31T00:00:00Z', active: true, status: 'Open' }] as Item[];
+    const items = [
+      { id: 'x', name: 'n', count: 1, createdAt: '2024-01-31T00:00:00Z', active: true, status: 'Open' },
+    ] as Item[];
     const collection = new ListCollection(items);
     fc.assert(
-      fc.property(noisyText, noisyText, fc.oneof(fc.string(), fc.integer(), fc.constant(undefined)), (filterBy, sortBy, pageSize) => {
-        const parsed = parseFilter(filterBy);
-        if (parsed.ok) {
-          if (parsed.value !== null) {
-            const compiled = compileFilter(parsed.value, FIELDS);
-            if (compiled.ok) compiled.value(items[0]!);
-            else expect(compiled.error.code).toBe('COMMON.QUERY.FILTER_PARSING_FAILED');
+      fc.property(
+        noisyText,
+        noisyText,
+        fc.oneof(fc.string(), fc.integer(), fc.constant(undefined)),
+        (filterBy, sortBy, pageSize) => {
+          const parsed = parseFilter(filterBy);
+          if (parsed.ok) {
+            if (parsed.value !== null) {
+              const compiled = compileFilter(parsed.value, FIELDS);
+              if (compiled.ok) compiled.value(items[0]!);
+              else expect(compiled.error.code).toBe('COMMON.QUERY.FILTER_PARSING_FAILED');
+            }
+          } else {
+            expect(parsed.error.code).toBe('COMMON.QUERY.FILTER_PARSING_FAILED');
           }
-        } else {
-          expect(parsed.error.code).toBe('COMMON.QUERY.FILTER_PARSING_FAILED');
-        }
-        for (const source of [collection, items]) {
-          const filtered = runList(source, FIELDS, { filterBy });
-          if (!filtered.ok) expect(filtered.error.code).toBe('COMMON.QUERY.FILTER_PARSING_FAILED');
-          const sorted = runList(source, FIELDS, { sortBy });
-          if (!sorted.ok) expect(sorted.error.code).toBe('COMMON.QUERY.SORTING_PARSING_FAILED');
-          const paged = runList(source, FIELDS, { pageSize });
-          if (!paged.ok) expect(paged.error.code).toBe('COMMON.VALIDATION.ERROR');
-        }
-      }),
+          for (const source of [collection, items]) {
+            const filtered = runList(source, FIELDS, { filterBy });
+            if (!filtered.ok) expect(filtered.error.code).toBe('COMMON.QUERY.FILTER_PARSING_FAILED');
+            const sorted = runList(source, FIELDS, { sortBy });
+            if (!sorted.ok) expect(sorted.error.code).toBe('COMMON.QUERY.SORTING_PARSING_FAILED');
+            const paged = runList(source, FIELDS, { pageSize });
+            if (!paged.ok) expect(paged.error.code).toBe('COMMON.VALIDATION.ERROR');
+          }
+        },
+      ),
       { numRuns: 500 },
     );
   });
 
   it('selects exactly the items a naive evaluation of the generated expression selects', () => {
-    const scenario = itemsArb.chain((items) => fc.record({ items: fc.constant(items), expr: exprArb(items, 3), seed: fc.integer() }));
+    const scenario = itemsArb.chain((items) =>
+      fc.record({ items: fc.constant(items), expr: exprArb(items, 3), seed: fc.integer() }),
+    );
     let matchedSomething = 0;
     fc.assert(
       fc.property(scenario, ({ items, expr, seed }) => {
@@ -85,11 +141,19 @@ describe('filter properties', () => {
     };
     const specArb = fc
       .shuffledSubarray(sortable, { minLength: 1, maxLength: 3 })
-      .chain((fields) => fc.tuple(fc.constant(fields), fc.array(fc.boolean(), { minLength: fields.length, maxLength: fields.length }), fc.integer()));
+      .chain((fields) =>
+        fc.tuple(
+          fc.constant(fields),
+          fc.array(fc.boolean(), { minLength: fields.length, maxLength: fields.length }),
+          fc.integer(),
+        ),
+      );
     fc.assert(
       fc.property(itemsArb, specArb, (items, [fields, descending, seed]) => {
         const rnd = random(seed);
-        const sortBy = fields.map((f, i) => `${descending[i] ? '-' : ''}${rnd() < 0.5 ? f.name : f.name.toUpperCase()}`).join(',');
+        const sortBy = fields
+          .map((f, i) => `${descending[i] ? '-' : ''}${rnd() < 0.5 ? f.name : f.name.toUpperCase()}`)
+          .join(',');
         const expected = [...items]
           .sort((x, y) => {
             for (let k = 0; k < fields.length; k++) {
@@ -125,32 +189,37 @@ describe('filter properties', () => {
       fc.record({ kind: fc.constant('delete' as const), slot: fc.integer({ min: 0, max: 40 }) }),
     );
     fc.assert(
-      fc.property(itemsArb, fc.array(op, { maxLength: 25 }), fc.integer({ min: 1, max: 7 }), (initial, ops, pageSize) => {
-        const collection = new ListCollection(initial);
-        const current = new Map(initial.map((i) => [i.id, i]));
-        const check = () => {
-          const plain = [...current.values()];
-          for (const [filterBy, sortBy] of queries) {
-            for (let pageNumber = 1; pageNumber <= 3; pageNumber++) {
-              const query = { filterBy, sortBy, pageSize, pageNumber };
-              expect(runList(collection, FIELDS, query)).toEqual(runList(plain, FIELDS, query));
+      fc.property(
+        itemsArb,
+        fc.array(op, { maxLength: 25 }),
+        fc.integer({ min: 1, max: 7 }),
+        (initial, ops, pageSize) => {
+          const collection = new ListCollection(initial);
+          const current = new Map(initial.map((i) => [i.id, i]));
+          const check = () => {
+            const plain = [...current.values()];
+            for (const [filterBy, sortBy] of queries) {
+              for (let pageNumber = 1; pageNumber <= 3; pageNumber++) {
+                const query = { filterBy, sortBy, pageSize, pageNumber };
+                expect(runList(collection, FIELDS, query)).toEqual(runList(plain, FIELDS, query));
+              }
             }
-          }
-        };
-        check();
-        for (const o of ops) {
-          const id = `i${String(o.slot).padStart(3, '0')}`;
-          if (o.kind === 'set') {
-            const item = { id, ...o.body } as Item;
-            collection.set(item);
-            current.set(id, item);
-          } else {
-            expect(collection.delete(id)).toBe(current.delete(id));
-          }
-          expect(collection.size).toBe(current.size);
+          };
           check();
-        }
-      }),
+          for (const o of ops) {
+            const id = `i${String(o.slot).padStart(3, '0')}`;
+            if (o.kind === 'set') {
+              const item = { id, ...o.body } as Item;
+              collection.set(item);
+              current.set(id, item);
+            } else {
+              expect(collection.delete(id)).toBe(current.delete(id));
+            }
+            expect(collection.size).toBe(current.size);
+            check();
+          }
+        },
+      ),
       { numRuns: 150 },
     );
   });

@@ -92,14 +92,22 @@ export const ASSETS: Asset[] = [
 ];
 
 /** Ids selected by a query over ASSETS, in result order; throws with the error detail if the query fails. */
-export function selectIds(query: ListQuery, items: readonly Asset[] = ASSETS, fields: ListFieldTable = FIELDS): string[] {
+export function selectIds(
+  query: ListQuery,
+  items: readonly Asset[] = ASSETS,
+  fields: ListFieldTable = FIELDS,
+): string[] {
   const result = runList(items, fields, { pageSize: 1000, ...query });
   if (!result.ok) throw new Error(`${result.error.code}: ${result.error.detail}`);
   return result.value.results.map((item) => item.id);
 }
 
 /** The error of a query expected to fail. */
-export function queryError(query: ListQuery, items: readonly Asset[] = ASSETS, fields: ListFieldTable = FIELDS): ListError {
+export function queryError(
+  query: ListQuery,
+  items: readonly Asset[] = ASSETS,
+  fields: ListFieldTable = FIELDS,
+): ListError {
   const result = runList(items, fields, query);
   if (result.ok) throw new Error(`expected an error for ${JSON.stringify(query)}`);
   return result.error;

@@ -6,7 +6,8 @@ import { parsePaging } from '../paging.js';
 import type { ListQuery } from '../query.js';
 
 const FIELDS = [listField('id', 'string'), listField('n', 'number')];
-const rows = (count: number) => Array.from({ length: count }, (_, i) => ({ id: `id${String(i).padStart(4, '0')}`, n: i }));
+const rows = (count: number) =>
+  Array.from({ length: count }, (_, i) => ({ id: `id${String(i).padStart(4, '0')}`, n: i }));
 
 function page(count: number, query: ListQuery) {
   const result = runList(new ListCollection(rows(count)), FIELDS, query);
@@ -22,7 +23,10 @@ describe('paging parameters', () => {
   });
 
   it('accepts digit strings and JSON integers', () => {
-    expect(parsePaging({ pageNumber: '3', pageSize: '10' })).toEqual({ ok: true, value: { pageNumber: 3, pageSize: 10 } });
+    expect(parsePaging({ pageNumber: '3', pageSize: '10' })).toEqual({
+      ok: true,
+      value: { pageNumber: 3, pageSize: 10 },
+    });
     expect(parsePaging({ pageNumber: 3, pageSize: 10 })).toEqual({ ok: true, value: { pageNumber: 3, pageSize: 10 } });
     expect(parsePaging({ pageNumber: '007' })).toEqual({ ok: true, value: { pageNumber: 7, pageSize: 25 } });
   });
@@ -34,26 +38,76 @@ describe('paging parameters', () => {
   });
 
   it('treats null from a JSON body like a missing value', () => {
-    expect(parsePaging({ pageNumber: null, pageSize: null } as unknown as ListQuery)).toEqual({ ok: true, value: { pageNumber: 1, pageSize: 25 } });
-  });
-
-  const badSizes: Array<string | number> = ['0', '1001', '-1', '1.5', 'abc', '', ' 5', '5 ', '+5', '1e3', '0x10', 0, 1001, -1, 1.5, Number.NaN, Infinity];
-  it.each(badSizes.map((v) => [v]))('rejects pageSize %j with COMMON.VALIDATION.ERROR naming pageSize', (pageSize) => {
-    expect(parsePaging({ pageSize })).toEqual({
-      ok: false,
-      error: { code: 'COMMON.VALIDATION.ERROR', detail: 'pageSize must be an integer between 1 and 1000', parameters: { field: 'pageSize' } },
+    expect(parsePaging({ pageNumber: null, pageSize: null } as unknown as ListQuery)).toEqual({
+      ok: true,
+      value: { pageNumber: 1, pageSize: 25 },
     });
   });
 
-  const badNumbers: Array<string | number> = ['0', '-1', '1.5', 'abc', '', ' 1', '+1', '1e3', '99999999999999999999', 0, -1, 2.5];
-  it.each(badNumbers.map((v) => [v]))('rejects pageNumber %j with COMMON.VALIDATION.ERROR naming pageNumber', (pageNumber) => {
-    const result = parsePaging({ pageNumber });
-    expect(result).toMatchObject({ ok: false, error: { code: 'COMMON.VALIDATION.ERROR', parameters: { field: 'pageNumber' } } });
-    expect(!result.ok && result.error.detail).toContain('pageNumber');
+  const badSizes: Array<string | number> = [
+    '0',
+    '1001',
+    '-1',
+    '1.5',
+    'abc',
+    '',
+    ' 5',
+    '5 ',
+    '+5',
+    '1e3',
+    '0x10',
+    0,
+    1001,
+    -1,
+    1.5,
+    Number.NaN,
+    Infinity,
+  ];
+  it.each(badSizes.map((v) => [v]))('rejects pageSize %j with COMMON.VALIDATION.ERROR naming pageSize', (pageSize) => {
+    expect(parsePaging({ pageSize })).toEqual({
+      ok: false,
+      error: {
+        code: 'COMMON.VALIDATION.ERROR',
+        detail: 'pageSize must be an integer between 1 and 1000',
+        parameters: { field: 'pageSize' },
+      },
+    });
   });
 
+  const badNumbers: Array<string | number> = [
+    '0',
+    '-1',
+    '1.5',
+    'abc',
+    '',
+    ' 1',
+    '+1',
+    '1e3',
+    '99999999999999999999',
+    0,
+    -1,
+    2.5,
+  ];
+  it.each(badNumbers.map((v) => [v]))(
+    'rejects pageNumber %j with COMMON.VALIDATION.ERROR naming pageNumber',
+    (pageNumber) => {
+      const result = parsePaging({ pageNumber });
+      expect(result).toMatchObject({
+        ok: false,
+        error: { code: 'COMMON.VALIDATION.ERROR', parameters: { field: 'pageNumber' } },
+      });
+      expect(!result.ok && result.error.detail).toContain('pageNumber');
+    },
+  );
+
   it('accepts a very large pageNumber and returns an empty page', () => {
-    expect(page(3, { pageNumber: '1000000' })).toEqual({ results: [], pageNumber: 1_000_000, pageSize: 25, totalPages: 1, totalCount: 3 });
+    expect(page(3, { pageNumber: '1000000' })).toEqual({
+      results: [],
+      pageNumber: 1_000_000,
+      pageSize: 25,
+      totalPages: 1,
+      totalCount: 3,
+    });
   });
 });
 
@@ -71,7 +125,13 @@ describe('page envelope', () => {
   });
 
   it('returns empty results with the correct totals beyond the last page', () => {
-    expect(page(60, { pageNumber: '4' })).toEqual({ results: [], pageNumber: 4, pageSize: 25, totalPages: 3, totalCount: 60 });
+    expect(page(60, { pageNumber: '4' })).toEqual({
+      results: [],
+      pageNumber: 4,
+      pageSize: 25,
+      totalPages: 3,
+      totalCount: 60,
+    });
   });
 
   it('computes totalPages as ceil(totalCount / pageSize), 0 for no items', () => {

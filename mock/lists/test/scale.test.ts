@@ -3,8 +3,26 @@ import { listField } from '../../../spec/lists/fields.js';
 import { ListCollection } from '../collection.js';
 import { runList } from '../engine.js';
 
-const FIELDS = [listField('id', 'string'), listField('name', 'string'), listField('createdAt', 'date'), listField('score', 'number')];
-const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'Lima'];
+const FIELDS = [
+  listField('id', 'string'),
+  listField('name', 'string'),
+  listField('createdAt', 'date'),
+  listField('score', 'number'),
+];
+const WORDS = [
+  'alpha',
+  'bravo',
+  'charlie',
+  'delta',
+  'echo',
+  'foxtrot',
+  'golf',
+  'hotel',
+  'india',
+  'juliet',
+  'kilo',
+  'Lima',
+];
 
 function generate(count: number) {
   let seed = 7;

@@ -19,7 +19,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function call(base: string, token: string, method: string, path: string, body?: unknown) {
   const res = await request(`${base}${path}`, {
     method: method as never,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.body.text();
@@ -27,7 +30,12 @@ async function call(base: string, token: string, method: string, path: string, b
 }
 
 async function stockOf(base: string, token: string, reference: string): Promise<number> {
-  const page = await call(base, token, 'GET', `/v1/items/skus?filterBy=${encodeURIComponent(`reference[Equals]${reference}`)}`);
+  const page = await call(
+    base,
+    token,
+    'GET',
+    `/v1/items/skus?filterBy=${encodeURIComponent(`reference[Equals]${reference}`)}`,
+  );
   return page.body.results[0].totalStock as number;
 }
 
@@ -38,14 +46,38 @@ describe('state that survives restarts (--state FILE)', () => {
     let mock: RunningMock = await startMock({ port: 0, rateLimit: null, stateFile: file });
     let base = mock.url;
     const m = (await call(base, token, 'GET', '/__mock/fixtures')).body;
-    expect((await call(base, token, 'PUT', `/v1/items/skus/${m.sku.reference}/stock`, { locationReference: m.sku.locationReference, lotId: m.sku.lotId, stock: 777 })).status).toBe(204);
-    const inspection = await call(base, token, 'PUT', `/v1/items/skus/${m.sku.reference}/inspections/${m.sku.inspectionIds[0]}`, { name: 'Persisted check', isMandatory: true });
+    expect(
+      (
+        await call(base, token, 'PUT', `/v1/items/skus/${m.sku.reference}/stock`, {
+          locationReference: m.sku.locationReference,
+          lotId: m.sku.lotId,
+          stock: 777,
+        })
+      ).status,
+    ).toBe(204);
+    const inspection = await call(
+      base,
+      token,
+      'PUT',
+      `/v1/items/skus/${m.sku.reference}/inspections/${m.sku.inspectionIds[0]}`,
+      { name: 'Persisted check', isMandatory: true },
+    );
     expect(inspection.status).toBe(200);
     expect((await call(base, token, 'DELETE', `/v1/items/families/${m.deletableFamilyId}`)).status).toBe(204);
     const line = m.purchaseOrderLine;
-    expect((await call(base, token, 'PUT', `/v1/planning/purchaseOrders/${line.purchaseOrderId}/lines/${line.lineId}`, { comment: 'persisted' })).status).toBe(200);
+    expect(
+      (
+        await call(base, token, 'PUT', `/v1/planning/purchaseOrders/${line.purchaseOrderId}/lines/${line.lineId}`, {
+          comment: 'persisted',
+        })
+      ).status,
+    ).toBe(200);
     const key = await call(base, token, 'POST', '/v1/access/apiKeys', { name: 'persisted key' });
-    const sub = await call(base, token, 'POST', '/v1/notifications/webhook/subscriptions', { endpoint: 'http://127.0.0.1:9/hook', eventName: 'Warehouse.Shipment.Shipped', eventVersion: 1 });
+    const sub = await call(base, token, 'POST', '/v1/notifications/webhook/subscriptions', {
+      endpoint: 'http://127.0.0.1:9/hook',
+      eventName: 'Warehouse.Shipment.Shipped',
+      eventVersion: 1,
+    });
     expect(sub.status).toBe(201);
     await call(base, token, 'POST', '/__mock/clock', { advanceSeconds: 3600 });
     const before = await stockOf(base, token, m.sku.reference);
@@ -55,14 +87,26 @@ describe('state that survives restarts (--state FILE)', () => {
     base = mock.url;
     expect(mock.restored?.tenants).toBe(1);
     expect(await stockOf(base, token, m.sku.reference)).toBe(before);
-    expect((await call(base, token, 'DELETE', `/v1/items/families/${m.deletableFamilyId}`)).body.code).toBe('ITEMS.FAMILY.ALREADY_DELETED');
-    expect((await call(base, token, 'PUT', `/v1/planning/purchaseOrders/${line.purchaseOrderId}/lines/${line.lineId}`, { quantity: 1e9 })).body.comment).toBe('persisted');
+    expect((await call(base, token, 'DELETE', `/v1/items/families/${m.deletableFamilyId}`)).body.code).toBe(
+      'ITEMS.FAMILY.ALREADY_DELETED',
+    );
+    expect(
+      (
+        await call(base, token, 'PUT', `/v1/planning/purchaseOrders/${line.purchaseOrderId}/lines/${line.lineId}`, {
+          quantity: 1e9,
+        })
+      ).body.comment,
+    ).toBe('persisted');
     const keyed = await request(`${base}/v1/items/skus?pageSize=1`, { headers: { 'x-api-key': key.body.key } });
     expect(keyed.statusCode).toBe(200);
     await keyed.body.dump();
     const subs = await call(base, token, 'GET', '/v1/notifications/webhook/subscriptions');
     expect(subs.body.results.map((s: any) => s.id)).toEqual([sub.body.id]);
-    const again = await call(base, token, 'POST', '/v1/notifications/webhook/subscriptions', { endpoint: 'http://127.0.0.1:9/hook2', eventName: 'Warehouse.Shipment.Shipped', eventVersion: 1 });
+    const again = await call(base, token, 'POST', '/v1/notifications/webhook/subscriptions', {
+      endpoint: 'http://127.0.0.1:9/hook2',
+      eventName: 'Warehouse.Shipment.Shipped',
+      eventVersion: 1,
+    });
     expect(again.body.id).not.toBe(sub.body.id);
     const clock = await call(base, token, 'GET', '/__mock/clock');
     expect(clock.body.offsetSeconds).toBe(3600);
@@ -75,7 +119,11 @@ describe('state that survives restarts (--state FILE)', () => {
     const closedPort = await freePort();
     const options = { port: 0, rateLimit: null, stateFile: file, retrySchedule: [0, 60, 60], deliveryTimeoutMs: 500 };
     let mock = await startMock(options);
-    await call(mock.url, token, 'POST', '/v1/notifications/webhook/subscriptions', { endpoint: `http://127.0.0.1:${closedPort}/hook`, eventName: 'Warehouse.Shipment.Shipped', eventVersion: 1 });
+    await call(mock.url, token, 'POST', '/v1/notifications/webhook/subscriptions', {
+      endpoint: `http://127.0.0.1:${closedPort}/hook`,
+      eventName: 'Warehouse.Shipment.Shipped',
+      eventVersion: 1,
+    });
     const emitted = await call(mock.url, token, 'POST', '/__mock/events', { eventName: 'Warehouse.Shipment.Shipped' });
     const id = emitted.body.notifications[0] as string;
     await mock.control.idle();
@@ -148,7 +196,10 @@ describe('state that survives restarts (--state FILE)', () => {
       (async () => {
         for (let i = 1; i <= 2000 && !stop; i++) {
           try {
-            const r = await call(base, token, 'PUT', `/v1/items/skus/${m.sku.reference}/stock`, { locationReference: m.sku.locationReference, stock: i });
+            const r = await call(base, token, 'PUT', `/v1/items/skus/${m.sku.reference}/stock`, {
+              locationReference: m.sku.locationReference,
+              stock: i,
+            });
             if (r.status === 204) lastStock = i;
           } catch {
             return;
@@ -167,7 +218,8 @@ describe('state that survives restarts (--state FILE)', () => {
       })(),
     ];
     // Killed in the middle of the traffic: once both writers have 100 acknowledged writes (polled, at most 1.5 s).
-    for (const until = Date.now() + 1500; (acknowledged.length < 100 || lastStock < 100) && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (const until = Date.now() + 1500; (acknowledged.length < 100 || lastStock < 100) && Date.now() < until; )
+      await new Promise((resolve) => setTimeout(resolve, 10));
     proc.child.kill('SIGKILL');
     stop = true;
     await Promise.all(writers);
@@ -177,7 +229,14 @@ describe('state that survives restarts (--state FILE)', () => {
     proc = await startProcess(process.execPath, args, /http:\/\//, { cwd: root, timeoutMs: 30_000 });
     try {
       // The last acknowledged stock level, or the one write after it that was durable but never acknowledged.
-      const sku = (await call(base, token, 'GET', `/v1/items/skus?filterBy=${encodeURIComponent(`reference[Equals]${m.sku.reference}`)}`)).body.results[0];
+      const sku = (
+        await call(
+          base,
+          token,
+          'GET',
+          `/v1/items/skus?filterBy=${encodeURIComponent(`reference[Equals]${m.sku.reference}`)}`,
+        )
+      ).body.results[0];
       expect(sku).toBeDefined();
       for (const key of acknowledged) {
         const res = await request(`${base}/v1/items/skus?pageSize=1`, { headers: { 'x-api-key': key } });
@@ -198,7 +257,10 @@ describe('state that survives restarts (--state FILE)', () => {
  */
 async function levelAt(base: string, token: string, reference: string, location: string): Promise<number> {
   const before = await stockOf(base, token, reference);
-  const res = await call(base, token, 'PUT', `/v1/items/skus/${reference}/stock`, { locationReference: location, stock: 0 });
+  const res = await call(base, token, 'PUT', `/v1/items/skus/${reference}/stock`, {
+    locationReference: location,
+    stock: 0,
+  });
   expect(res.status).toBe(204);
   const after = await stockOf(base, token, reference);
   return Math.round((before - after) * 1000) / 1000;

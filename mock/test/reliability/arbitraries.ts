@@ -7,7 +7,10 @@ import { encodeSegment, validator } from './support.js';
 
 export const method = (op: OperationDef) => op.method.toUpperCase();
 export const schemaKeys = (schema: string): string[] =>
-  Object.keys(((validator.document.components?.schemas ?? {})[schema] as { properties?: Record<string, unknown> } | undefined)?.properties ?? {});
+  Object.keys(
+    (validator.document.components?.schemas?.[schema] as { properties?: Record<string, unknown> } | undefined)
+      ?.properties ?? {},
+  );
 
 /** Path segments that try traversal, encoded slashes, NUL, bad escapes, overlong and odd Unicode. */
 export const ADVERSARIAL_SEGMENTS = [
@@ -55,11 +58,17 @@ export const ADVERSARIAL_SEGMENTS = [
 ];
 
 const asciiSegment = fc.string({
-  unit: fc.constantFrom(...'!$&\'()*+,-.0123456789:;=@ABCDEFGHIJKLMNOPQRSTUVWXYZ[]^_`abcdefghijklmnopqrstuvwxyz{|}~'.split('')),
+  unit: fc.constantFrom(
+    ..."!$&'()*+,-.0123456789:;=@ABCDEFGHIJKLMNOPQRSTUVWXYZ[]^_`abcdefghijklmnopqrstuvwxyz{|}~".split(''),
+  ),
   minLength: 1,
   maxLength: 40,
 });
-export const segmentArb = fc.oneof(fc.constantFrom(...ADVERSARIAL_SEGMENTS), fc.string({ unit: 'binary', minLength: 1, maxLength: 30 }).map(encodeSegment), asciiSegment);
+export const segmentArb = fc.oneof(
+  fc.constantFrom(...ADVERSARIAL_SEGMENTS),
+  fc.string({ unit: 'binary', minLength: 1, maxLength: 30 }).map(encodeSegment),
+  asciiSegment,
+);
 
 /** Bodies that are not JSON objects of the schema. */
 export const ADVERSARIAL_BODIES = [
@@ -110,45 +119,160 @@ export const CONTENT_TYPES = [
 export const wrongValue = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   fc.string({ unit: 'binary', maxLength: 50 }),
-  fc.constantFrom(null, true, false, -1, 0, 1.5, -0.000001, 1e308, Number.MAX_SAFE_INTEGER + 2, '', ' ', '\u0000', '\ud800', '\u202e', [], {}, [1, 2], { a: 1 }),
+  fc.constantFrom(
+    null,
+    true,
+    false,
+    -1,
+    0,
+    1.5,
+    -0.000001,
+    1e308,
+    Number.MAX_SAFE_INTEGER + 2,
+    '',
+    ' ',
+    '\u0000',
+    '\ud800',
+    '\u202e',
+    [],
+    {},
+    [1, 2],
+    { a: 1 },
+  ),
 );
 
 /** Strings for the string fields of bodies: unicode, control characters, RTL, lone surrogates. */
 export const textValue = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 60 }),
   fc.string({ unit: 'grapheme', maxLength: 60 }),
-  fc.constantFrom('\u0000', 'a\u0000b', '\ud800', '\udfff\ud800', '\u202eabc', '\u200f\u061c', '\ufeff', '\r\n', 'x'.repeat(201), 'x'.repeat(2001)),
+  fc.constantFrom(
+    '\u0000',
+    'a\u0000b',
+    '\ud800',
+    '\udfff\ud800',
+    '\u202eabc',
+    '\u200f\u061c',
+    '\ufeff',
+    '\r\n',
+    'x'.repeat(201),
+    'x'.repeat(2001),
+  ),
 );
 
 /** Endpoints a fuzzed subscription may name: only loopback literals (never a lookup or a request off the machine) and invalid ones. */
 export const endpointValue = (receiverUrl: string) =>
-  fc.constantFrom(receiverUrl, 'http://127.0.0.1:1/hook', 'ftp://127.0.0.1/', 'http://user:pw@127.0.0.1/', 'http://127.0.0.1/#frag', 'not a url', '', '/relative', 'http://', 'javascript:alert(1)', `http://127.0.0.1/${'a'.repeat(2100)}`);
+  fc.constantFrom(
+    receiverUrl,
+    'http://127.0.0.1:1/hook',
+    'ftp://127.0.0.1/',
+    'http://user:pw@127.0.0.1/',
+    'http://127.0.0.1/#frag',
+    'not a url',
+    '',
+    '/relative',
+    'http://',
+    'javascript:alert(1)',
+    `http://127.0.0.1/${'a'.repeat(2100)}`,
+  );
 
 export const EVENT_NAMES = EVENT_CATALOG.map((e) => e.eventName);
 
 /** Query values for pageNumber and pageSize. */
-const PAGE_VALUES = ['', '-1', '0', '1', '1000', '1001', '1.5', '1e3', '0x10', ' 1', '1 ', '+1', '01', '٣', '99999999999999999999', '9007199254740993', 'NaN', 'Infinity', 'null', 'true', '[]', '%00', '-0', '1,2'];
-export const pageArb = fc.oneof(fc.constantFrom(...PAGE_VALUES), fc.integer({ min: -1_000_000, max: 1_000_000 }).map(String), fc.double().map(String), fc.string({ unit: 'binary', maxLength: 8 }));
+const PAGE_VALUES = [
+  '',
+  '-1',
+  '0',
+  '1',
+  '1000',
+  '1001',
+  '1.5',
+  '1e3',
+  '0x10',
+  ' 1',
+  '1 ',
+  '+1',
+  '01',
+  '٣',
+  '99999999999999999999',
+  '9007199254740993',
+  'NaN',
+  'Infinity',
+  'null',
+  'true',
+  '[]',
+  '%00',
+  '-0',
+  '1,2',
+];
+export const pageArb = fc.oneof(
+  fc.constantFrom(...PAGE_VALUES),
+  fc.integer({ min: -1_000_000, max: 1_000_000 }).map(String),
+  fc.double().map(String),
+  fc.string({ unit: 'binary', maxLength: 8 }),
+);
 
 export function filterArb(fields: readonly string[]) {
-  const field = fc.oneof(fc.constantFrom(...fields), fc.constantFrom('unknown', 'Id', '', '__proto__', 'a.b', 'name]', '['), fc.string({ maxLength: 8 }));
-  const operator = fc.oneof(fc.constantFrom(...FILTER_OPERATORS), fc.constantFrom('equals', 'Eq', '', 'Contains]', 'IsNull ', '[Equals'), fc.string({ maxLength: 8 }));
-  const value = fc.oneof(fc.string({ unit: 'binary', maxLength: 20 }), fc.constantFrom('', '"', '"a\\"b"', '"\\x"', 'null', '2025-01-01', '2025-13-45T99:99:99Z', '1e999', '-0', 'true', '&&', '||', ')', '('));
+  const field = fc.oneof(
+    fc.constantFrom(...fields),
+    fc.constantFrom('unknown', 'Id', '', '__proto__', 'a.b', 'name]', '['),
+    fc.string({ maxLength: 8 }),
+  );
+  const operator = fc.oneof(
+    fc.constantFrom(...FILTER_OPERATORS),
+    fc.constantFrom('equals', 'Eq', '', 'Contains]', 'IsNull ', '[Equals'),
+    fc.string({ maxLength: 8 }),
+  );
+  const value = fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 20 }),
+    fc.constantFrom(
+      '',
+      '"',
+      '"a\\"b"',
+      '"\\x"',
+      'null',
+      '2025-01-01',
+      '2025-13-45T99:99:99Z',
+      '1e999',
+      '-0',
+      'true',
+      '&&',
+      '||',
+      ')',
+      '(',
+    ),
+  );
   const condition = fc.tuple(field, operator, value).map(([f, o, v]) => `${f}[${o}]${v}`);
   return fc.oneof(
     condition,
-    fc.array(condition, { minLength: 2, maxLength: 4 }).chain((cs) => fc.constantFrom(' && ', ' || ', '&&', ' & ', ' AND ').map((j) => cs.join(j))),
+    fc
+      .array(condition, { minLength: 2, maxLength: 4 })
+      .chain((cs) => fc.constantFrom(' && ', ' || ', '&&', ' & ', ' AND ').map((j) => cs.join(j))),
     condition.map((c) => `(${c}`),
     condition.map((c) => `((${c}))`),
     fc.string({ unit: 'binary', maxLength: 60 }),
-    fc.constantFrom('(', ')', '()', '[]', '&&', '||', `${'('.repeat(100)}id[IsNull]${')'.repeat(100)}`, '('.repeat(10_000)),
+    fc.constantFrom(
+      '(',
+      ')',
+      '()',
+      '[]',
+      '&&',
+      '||',
+      `${'('.repeat(100)}id[IsNull]${')'.repeat(100)}`,
+      '('.repeat(10_000),
+    ),
   );
 }
 
 export function sortArb(fields: readonly string[]) {
-  const one = fc.oneof(fc.constantFrom(...fields), fc.constantFrom('unknown', '', '-', '--id', '+id', ' id', 'id desc', '__proto__'), fc.string({ maxLength: 8 }));
+  const one = fc.oneof(
+    fc.constantFrom(...fields),
+    fc.constantFrom('unknown', '', '-', '--id', '+id', ' id', 'id desc', '__proto__'),
+    fc.string({ maxLength: 8 }),
+  );
   return fc.oneof(
-    fc.array(fc.tuple(fc.boolean(), one), { minLength: 1, maxLength: 4 }).map((parts) => parts.map(([desc, f]) => `${desc ? '-' : ''}${f}`).join(',')),
+    fc
+      .array(fc.tuple(fc.boolean(), one), { minLength: 1, maxLength: 4 })
+      .map((parts) => parts.map(([desc, f]) => `${desc ? '-' : ''}${f}`).join(',')),
     fc.string({ unit: 'binary', maxLength: 30 }),
   );
 }

@@ -38,7 +38,16 @@ describe('the JWT verifier', () => {
 
   it('accepts HS256 with the configured secret', async () => {
     expect((await list(await mintToken(secret, adminClaims(org)))).status).toBe(200);
-    expect((await list(await new SignJWT(claims()).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(new TextEncoder().encode(secret)))).status).toBe(200);
+    expect(
+      (
+        await list(
+          await new SignJWT(claims())
+            .setProtectedHeader({ alg: 'HS256' })
+            .setExpirationTime('1h')
+            .sign(new TextEncoder().encode(secret)),
+        )
+      ).status,
+    ).toBe(200);
   });
 
   it('refuses the default secret once another one is configured', async () => {
@@ -46,12 +55,23 @@ describe('the JWT verifier', () => {
   });
 
   it.each(['HS384', 'HS512'] as const)('refuses %s, even signed with the configured secret', async (alg) => {
-    expectPlain401(await list(await new SignJWT(claims()).setProtectedHeader({ alg }).setExpirationTime('1h').sign(new TextEncoder().encode(secret))));
+    expectPlain401(
+      await list(
+        await new SignJWT(claims())
+          .setProtectedHeader({ alg })
+          .setExpirationTime('1h')
+          .sign(new TextEncoder().encode(secret)),
+      ),
+    );
   });
 
   it('refuses RS256, with a key pair and as an HMAC under an RS256 header', async () => {
     const { privateKey } = await generateKeyPair('RS256');
-    expectPlain401(await list(await new SignJWT(claims()).setProtectedHeader({ alg: 'RS256' }).setExpirationTime('1h').sign(privateKey)));
+    expectPlain401(
+      await list(
+        await new SignJWT(claims()).setProtectedHeader({ alg: 'RS256' }).setExpirationTime('1h').sign(privateKey),
+      ),
+    );
     expectPlain401(await list(hmacToken(secret, { alg: 'RS256', typ: 'JWT' }, { ...claims(), exp: now() + 3600 })));
   });
 
@@ -70,8 +90,12 @@ describe('the JWT verifier', () => {
   });
 
   it('refuses a token whose nbf is 60 s ahead and accepts one 2 s ahead', async () => {
-    expectPlain401(await list(hmacToken(secret, { alg: 'HS256' }, { ...claims(), nbf: now() + 60, exp: now() + 3600 })));
-    expect((await list(hmacToken(secret, { alg: 'HS256' }, { ...claims(), nbf: now() + 2, exp: now() + 3600 }))).status).toBe(200);
+    expectPlain401(
+      await list(hmacToken(secret, { alg: 'HS256' }, { ...claims(), nbf: now() + 60, exp: now() + 3600 })),
+    );
+    expect(
+      (await list(hmacToken(secret, { alg: 'HS256' }, { ...claims(), nbf: now() + 2, exp: now() + 3600 }))).status,
+    ).toBe(200);
   });
 
   it('refuses a token without exp and one with a malformed org', async () => {
@@ -86,7 +110,11 @@ describe('the JWT verifier', () => {
     expect((await verifier.verify(token, t0 * 1000)).ok).toBe(true);
     expect((await verifier.verify(token, (t0 + 10 + LEEWAY_SECONDS - 1) * 1000)).ok).toBe(true);
     expect(await verifier.verify(token, (t0 + 10 + LEEWAY_SECONDS + 1) * 1000)).toMatchObject({ ok: false });
-    const early = await new SignJWT(claims()).setProtectedHeader({ alg: 'HS256' }).setNotBefore(t0 + 60).setExpirationTime(t0 + 3600).sign(new TextEncoder().encode(secret));
+    const early = await new SignJWT(claims())
+      .setProtectedHeader({ alg: 'HS256' })
+      .setNotBefore(t0 + 60)
+      .setExpirationTime(t0 + 3600)
+      .sign(new TextEncoder().encode(secret));
     expect(await verifier.verify(early, t0 * 1000)).toMatchObject({ ok: false });
     expect((await verifier.verify(early, (t0 + 60) * 1000)).ok).toBe(true);
     expect(await verifier.verify(early, t0 * 1000)).toMatchObject({ ok: false });
@@ -121,7 +149,10 @@ describe('the admin API switched off (admin: false)', () => {
 
   it.each(routes)('answers %s %s with a 404 problem, authenticated or not', async (method, path) => {
     for (const token of [h.admin, null]) {
-      const body = method === 'GET' ? undefined : { org: 'x', all: true, advanceSeconds: 60, eventName: 'Warehouse.Stock.Updated' };
+      const body =
+        method === 'GET'
+          ? undefined
+          : { org: 'x', all: true, advanceSeconds: 60, eventName: 'Warehouse.Stock.Updated' };
       const reply = await h.call(method, path, { token, ...(body ? { body } : {}) });
       expectProblem(reply, 404, null);
     }
@@ -145,8 +176,11 @@ describe('API keys', () => {
     const created = await h.call('POST', '/v1/access/apiKeys', { body: { name: 'to revoke' }, op: 'createApiKey' });
     expect(created.status).toBe(201);
     const { id, key } = created.body as { id: string; key: string };
-    const kept = (await h.call('POST', '/v1/access/apiKeys', { body: { name: 'to keep' }, op: 'createApiKey' })).body as { id: string; key: string };
-    expect((await h.call('GET', '/v1/items/skus?pageSize=1', { token: null, apiKey: key, op: 'listSkus' })).status).toBe(200);
+    const kept = (await h.call('POST', '/v1/access/apiKeys', { body: { name: 'to keep' }, op: 'createApiKey' }))
+      .body as { id: string; key: string };
+    expect(
+      (await h.call('GET', '/v1/items/skus?pageSize=1', { token: null, apiKey: key, op: 'listSkus' })).status,
+    ).toBe(200);
 
     expectProblem(await h.call('DELETE', `/__mock/api-keys/${id}`, { token: null }), 401, null);
     const revoked = await h.call('DELETE', `/__mock/api-keys/${id}`);
@@ -158,24 +192,43 @@ describe('API keys', () => {
       { method: 'GET', path: '/v1/admin/tenants/self', operationId: 'getTenantSelf' },
       { method: 'POST', path: '/v1/access/apiKeys', operationId: 'createApiKey', body: { name: 'from a revoked key' } },
     ]) {
-      const alone = await h.call(op.method, op.path, { token: null, apiKey: key, ...(op.body ? { body: op.body } : {}), op: op.operationId });
+      const alone = await h.call(op.method, op.path, {
+        token: null,
+        apiKey: key,
+        ...(op.body ? { body: op.body } : {}),
+        op: op.operationId,
+      });
       expectPlain401(alone);
       expect(alone.body.detail).toMatch(/not active/);
-      expectPlain401(await h.call(op.method, op.path, { apiKey: key, ...(op.body ? { body: op.body } : {}), op: op.operationId }));
+      expectPlain401(
+        await h.call(op.method, op.path, { apiKey: key, ...(op.body ? { body: op.body } : {}), op: op.operationId }),
+      );
     }
     // Through the one write seam: the record stays, inactive; the other key is untouched.
-    const record = h.mock.control.tenant(h.org).inspect()?.apiKeys().find((k) => k.id === id);
+    const record = h.mock.control
+      .tenant(h.org)
+      .inspect()
+      ?.apiKeys()
+      .find((k) => k.id === id);
     expect(record).toMatchObject({ id, isActive: false });
-    expect((await h.call('GET', '/v1/items/skus?pageSize=1', { token: null, apiKey: kept.key, op: 'listSkus' })).status).toBe(200);
+    expect(
+      (await h.call('GET', '/v1/items/skus?pageSize=1', { token: null, apiKey: kept.key, op: 'listSkus' })).status,
+    ).toBe(200);
 
     // Idempotent; unknown ids are 404.
     expect((await h.call('DELETE', `/__mock/api-keys/${id}`)).status).toBe(204);
     expectProblem(await h.call('DELETE', '/__mock/api-keys/key_unknown_000001'), 404, 'COMMON.ENTITY.NOT_FOUND');
-    expectProblem(await h.call('DELETE', `/__mock/api-keys/${id}`, { token: await h.token(adminClaims(freshOrg('other'))) }), 404, 'COMMON.ENTITY.NOT_FOUND');
+    expectProblem(
+      await h.call('DELETE', `/__mock/api-keys/${id}`, { token: await h.token(adminClaims(freshOrg('other'))) }),
+      404,
+      'COMMON.ENTITY.NOT_FOUND',
+    );
   });
 
   it('a key may revoke itself, and is refused from then on', async () => {
-    const { id, key } = (await h.call('POST', '/v1/access/apiKeys', { body: { name: 'self-revoking' }, op: 'createApiKey' })).body as { id: string; key: string };
+    const { id, key } = (
+      await h.call('POST', '/v1/access/apiKeys', { body: { name: 'self-revoking' }, op: 'createApiKey' })
+    ).body as { id: string; key: string };
     expect((await h.call('DELETE', `/__mock/api-keys/${id}`, { token: null, apiKey: key })).status).toBe(204);
     expectPlain401(await h.call('GET', '/__mock/fixtures', { token: null, apiKey: key }));
   });
@@ -185,10 +238,14 @@ describe('credentials are never recorded', () => {
   it('are redacted in the request journal (Authorization and X-Api-Key)', async () => {
     const h = await startHarness();
     try {
-      const { key } = (await h.call('POST', '/v1/access/apiKeys', { body: { name: 'journaled' }, op: 'createApiKey' })).body as { key: string };
+      const { key } = (await h.call('POST', '/v1/access/apiKeys', { body: { name: 'journaled' }, op: 'createApiKey' }))
+        .body as { key: string };
       await h.call('GET', '/v1/items/skus?pageSize=1', { token: null, apiKey: key, op: 'listSkus' });
       await h.call('GET', '/v1/items/skus?pageSize=1', { apiKey: key, op: 'listSkus' });
-      await h.call('GET', '/v1/admin/tenants/self', { headers: { Cookie: 'session=secret-cookie' }, op: 'getTenantSelf' });
+      await h.call('GET', '/v1/admin/tenants/self', {
+        headers: { Cookie: 'session=secret-cookie' },
+        op: 'getTenantSelf',
+      });
       const journal = await h.call('GET', '/__mock/requests');
       const entries = journal.body.requests as { headers: Record<string, string> }[];
       expect(entries.length).toBeGreaterThanOrEqual(4);
@@ -210,15 +267,25 @@ describe('credentials are never recorded', () => {
 
   it('never appear in the request log (--log-requests), whatever the answer', async () => {
     const port = await freePort();
-    const mock = await startProcess(process.execPath, opsapiNodeArgs(['mock', '--port', String(port), '--rate-limit', 'off', '--quiet', '--log-requests']), /http:\/\/127\.0\.0\.1:\d+/, {
-      timeoutMs: 60_000,
-    });
+    const mock = await startProcess(
+      process.execPath,
+      opsapiNodeArgs(['mock', '--port', String(port), '--rate-limit', 'off', '--quiet', '--log-requests']),
+      /http:\/\/127\.0\.0\.1:\d+/,
+      {
+        timeoutMs: 60_000,
+      },
+    );
     const wire = new Wire(`http://127.0.0.1:${port}`);
     try {
       const org = freshOrg('logged');
       const token = await mintToken('opsapi-local-mock-secret-change-me', adminClaims(org));
       const forged = await mintToken('another-secret', adminClaims(org));
-      const created = await wire.send({ method: 'POST', path: '/v1/access/apiKeys', headers: bearer(token), body: '{"name":"logged"}' });
+      const created = await wire.send({
+        method: 'POST',
+        path: '/v1/access/apiKeys',
+        headers: bearer(token),
+        body: '{"name":"logged"}',
+      });
       expect(created.status).toBe(201);
       const key = created.body.key as string;
       const requests = [
@@ -231,8 +298,13 @@ describe('credentials are never recorded', () => {
       ];
       for (const r of requests) checkReply(r.method, r.path, await wire.send(r));
       // Lines are written as answers finish: poll (bounded) for one per request instead of a fixed wait.
-      const logged = () => mock.output().split('\n').filter((l) => l.startsWith('{')).length;
-      for (const until = Date.now() + 5000; logged() < requests.length + 1 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
+      const logged = () =>
+        mock
+          .output()
+          .split('\n')
+          .filter((l) => l.startsWith('{')).length;
+      for (const until = Date.now() + 5000; logged() < requests.length + 1 && Date.now() < until; )
+        await new Promise((r) => setTimeout(r, 20));
     } finally {
       await wire.close();
       await mock.stop();
@@ -275,7 +347,9 @@ describe('the body size limit', () => {
   });
 
   it('refuses a declared Content-Length over the limit without waiting for the body', async () => {
-    const reply = await wire.raw(`PUT /v1/items/skus/X/stock HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${h.admin}\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\nConnection: close\r\n\r\n{`);
+    const reply = await wire.raw(
+      `PUT /v1/items/skus/X/stock HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${h.admin}\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\nConnection: close\r\n\r\n{`,
+    );
     checkReply('PUT', '/v1/items/skus/X/stock', reply);
     expect(reply.status).toBe(413);
     expect(reply.body).not.toHaveProperty('code');

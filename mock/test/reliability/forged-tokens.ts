@@ -3,7 +3,8 @@ import { SignJWT, generateKeyPair, type JWTPayload } from 'jose';
 import { adminClaims } from '../../auth/presets.js';
 import { mintToken } from '../../auth/tokens.js';
 
-const b64 = (value: unknown): string => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+const b64 = (value: unknown): string =>
+  Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 
 /** A compact JWT from a header and payload, signed with HMAC-SHA256 of the secret whatever the header says. */
 export function hmacToken(secret: string, header: Record<string, unknown>, payload: Record<string, unknown>): string {
@@ -44,14 +45,26 @@ export async function forgedTokens(secret: string, org: string): Promise<{ name:
     { name: 'HS512 with the same secret', token: await signed(secret, 'HS512', claims(org)) },
     { name: 'HS384 with the same secret', token: await signed(secret, 'HS384', claims(org)) },
     { name: 'RS256 with a key pair', token: rs256 },
-    { name: 'RS256 header over an HMAC signature (algorithm confusion)', token: hmacToken(secret, { alg: 'RS256', typ: 'JWT' }, claims(org)) },
+    {
+      name: 'RS256 header over an HMAC signature (algorithm confusion)',
+      token: hmacToken(secret, { alg: 'RS256', typ: 'JWT' }, claims(org)),
+    },
     { name: 'no alg header', token: hmacToken(secret, { typ: 'JWT' }, claims(org)) },
-    { name: 'critical header the verifier does not know', token: hmacToken(secret, { alg: 'HS256', crit: ['x-unknown'], 'x-unknown': 1 }, claims(org)) },
-    { name: 'unencoded payload (b64: false)', token: hmacToken(secret, { alg: 'HS256', b64: false, crit: ['b64'] }, claims(org)) },
+    {
+      name: 'critical header the verifier does not know',
+      token: hmacToken(secret, { alg: 'HS256', crit: ['x-unknown'], 'x-unknown': 1 }, claims(org)),
+    },
+    {
+      name: 'unencoded payload (b64: false)',
+      token: hmacToken(secret, { alg: 'HS256', b64: false, crit: ['b64'] }, claims(org)),
+    },
     { name: 'expired 60 s ago', token: await mintToken(secret, adminClaims(org), -60) },
     { name: 'expired a day ago', token: await mintToken(secret, adminClaims(org), 60, now - 86_400) },
     { name: 'nbf 60 s in the future', token: hmacToken(secret, { alg: 'HS256' }, claims(org, { nbf: now + 60 })) },
-    { name: 'iat far in the future and nbf a year ahead', token: hmacToken(secret, { alg: 'HS256' }, claims(org, { iat: now + 31_536_000, nbf: now + 31_536_000 })) },
+    {
+      name: 'iat far in the future and nbf a year ahead',
+      token: hmacToken(secret, { alg: 'HS256' }, claims(org, { iat: now + 31_536_000, nbf: now + 31_536_000 })),
+    },
     { name: 'missing exp', token: hmacToken(secret, { alg: 'HS256' }, claims(org, { exp: undefined })) },
     { name: 'exp as a string', token: hmacToken(secret, { alg: 'HS256' }, claims(org, { exp: String(now + 3600) })) },
     { name: 'exp as NaN (null)', token: hmacToken(secret, { alg: 'HS256' }, claims(org, { exp: null })) },
@@ -64,16 +77,28 @@ export async function forgedTokens(secret: string, org: string): Promise<{ name:
     { name: 'org with a path', token: hmacToken(secret, { alg: 'HS256' }, claims(org, { org: '../other' })) },
     { name: 'org too long', token: hmacToken(secret, { alg: 'HS256' }, claims(org, { org: 'o'.repeat(65) })) },
     { name: 'org with a NUL', token: hmacToken(secret, { alg: 'HS256' }, claims(org, { org: `${org}\u0000x` })) },
-    { name: 'permissions as a string', token: hmacToken(secret, { alg: 'HS256' }, claims(org, { permissions: 'App.Admin' })) },
-    { name: 'roles with a number', token: hmacToken(secret, { alg: 'HS256' }, claims(org, { roles: ['App.Admin', 1] })) },
+    {
+      name: 'permissions as a string',
+      token: hmacToken(secret, { alg: 'HS256' }, claims(org, { permissions: 'App.Admin' })),
+    },
+    {
+      name: 'roles with a number',
+      token: hmacToken(secret, { alg: 'HS256' }, claims(org, { roles: ['App.Admin', 1] })),
+    },
     { name: 'payload not JSON', token: `${h}.${b64('not json')}.${s}` },
-    { name: 'payload a JSON array', token: hmacToken(secret, { alg: 'HS256' }, [] as unknown as Record<string, unknown>) },
+    {
+      name: 'payload a JSON array',
+      token: hmacToken(secret, { alg: 'HS256' }, [] as unknown as Record<string, unknown>),
+    },
     { name: 'header not JSON', token: `${b64('{alg')}.${p}.${s}` },
     { name: 'garbage segments', token: 'abc.def.ghi' },
     { name: 'two dots only', token: '..' },
     { name: 'segments of dashes', token: '---.___.---' },
     { name: 'four segments', token: `${valid}.extra` },
-    { name: 'a JWE-shaped token', token: `${b64({ alg: 'dir', enc: 'A256GCM' })}..${b64('iv')}.${b64('ct')}.${b64('tag')}` },
+    {
+      name: 'a JWE-shaped token',
+      token: `${b64({ alg: 'dir', enc: 'A256GCM' })}..${b64('iv')}.${b64('ct')}.${b64('tag')}`,
+    },
     { name: 'a huge token (15 KB)', token: `${h}.${'A'.repeat(15_000)}.${s}` },
   ];
 }

@@ -33,25 +33,64 @@ describe('tenant isolation', () => {
   /** Seeds a tenant with subscriptions, notifications (with attempts) and an API key. */
   async function tenant(org: string): Promise<Tenant> {
     const token = await h.token(adminClaims(org));
-    const call = (method: string, path: string, body?: unknown, op?: string) => h.call(method, path, { token, ...(body !== undefined ? { body } : {}), ...(op ? { op } : {}) });
+    const call = (method: string, path: string, body?: unknown, op?: string) =>
+      h.call(method, path, { token, ...(body !== undefined ? { body } : {}), ...(op ? { op } : {}) });
     const m = (await call('GET', '/__mock/fixtures')).body as FixtureManifest;
     receiver.secrets.add((await call('GET', '/__mock/webhook-secret')).body.secret as string);
     const subscriptionIds: string[] = [];
-    for (const [eventName, eventVersion] of [['Warehouse.Stock.Updated', 2], ['Items.Sku.InspectionUpdated', 1]] as const) {
-      const sub = await call('POST', '/v1/notifications/webhook/subscriptions', { endpoint: receiver.url, eventName, eventVersion }, 'createWebhookSubscription');
+    for (const [eventName, eventVersion] of [
+      ['Warehouse.Stock.Updated', 2],
+      ['Items.Sku.InspectionUpdated', 1],
+    ] as const) {
+      const sub = await call(
+        'POST',
+        '/v1/notifications/webhook/subscriptions',
+        { endpoint: receiver.url, eventName, eventVersion },
+        'createWebhookSubscription',
+      );
       expect(sub.status).toBe(201);
       subscriptionIds.push(sub.body.id as string);
     }
-    expect((await call('PUT', `/v1/items/skus/${m.sku.reference}/stock`, { locationReference: m.sku.locationReference, lotId: m.sku.lotId, stock: 3 }, 'updateSkuStock')).status).toBe(204);
-    expect((await call('PUT', `/v1/items/skus/${m.sku.reference}/inspections/${m.sku.inspectionIds[0]}`, { name: `Checked by ${org}`, isMandatory: true }, 'updateSkuInspection')).status).toBe(200);
+    expect(
+      (
+        await call(
+          'PUT',
+          `/v1/items/skus/${m.sku.reference}/stock`,
+          { locationReference: m.sku.locationReference, lotId: m.sku.lotId, stock: 3 },
+          'updateSkuStock',
+        )
+      ).status,
+    ).toBe(204);
+    expect(
+      (
+        await call(
+          'PUT',
+          `/v1/items/skus/${m.sku.reference}/inspections/${m.sku.inspectionIds[0]}`,
+          { name: `Checked by ${org}`, isMandatory: true },
+          'updateSkuInspection',
+        )
+      ).status,
+    ).toBe(200);
     expect((await call('POST', '/__mock/events', { eventName: 'Warehouse.Stock.Updated' })).status).toBe(202);
     const key = await call('POST', '/v1/access/apiKeys', { name: `key of ${org}` }, 'createApiKey');
     expect(key.status).toBe(201);
     await settleWebhooks(h);
-    const notifications = await call('GET', '/v1/notifications/webhook?pageSize=1000', undefined, 'listWebhookNotifications');
+    const notifications = await call(
+      'GET',
+      '/v1/notifications/webhook?pageSize=1000',
+      undefined,
+      'listWebhookNotifications',
+    );
     const notificationIds = (notifications.body.results as { id: string }[]).map((n) => n.id);
     expect(notificationIds.length).toBeGreaterThanOrEqual(3);
-    return { org, token, m, subscriptionIds, notificationIds, apiKey: { id: key.body.id as string, key: key.body.key as string } };
+    return {
+      org,
+      token,
+      m,
+      subscriptionIds,
+      notificationIds,
+      apiKey: { id: key.body.id as string, key: key.body.key as string },
+    };
   }
 
   beforeAll(async () => {
@@ -63,7 +102,11 @@ describe('tenant isolation', () => {
     let candidate = freshOrg('iso-b');
     for (let i = 0; i < 20; i++) {
       const token = await h.token(adminClaims(candidate));
-      const found = await h.call('GET', `/v1/items/skus?filterBy=${encodeURIComponent(`reference[Equals]${a.m.sku.reference}`)}`, { token });
+      const found = await h.call(
+        'GET',
+        `/v1/items/skus?filterBy=${encodeURIComponent(`reference[Equals]${a.m.sku.reference}`)}`,
+        { token },
+      );
       if (found.body.totalCount === 0) break;
       candidate = freshOrg('iso-b');
     }
@@ -93,18 +136,54 @@ describe('tenant isolation', () => {
     const journalBefore = (await get(a, '/__mock/requests')).requests.length as number;
     const lines = [a.m.purchaseOrderLine, a.m.cancelledPurchaseOrderLine, a.m.receivedPurchaseOrderLine];
     const cases: { method: string; path: string; body?: unknown }[] = [
-      { method: 'PUT', path: `/v1/items/skus/${a.m.sku.reference}/stock`, body: { locationReference: a.m.sku.locationReference, lotId: a.m.sku.lotId, stock: 99 } },
-      { method: 'PUT', path: `/v1/items/skus/${a.m.sku.reference}/stock`, body: { locationReference: a.m.sku.locationReference, stock: 99 } },
-      { method: 'PUT', path: `/v1/items/skus/${a.m.sku.reference}/stock`, body: { locationReference: a.m.sku.locationReference, stock: 1, stockUnitOfMeasureId: a.m.sku.alternativeUnitOfMeasureId } },
+      {
+        method: 'PUT',
+        path: `/v1/items/skus/${a.m.sku.reference}/stock`,
+        body: { locationReference: a.m.sku.locationReference, lotId: a.m.sku.lotId, stock: 99 },
+      },
+      {
+        method: 'PUT',
+        path: `/v1/items/skus/${a.m.sku.reference}/stock`,
+        body: { locationReference: a.m.sku.locationReference, stock: 99 },
+      },
+      {
+        method: 'PUT',
+        path: `/v1/items/skus/${a.m.sku.reference}/stock`,
+        body: {
+          locationReference: a.m.sku.locationReference,
+          stock: 1,
+          stockUnitOfMeasureId: a.m.sku.alternativeUnitOfMeasureId,
+        },
+      },
       // B's own SKU with A's lot: the lot of another tenant does not exist here.
-      { method: 'PUT', path: `/v1/items/skus/${b.m.sku.reference}/stock`, body: { locationReference: b.m.sku.locationReference, lotId: a.m.sku.lotId, stock: 99 } },
+      {
+        method: 'PUT',
+        path: `/v1/items/skus/${b.m.sku.reference}/stock`,
+        body: { locationReference: b.m.sku.locationReference, lotId: a.m.sku.lotId, stock: 99 },
+      },
       ...a.m.sku.inspectionIds.flatMap((id) => [
-        { method: 'PUT', path: `/v1/items/skus/${a.m.sku.reference}/inspections/${id}`, body: { name: 'taken over', isMandatory: false } },
-        { method: 'PUT', path: `/v1/items/skus/${b.m.sku.reference}/inspections/${id}`, body: { name: 'taken over', isMandatory: false } },
+        {
+          method: 'PUT',
+          path: `/v1/items/skus/${a.m.sku.reference}/inspections/${id}`,
+          body: { name: 'taken over', isMandatory: false },
+        },
+        {
+          method: 'PUT',
+          path: `/v1/items/skus/${b.m.sku.reference}/inspections/${id}`,
+          body: { name: 'taken over', isMandatory: false },
+        },
       ]),
       { method: 'DELETE', path: `/v1/items/families/${a.m.deletableFamilyId}` },
-      ...lines.map((l) => ({ method: 'PUT', path: `/v1/planning/purchaseOrders/${l.purchaseOrderId}/lines/${l.lineId}`, body: { quantity: 1, comment: 'taken over' } })),
-      { method: 'PUT', path: `/v1/planning/purchaseOrders/${b.m.purchaseOrderLine.purchaseOrderId}/lines/${a.m.purchaseOrderLine.lineId}`, body: { quantity: 1 } },
+      ...lines.map((l) => ({
+        method: 'PUT',
+        path: `/v1/planning/purchaseOrders/${l.purchaseOrderId}/lines/${l.lineId}`,
+        body: { quantity: 1, comment: 'taken over' },
+      })),
+      {
+        method: 'PUT',
+        path: `/v1/planning/purchaseOrders/${b.m.purchaseOrderLine.purchaseOrderId}/lines/${a.m.purchaseOrderLine.lineId}`,
+        body: { quantity: 1 },
+      },
       ...a.subscriptionIds.map((id) => ({ method: 'DELETE', path: `/v1/notifications/webhook/subscriptions/${id}` })),
       ...a.notificationIds.flatMap((id) => [
         { method: 'GET', path: `/v1/notifications/webhook/${id}` },
@@ -115,7 +194,16 @@ describe('tenant isolation', () => {
       { method: 'DELETE', path: `/__mock/api-keys/${a.apiKey.id}` },
     ];
     for (const c of cases) {
-      const reply = await probe(wire, { method: c.method, path: c.path, headers: bearer(b.token), ...(c.body !== undefined ? { body: JSON.stringify(c.body) } : {}) }, 'as B');
+      const reply = await probe(
+        wire,
+        {
+          method: c.method,
+          path: c.path,
+          headers: bearer(b.token),
+          ...(c.body !== undefined ? { body: JSON.stringify(c.body) } : {}),
+        },
+        'as B',
+      );
       expect(reply.status, `${c.method} ${c.path}: ${reply.text.slice(0, 200)}`).toBe(404);
       expect(reply.body.code).toBe('COMMON.ENTITY.NOT_FOUND');
     }
@@ -128,32 +216,84 @@ describe('tenant isolation', () => {
   });
 
   it("answers 401 to A's API key sent with B's token, and lets A's key act as A only", async () => {
-    const both = await probe(wire, { method: 'GET', path: '/v1/items/skus', headers: bearer(b.token, { 'x-api-key': a.apiKey.key }) });
+    const both = await probe(wire, {
+      method: 'GET',
+      path: '/v1/items/skus',
+      headers: bearer(b.token, { 'x-api-key': a.apiKey.key }),
+    });
     expect(both.status).toBe(401);
     expect(both.body).not.toHaveProperty('code');
-    const write = await probe(wire, { method: 'POST', path: '/v1/access/apiKeys', headers: bearer(b.token, { 'x-api-key': a.apiKey.key }), body: '{"name":"mixed"}' });
+    const write = await probe(wire, {
+      method: 'POST',
+      path: '/v1/access/apiKeys',
+      headers: bearer(b.token, { 'x-api-key': a.apiKey.key }),
+      body: '{"name":"mixed"}',
+    });
     expect(write.status).toBe(401);
-    const alone = await probe(wire, { method: 'GET', path: '/v1/admin/tenants/self', headers: { 'x-api-key': a.apiKey.key } });
+    const alone = await probe(wire, {
+      method: 'GET',
+      path: '/v1/admin/tenants/self',
+      headers: { 'x-api-key': a.apiKey.key },
+    });
     expect(alone.status).toBe(200);
     expect(alone.body.orgCode).toBe(a.org);
-    const subs = await probe(wire, { method: 'GET', path: '/v1/notifications/webhook/subscriptions', headers: { 'x-api-key': a.apiKey.key } });
+    const subs = await probe(wire, {
+      method: 'GET',
+      path: '/v1/notifications/webhook/subscriptions',
+      headers: { 'x-api-key': a.apiKey.key },
+    });
     expect((subs.body.results as { id: string }[]).map((s) => s.id).sort()).toEqual([...a.subscriptionIds].sort());
   });
 
   it("never lists an id of A in B's lists, and never shows A's notifications, attempts, subscriptions or keys", async () => {
-    const idsOfA = new Set<string>([...a.subscriptionIds, ...a.notificationIds, a.apiKey.id, a.apiKey.key, a.m.deletableFamilyId, a.m.sku.lotId, ...a.m.sku.inspectionIds]);
-    for (const path of ['/v1/items/skus?pageSize=1000', '/v1/maintenance/assets?pageSize=1000']) for (const item of (await get(a, path)).results as { id: string }[]) idsOfA.add(item.id);
-    const families = await probe(wire, { method: 'POST', path: '/v1/items/families/search', headers: bearer(a.token), body: '{"pageSize":1000}' });
+    const idsOfA = new Set<string>([
+      ...a.subscriptionIds,
+      ...a.notificationIds,
+      a.apiKey.id,
+      a.apiKey.key,
+      a.m.deletableFamilyId,
+      a.m.sku.lotId,
+      ...a.m.sku.inspectionIds,
+    ]);
+    for (const path of ['/v1/items/skus?pageSize=1000', '/v1/maintenance/assets?pageSize=1000'])
+      for (const item of (await get(a, path)).results as { id: string }[]) idsOfA.add(item.id);
+    const families = await probe(wire, {
+      method: 'POST',
+      path: '/v1/items/families/search',
+      headers: bearer(a.token),
+      body: '{"pageSize":1000}',
+    });
     for (const item of families.body.results as { id: string }[]) idsOfA.add(item.id);
-    for (const id of a.notificationIds) for (const attempt of (await get(a, `/v1/notifications/webhook/${id}/attempts?pageSize=1000`)).results as { id: string }[]) idsOfA.add(attempt.id);
+    for (const id of a.notificationIds)
+      for (const attempt of (await get(a, `/v1/notifications/webhook/${id}/attempts?pageSize=1000`)).results as {
+        id: string;
+      }[])
+        idsOfA.add(attempt.id);
     expect(idsOfA.size).toBeGreaterThan(300);
 
     const seenByB: string[] = [];
-    for (const path of ['/v1/items/skus?pageSize=1000', '/v1/maintenance/assets?pageSize=1000', '/v1/notifications/webhook/subscriptions?pageSize=1000', '/v1/notifications/webhook?pageSize=1000', '/v1/admin/tenants/self', '/__mock/fixtures']) {
+    for (const path of [
+      '/v1/items/skus?pageSize=1000',
+      '/v1/maintenance/assets?pageSize=1000',
+      '/v1/notifications/webhook/subscriptions?pageSize=1000',
+      '/v1/notifications/webhook?pageSize=1000',
+      '/v1/admin/tenants/self',
+      '/__mock/fixtures',
+    ]) {
       seenByB.push(JSON.stringify(await get(b, path)));
     }
-    seenByB.push((await probe(wire, { method: 'POST', path: '/v1/items/families/search', headers: bearer(b.token), body: '{"pageSize":1000}' })).text);
-    for (const id of b.notificationIds) seenByB.push(JSON.stringify(await get(b, `/v1/notifications/webhook/${id}/attempts?pageSize=1000`)));
+    seenByB.push(
+      (
+        await probe(wire, {
+          method: 'POST',
+          path: '/v1/items/families/search',
+          headers: bearer(b.token),
+          body: '{"pageSize":1000}',
+        })
+      ).text,
+    );
+    for (const id of b.notificationIds)
+      seenByB.push(JSON.stringify(await get(b, `/v1/notifications/webhook/${id}/attempts?pageSize=1000`)));
     const text = seenByB.join('\n');
     expect([...idsOfA].filter((id) => text.includes(id))).toEqual([]);
     for (const path of ['/v1/notifications/webhook/subscriptions', '/v1/notifications/webhook']) {
@@ -162,19 +302,26 @@ describe('tenant isolation', () => {
         expect(filtered.totalCount).toBe(0);
       }
     }
-    const bNotifications = (await get(b, '/v1/notifications/webhook?pageSize=1000')).results as { subscriptionId: string; payload: unknown }[];
+    const bNotifications = (await get(b, '/v1/notifications/webhook?pageSize=1000')).results as {
+      subscriptionId: string;
+      payload: unknown;
+    }[];
     expect(bNotifications.every((n) => b.subscriptionIds.includes(n.subscriptionId))).toBe(true);
     expect(JSON.stringify(bNotifications.map((n) => n.payload))).not.toContain(a.org);
   });
 
-  it("leaves A alone when B resets its tenant", async () => {
+  it('leaves A alone when B resets its tenant', async () => {
     const before = await tenantSnapshot(h, wire, a.token, a.org, a.m);
     const reset = await h.call('POST', '/__mock/reset', { token: b.token });
     expect(reset.status).toBe(200);
     expect(reset.body).toEqual({ reset: b.org });
     expect((await get(b, '/v1/notifications/webhook/subscriptions')).totalCount).toBe(0);
     expect(await tenantSnapshot(h, wire, a.token, a.org, a.m)).toEqual(before);
-    const key = await probe(wire, { method: 'GET', path: '/v1/admin/tenants/self', headers: { 'x-api-key': a.apiKey.key } });
+    const key = await probe(wire, {
+      method: 'GET',
+      path: '/v1/admin/tenants/self',
+      headers: { 'x-api-key': a.apiKey.key },
+    });
     expect(key.status).toBe(200);
   });
 

@@ -21,7 +21,10 @@ async function churn(h: InjectHarness, count = THROWAWAY, keep: string[] = []): 
   for (let i = 0; i < count; i++) {
     const org = freshOrg('throwaway');
     orgs.push(org);
-    const reply = await h.call('GET', '/v1/admin/tenants/self', { token: await h.token(adminClaims(org)), op: 'getTenantSelf' });
+    const reply = await h.call('GET', '/v1/admin/tenants/self', {
+      token: await h.token(adminClaims(org)),
+      op: 'getTenantSelf',
+    });
     expect(reply.status).toBe(200);
     expect(reply.body.orgCode).toBe(org);
     const inMemory = h.mock.control.orgs();
@@ -42,7 +45,11 @@ describe(`maxTenants: ${MAX}`, () => {
     h = await injectHarness({ maxTenants: MAX });
     const early = freshOrg('early');
     const token = await h.token(adminClaims(early));
-    const key = await h.call('POST', '/v1/access/apiKeys', { token, body: { name: 'short-lived' }, op: 'createApiKey' });
+    const key = await h.call('POST', '/v1/access/apiKeys', {
+      token,
+      body: { name: 'short-lived' },
+      op: 'createApiKey',
+    });
     expect(key.status).toBe(201);
     const manifest = (await h.call('GET', '/__mock/fixtures', { token })).body as FixtureManifest;
 
@@ -53,7 +60,9 @@ describe(`maxTenants: ${MAX}`, () => {
 
     // The evicted tenant comes back as a fresh copy of its seeded world: its API key is gone, its fixtures are the same.
     expect(h.mock.control.tenant(early).inspect()).toBeUndefined();
-    expect((await h.call('GET', '/v1/items/skus', { token: null, apiKey: key.body.key as string, op: 'listSkus' })).status).toBe(401);
+    expect(
+      (await h.call('GET', '/v1/items/skus', { token: null, apiKey: key.body.key as string, op: 'listSkus' })).status,
+    ).toBe(401);
     expect((await h.call('GET', '/__mock/fixtures', { token })).body).toEqual(manifest);
     expect(h.mock.control.orgs().length).toBe(MAX);
   });
@@ -72,7 +81,11 @@ describe(`maxTenants: ${MAX}`, () => {
       const busy = freshOrg('busy');
       const token = await h.token(adminClaims(busy));
       receiver.secrets.add((await h.call('GET', '/__mock/webhook-secret', { token })).body.secret as string);
-      const sub = await h.call('POST', '/v1/notifications/webhook/subscriptions', { token, body: { endpoint: receiver.url, eventName: 'Warehouse.Stock.Updated', eventVersion: 2 }, op: 'createWebhookSubscription' });
+      const sub = await h.call('POST', '/v1/notifications/webhook/subscriptions', {
+        token,
+        body: { endpoint: receiver.url, eventName: 'Warehouse.Stock.Updated', eventVersion: 2 },
+        op: 'createWebhookSubscription',
+      });
       expect(sub.status).toBe(201);
       const emitted = await h.call('POST', '/__mock/events', { token, body: { eventName: 'Warehouse.Stock.Updated' } });
       const id = emitted.body.notifications[0] as string;
@@ -115,10 +128,18 @@ describe(`maxTenants: ${MAX}`, () => {
         const org = freshOrg('persisted');
         const token = await h.token(adminClaims(org));
         const m = (await h.call('GET', '/__mock/fixtures', { token })).body as FixtureManifest;
-        const key = await h.call('POST', '/v1/access/apiKeys', { token, body: { name: `kept ${i}` }, op: 'createApiKey' });
+        const key = await h.call('POST', '/v1/access/apiKeys', {
+          token,
+          body: { name: `kept ${i}` },
+          op: 'createApiKey',
+        });
         expect(key.status).toBe(201);
         const stock = 1000 + i;
-        const put = await h.call('PUT', `/v1/items/skus/${m.sku.reference}/stock`, { token, body: { locationReference: m.sku.locationReference, lotId: m.sku.lotId, stock }, op: 'updateSkuStock' });
+        const put = await h.call('PUT', `/v1/items/skus/${m.sku.reference}/stock`, {
+          token,
+          body: { locationReference: m.sku.locationReference, lotId: m.sku.lotId, stock },
+          op: 'updateSkuStock',
+        });
         expect(put.status).toBe(204);
         kept.push({ org, token, key: key.body.key as string, reference: m.sku.reference, stock });
       }
@@ -131,7 +152,11 @@ describe(`maxTenants: ${MAX}`, () => {
 
       const check = async (mock: InjectHarness) => {
         for (const k of kept) {
-          const self = await mock.call('GET', '/v1/admin/tenants/self', { token: null, apiKey: k.key, op: 'getTenantSelf' });
+          const self = await mock.call('GET', '/v1/admin/tenants/self', {
+            token: null,
+            apiKey: k.key,
+            op: 'getTenantSelf',
+          });
           expect(self.status).toBe(200);
           expect(self.body.orgCode).toBe(k.org);
           const record = mock.mock.control.tenant(k.org).inspect()?.sku(k.reference);

@@ -32,7 +32,8 @@ export interface WireRequest {
 
 function flatten(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  for (const [k, v] of Object.entries(headers))
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   return out;
 }
 
@@ -47,7 +48,11 @@ function parse(text: string): unknown {
 
 /** An HTTP client for adversarial requests: raw paths, every request bounded by a timeout. */
 export class Wire {
-  private readonly agent = new Agent({ connections: 16, headersTimeout: REQUEST_TIMEOUT_MS, bodyTimeout: REQUEST_TIMEOUT_MS });
+  private readonly agent = new Agent({
+    connections: 16,
+    headersTimeout: REQUEST_TIMEOUT_MS,
+    bodyTimeout: REQUEST_TIMEOUT_MS,
+  });
 
   constructor(readonly origin: string) {}
 
@@ -149,13 +154,23 @@ export function checkReply(method: string, path: string, reply: WireReply, conte
   expect(reply.status, where).toBeLessThan(500);
   if (method.toUpperCase() === 'HEAD') return;
   if (reply.status >= 400) {
-    expect(validator.validateProblem({ status: reply.status, contentType: reply.headers['content-type'], body: reply.body }), where).toEqual({ ok: true });
+    expect(
+      validator.validateProblem({ status: reply.status, contentType: reply.headers['content-type'], body: reply.body }),
+      where,
+    ).toEqual({ ok: true });
     expect(reply.body.status, where).toBe(reply.status);
   }
   const protocolLevel = reply.status === 431 || (reply.status === 400 && reply.body?.instance === 'INVALID /');
   const op = operationOf(method, path);
   if (op && !protocolLevel) {
-    expect(validator.validateResponse(op.operationId, { status: reply.status, contentType: reply.headers['content-type'], body: reply.body }), `${op.operationId}: ${where}`).toEqual({ ok: true });
+    expect(
+      validator.validateResponse(op.operationId, {
+        status: reply.status,
+        contentType: reply.headers['content-type'],
+        body: reply.body,
+      }),
+      `${op.operationId}: ${where}`,
+    ).toEqual({ ok: true });
   }
 }
 
@@ -176,7 +191,9 @@ export function encodeSegment(value: string): string {
   let out = '';
   for (const ch of value) {
     const code = ch.codePointAt(0) ?? 0;
-    if (code >= 0xd800 && code <= 0xdfff) out += `%${(0xe0 | (code >> 12)).toString(16)}%${(0x80 | ((code >> 6) & 0x3f)).toString(16)}%${(0x80 | (code & 0x3f)).toString(16)}`.toUpperCase();
+    if (code >= 0xd800 && code <= 0xdfff)
+      out +=
+        `%${(0xe0 | (code >> 12)).toString(16)}%${(0x80 | ((code >> 6) & 0x3f)).toString(16)}%${(0x80 | (code & 0x3f)).toString(16)}`.toUpperCase();
     else out += encodeURIComponent(ch);
   }
   return out;
@@ -188,7 +205,11 @@ export function pathOf(op: OperationDef, values: Record<string, string>): string
 }
 
 /** Identifiers a tenant's fixtures offer for every path parameter, and a valid body for every operation. */
-export function validRequest(op: OperationDef, m: FixtureManifest, ids: { subscriptionId?: string; notificationId?: string } = {}): { path: string; body?: string } {
+export function validRequest(
+  op: OperationDef,
+  m: FixtureManifest,
+  ids: { subscriptionId?: string; notificationId?: string } = {},
+): { path: string; body?: string } {
   const inspectionId = m.sku.inspectionIds[0] ?? 'none';
   const values: Record<string, string> = {
     skuReference: m.sku.reference,
@@ -214,7 +235,11 @@ export function validRequest(op: OperationDef, m: FixtureManifest, ids: { subscr
     InspectionUpdateBody: { name: 'Fuzzed inspection', isMandatory: true },
     PurchaseOrderLineUpdateBody: { quantity: 5 },
     CreateApiKeyBody: { name: 'fuzz key' },
-    CreateSubscriptionBody: { endpoint: 'http://127.0.0.1:1/hook', eventName: 'Warehouse.Stock.Updated', eventVersion: 1 },
+    CreateSubscriptionBody: {
+      endpoint: 'http://127.0.0.1:1/hook',
+      eventName: 'Warehouse.Stock.Updated',
+      eventVersion: 1,
+    },
     ListBody: { pageNumber: 1, pageSize: 5 },
   };
   const schema = op.requestBody?.schema;
@@ -226,18 +251,34 @@ export function validRequest(op: OperationDef, m: FixtureManifest, ids: { subscr
  * inspections, the purchase order lines of the manifest, the API keys, the families deleted and the clock.
  * Two snapshots are equal when no write reached the tenant in between.
  */
-export async function tenantSnapshot(h: Harness, wire: Wire, token: string, org: string, m: FixtureManifest): Promise<unknown> {
+export async function tenantSnapshot(
+  h: Harness,
+  wire: Wire,
+  token: string,
+  org: string,
+  m: FixtureManifest,
+): Promise<unknown> {
   const get = async (path: string) => {
     const reply = await probe(wire, { method: 'GET', path, headers: bearer(token) });
     expect(reply.status, `${path}: ${reply.text.slice(0, 200)}`).toBe(200);
     return reply.body;
   };
-  const search = await probe(wire, { method: 'POST', path: '/v1/items/families/search', headers: bearer(token), body: JSON.stringify({ pageSize: 1000, sortBy: 'id' }) });
+  const search = await probe(wire, {
+    method: 'POST',
+    path: '/v1/items/families/search',
+    headers: bearer(token),
+    body: JSON.stringify({ pageSize: 1000, sortBy: 'id' }),
+  });
   const tenant = h.mock.control.tenant(org).inspect();
   const stored = tenant?.purchaseOrderLines() ?? [];
-  const lines = [m.purchaseOrderLine, m.cancelledPurchaseOrderLine, m.receivedPurchaseOrderLine].map((l) => stored.find((s) => s.purchaseOrderId === l.purchaseOrderId && s.id === l.lineId));
+  const lines = [m.purchaseOrderLine, m.cancelledPurchaseOrderLine, m.receivedPurchaseOrderLine].map((l) =>
+    stored.find((s) => s.purchaseOrderId === l.purchaseOrderId && s.id === l.lineId),
+  );
   return {
-    skus: [await get('/v1/items/skus?pageSize=100&sortBy=id'), await get('/v1/items/skus?pageSize=100&pageNumber=3&sortBy=-lastModifiedAt')],
+    skus: [
+      await get('/v1/items/skus?pageSize=100&sortBy=id'),
+      await get('/v1/items/skus?pageSize=100&pageNumber=3&sortBy=-lastModifiedAt'),
+    ],
     families: search.body,
     assets: await get('/v1/maintenance/assets?pageSize=1000&sortBy=id'),
     subscriptions: await get('/v1/notifications/webhook/subscriptions?pageSize=1000&sortBy=id'),
@@ -270,7 +311,8 @@ export async function startReceiver(status = 204): Promise<Receiver> {
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       state.received++;
-      if (![...state.secrets].some((s) => verifySignature(body, req.headers['x-hmac-signature'], s))) state.badSignatures++;
+      if (![...state.secrets].some((s) => verifySignature(body, req.headers['x-hmac-signature'], s)))
+        state.badSignatures++;
       res.statusCode = status;
       res.end();
     });

@@ -47,10 +47,27 @@ describe('webhook delivery to real receivers', () => {
 
     const id = notifications[0]!;
     const n = await notification(t, id);
-    expect(n).toMatchObject({ id, status: 'Success', eventId, eventName: EVENT, eventVersion: 1, subscriptionId: sub.id, attemptCount: 1, nextAttemptAt: null });
+    expect(n).toMatchObject({
+      id,
+      status: 'Success',
+      eventId,
+      eventName: EVENT,
+      eventVersion: 1,
+      subscriptionId: sub.id,
+      attemptCount: 1,
+      nextAttemptAt: null,
+    });
     const list = await attempts(t, id);
     expect(list).toHaveLength(1);
-    expect(list[0]).toMatchObject({ notificationId: id, number: 1, trigger: 'Scheduled', responseStatus: 200, responseBodyExcerpt: 'ok', errorKind: null, success: true });
+    expect(list[0]).toMatchObject({
+      notificationId: id,
+      number: 1,
+      trigger: 'Scheduled',
+      responseStatus: 200,
+      responseBodyExcerpt: 'ok',
+      errorKind: null,
+      success: true,
+    });
     expect(Number.isInteger(list[0].durationMs)).toBe(true);
     expect(list[0].durationMs).toBeGreaterThanOrEqual(0);
     expect(list[0].durationMs).toBeLessThan(2000);
@@ -71,7 +88,14 @@ describe('webhook delivery to real receivers', () => {
     expect(pending).toMatchObject({ status: 'Pending', attemptCount: 1 });
     expect(Date.parse(pending.nextAttemptAt) - Date.parse(pending.createdAt)).toBe(5000);
     const [first] = await attempts(t, id);
-    expect(first).toMatchObject({ number: 1, trigger: 'Scheduled', responseStatus: 500, responseBodyExcerpt: 'boom', errorKind: 'HttpStatus', success: false });
+    expect(first).toMatchObject({
+      number: 1,
+      trigger: 'Scheduled',
+      responseStatus: 500,
+      responseBodyExcerpt: 'boom',
+      errorKind: 'HttpStatus',
+      success: false,
+    });
 
     // Not yet due: nothing happens.
     await advance(t, 4);
@@ -113,10 +137,15 @@ describe('webhook delivery to real receivers', () => {
     const list = await attempts(t, id);
     expect(list).toHaveLength(8);
     expect(list.map((a) => a.number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-    expect(list.every((a) => a.trigger === 'Scheduled' && a.responseStatus === 503 && a.errorKind === 'HttpStatus' && !a.success)).toBe(true);
+    expect(
+      list.every(
+        (a) => a.trigger === 'Scheduled' && a.responseStatus === 503 && a.errorKind === 'HttpStatus' && !a.success,
+      ),
+    ).toBe(true);
     // Each attempt is recorded at its due time: previous due time + next delay.
     const created = Date.parse(n.createdAt);
-    for (let k = 1; k < 8; k++) expect(Date.parse(list[k].startedAt) - created).toBe(cumulative(DEFAULT_RETRY_SCHEDULE, k + 1) * 1000);
+    for (let k = 1; k < 8; k++)
+      expect(Date.parse(list[k].startedAt) - created).toBe(cumulative(DEFAULT_RETRY_SCHEDULE, k + 1) * 1000);
     expect(n.lastAttemptAt).toBe(list[7].startedAt);
 
     // Exhausted: no further automatic attempt, however far the clock goes.
@@ -163,10 +192,15 @@ describe('webhook delivery to real receivers', () => {
     await h.mock.control.idle();
     expect((await notification(t, id)).status).toBe('Success');
     status = 500;
-    expect((await t.call('POST', `/v1/notifications/webhook/${id}/retry`, { op: 'retryWebhookNotification' })).status).toBe(202);
+    expect(
+      (await t.call('POST', `/v1/notifications/webhook/${id}/retry`, { op: 'retryWebhookNotification' })).status,
+    ).toBe(202);
     await h.mock.control.idle();
     expect(await notification(t, id)).toMatchObject({ status: 'Failure', attemptCount: 2, nextAttemptAt: null });
-    expect(r.received.map((d) => d.headers['x-event-id'])).toEqual([r.received[0]!.headers['x-event-id'], r.received[0]!.headers['x-event-id']]);
+    expect(r.received.map((d) => d.headers['x-event-id'])).toEqual([
+      r.received[0]!.headers['x-event-id'],
+      r.received[0]!.headers['x-event-id'],
+    ]);
   });
 
   it('a manual retry during an automatic attempt decides the state; the late automatic attempt is only recorded', async () => {
@@ -175,7 +209,9 @@ describe('webhook delivery to real receivers', () => {
     await subscribe(t, r.url, EVENT);
     const id = (await emit(t, EVENT)).notifications[0]!;
     await r.waitForCount(1);
-    expect((await t.call('POST', `/v1/notifications/webhook/${id}/retry`, { op: 'retryWebhookNotification' })).status).toBe(202);
+    expect(
+      (await t.call('POST', `/v1/notifications/webhook/${id}/retry`, { op: 'retryWebhookNotification' })).status,
+    ).toBe(202);
     await h.mock.control.idle();
     const n = await notification(t, id);
     expect(n).toMatchObject({ status: 'Success', attemptCount: 2, nextAttemptAt: null });
@@ -203,10 +239,14 @@ describe('webhook delivery to real receivers', () => {
 
     await healthy.waitForCount(1, 2000);
     // Delivered and recorded while the other attempt is still hanging.
-    const fast = await until(async () => {
-      const n = await notification(t, fastId);
-      return n.status === 'Success' ? n : undefined;
-    }, 2000, 'healthy delivery recorded');
+    const fast = await until(
+      async () => {
+        const n = await notification(t, fastId);
+        return n.status === 'Success' ? n : undefined;
+      },
+      2000,
+      'healthy delivery recorded',
+    );
     expect(fast.attemptCount).toBe(1);
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS);
     expect((await notification(t, slowId)).attemptCount).toBe(0);
@@ -215,7 +255,12 @@ describe('webhook delivery to real receivers', () => {
     const slow = await notification(t, slowId);
     expect(slow).toMatchObject({ status: 'Pending', attemptCount: 1 });
     const [attempt] = await attempts(t, slowId);
-    expect(attempt).toMatchObject({ errorKind: 'Timeout', responseStatus: null, responseBodyExcerpt: null, success: false });
+    expect(attempt).toMatchObject({
+      errorKind: 'Timeout',
+      responseStatus: null,
+      responseBodyExcerpt: null,
+      success: false,
+    });
     expect(attempt.durationMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 20);
     expect(attempt.durationMs).toBeLessThan(TIMEOUT_MS + 1500);
     expect(hanging.received).toHaveLength(1);
@@ -228,7 +273,13 @@ describe('webhook delivery to real receivers', () => {
     const id = (await emit(t, EVENT)).notifications[0]!;
     await h.mock.control.idle();
     const [attempt] = await attempts(t, id);
-    expect(attempt).toMatchObject({ number: 1, errorKind: 'ConnectionError', responseStatus: null, responseBodyExcerpt: null, success: false });
+    expect(attempt).toMatchObject({
+      number: 1,
+      errorKind: 'ConnectionError',
+      responseStatus: null,
+      responseBodyExcerpt: null,
+      success: false,
+    });
     expect(attempt.durationMs).toBeLessThan(TIMEOUT_MS);
     expect(await notification(t, id)).toMatchObject({ status: 'Pending', attemptCount: 1 });
   });
@@ -253,7 +304,12 @@ describe('webhook delivery to real receivers', () => {
     await r.waitForCount(1);
     await h.mock.control.idle();
     const [attempt] = await attempts(t, id);
-    expect(attempt).toMatchObject({ errorKind: 'HttpStatus', responseStatus: 302, responseBodyExcerpt: 'moved', success: false });
+    expect(attempt).toMatchObject({
+      errorKind: 'HttpStatus',
+      responseStatus: 302,
+      responseBodyExcerpt: 'moved',
+      success: false,
+    });
     expect((await notification(t, id)).status).toBe('Pending');
     // 307/308 keep the method and body: not followed either.
     r.respondWith(() => ({ status: 308, headers: { location: `${target.url}/elsewhere` } }));
@@ -321,15 +377,27 @@ describe('delivery concurrency and real-time retries', () => {
       for (let i = 0; i < 5; i++) await emit(t, 'Items.Sku.Created');
       await healthy.waitForCount(5, 3000);
       // Served before the first hanging attempt timed out: nothing waited behind the hanging receiver.
-      const failedEarly = await t.call('GET', `/v1/notifications/webhook?filterBy=${encodeURIComponent('status[Equals]Failure')}`, { op: 'listWebhookNotifications' });
+      const failedEarly = await t.call(
+        'GET',
+        `/v1/notifications/webhook?filterBy=${encodeURIComponent('status[Equals]Failure')}`,
+        { op: 'listWebhookNotifications' },
+      );
       expect(failedEarly.body.totalCount).toBe(0);
       expect(hanging.received).toHaveLength(1);
       await h.mock.control.idle();
       // One at a time, each costs its own timeout, none is lost.
       expect(hanging.received).toHaveLength(5);
-      const failed = await t.call('GET', `/v1/notifications/webhook?filterBy=${encodeURIComponent('status[Equals]Failure')}`, { op: 'listWebhookNotifications' });
+      const failed = await t.call(
+        'GET',
+        `/v1/notifications/webhook?filterBy=${encodeURIComponent('status[Equals]Failure')}`,
+        { op: 'listWebhookNotifications' },
+      );
       expect(failed.body.totalCount).toBe(5);
-      const succeeded = await t.call('GET', `/v1/notifications/webhook?filterBy=${encodeURIComponent('status[Equals]Success')}`, { op: 'listWebhookNotifications' });
+      const succeeded = await t.call(
+        'GET',
+        `/v1/notifications/webhook?filterBy=${encodeURIComponent('status[Equals]Success')}`,
+        { op: 'listWebhookNotifications' },
+      );
       expect(succeeded.body.totalCount).toBe(5);
     } finally {
       await h.close();

@@ -21,10 +21,27 @@ const cumulative = (n: number) => SCHEDULE.slice(0, n).reduce((a, b) => a + b, 0
 function setUp() {
   const time = new FakeTime();
   const transport = new FakeTransport(time);
-  const store = new Store({ seed: DEFAULT_SEED, skus: 5, maxTenants: 10, jwtSecret: 'engine-test-secret', clock: time });
-  const engine = new WebhookEngine(store, { retrySchedule: SCHEDULE, concurrency: 64 }, { clock: time, transport, signer: hmacSigner, timers: time });
+  const store = new Store({
+    seed: DEFAULT_SEED,
+    skus: 5,
+    maxTenants: 10,
+    jwtSecret: 'engine-test-secret',
+    clock: time,
+  });
+  const engine = new WebhookEngine(
+    store,
+    { retrySchedule: SCHEDULE, concurrency: 64 },
+    { clock: time, transport, signer: hmacSigner, timers: time },
+  );
   const tenant = store.tenant('engine-test');
-  const subscribe = (id = 'sub_1') => tenant.commit('subscription', id, { id, endpoint: ENDPOINT, eventName: EVENT, eventVersion: 1, createdAt: tenant.nowIso() });
+  const subscribe = (id = 'sub_1') =>
+    tenant.commit('subscription', id, {
+      id,
+      endpoint: ENDPOINT,
+      eventName: EVENT,
+      eventVersion: 1,
+      createdAt: tenant.nowIso(),
+    });
   const emitOne = (): string => {
     const emission = engine.emit(tenant, { eventName: EVENT });
     if ('error' in emission) throw new Error(emission.error);
@@ -74,7 +91,11 @@ describe('the webhook engine without sockets', () => {
     const history = attempts(tenant, id);
     expect(history.map((a) => a.number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(history.map((a) => offsetFrom(created, a.startedAt))).toEqual([0, 5, 305, 2105, 9305, 27305, 63305, 99305]);
-    expect(history.every((a) => a.trigger === 'Scheduled' && a.responseStatus === 503 && a.errorKind === 'HttpStatus' && !a.success)).toBe(true);
+    expect(
+      history.every(
+        (a) => a.trigger === 'Scheduled' && a.responseStatus === 503 && a.errorKind === 'HttpStatus' && !a.success,
+      ),
+    ).toBe(true);
     // Exhausted: nothing scheduled, no timer left, however far real time goes.
     expect(engine.pendingCount()).toBe(0);
     expect(time.timeoutsAt).toEqual([]);
@@ -86,7 +107,14 @@ describe('the webhook engine without sockets', () => {
     expect(retried).toMatchObject({ id, status: 'Pending', nextAttemptAt: null });
     await time.settle();
     expect(notification(tenant, id)).toMatchObject({ status: 'Success', attemptCount: 9, nextAttemptAt: null });
-    expect(attempts(tenant, id).at(-1)).toMatchObject({ number: 9, trigger: 'Manual', responseStatus: 200, responseBodyExcerpt: 'thanks', errorKind: null, success: true });
+    expect(attempts(tenant, id).at(-1)).toMatchObject({
+      number: 9,
+      trigger: 'Manual',
+      responseStatus: 200,
+      responseBodyExcerpt: 'thanks',
+      errorKind: null,
+      success: true,
+    });
 
     // Every request was the same signed event to the same receiver.
     const eventId = notification(tenant, id).eventId;
@@ -102,7 +130,8 @@ describe('the webhook engine without sockets', () => {
     const { time, transport, engine, tenant, subscribe, emitOne, close: stop } = setUp();
     close = stop;
     subscribe();
-    transport.answer = (_request, index) => (index < 3 ? { error: index === 0 ? 'ConnectionError' : 'Timeout' } : { status: 500 });
+    transport.answer = (_request, index) =>
+      index < 3 ? { error: index === 0 ? 'ConnectionError' : 'Timeout' } : { status: 500 };
     const id = emitOne();
     await time.settle();
 
@@ -110,8 +139,19 @@ describe('the webhook engine without sockets', () => {
     await time.settle();
     const n = notification(tenant, id);
     expect(n).toMatchObject({ status: 'Failure', attemptCount: 8, nextAttemptAt: null });
-    expect(attempts(tenant, id).map((a) => offsetFrom(n.createdAt, a.startedAt))).toEqual([0, 5, 305, 2105, 9305, 27305, 63305, 99305]);
-    expect(attempts(tenant, id).map((a) => a.errorKind)).toEqual(['ConnectionError', 'Timeout', 'Timeout', 'HttpStatus', 'HttpStatus', 'HttpStatus', 'HttpStatus', 'HttpStatus']);
+    expect(attempts(tenant, id).map((a) => offsetFrom(n.createdAt, a.startedAt))).toEqual([
+      0, 5, 305, 2105, 9305, 27305, 63305, 99305,
+    ]);
+    expect(attempts(tenant, id).map((a) => a.errorKind)).toEqual([
+      'ConnectionError',
+      'Timeout',
+      'Timeout',
+      'HttpStatus',
+      'HttpStatus',
+      'HttpStatus',
+      'HttpStatus',
+      'HttpStatus',
+    ]);
     expect(n.lastAttemptAt).toBe(attempts(tenant, id).at(-1)!.startedAt);
     expect(transport.requests).toHaveLength(8);
   });
@@ -121,7 +161,8 @@ describe('the webhook engine without sockets', () => {
     close = stop;
     subscribe();
     let answerFirst: (answer: Answer) => void = () => undefined;
-    transport.answer = (_request, index) => (index === 0 ? new Promise<Answer>((resolve) => (answerFirst = resolve)) : { status: 200 });
+    transport.answer = (_request, index) =>
+      index === 0 ? new Promise<Answer>((resolve) => (answerFirst = resolve)) : { status: 200 };
     const id = emitOne();
     await time.settle();
     expect(transport.requests).toHaveLength(1);

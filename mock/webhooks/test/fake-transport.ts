@@ -2,7 +2,9 @@ import type { Clock } from '../../clock.js';
 import type { AttemptOutcome, DeliveryRequest, Transport } from '../transport.js';
 
 /** How the fake receiver answers one request: an HTTP status, or a failure without a response. */
-export type Answer = { readonly status: number; readonly body?: string } | { readonly error: 'Timeout' | 'ConnectionError' };
+export type Answer =
+  | { readonly status: number; readonly body?: string }
+  | { readonly error: 'Timeout' | 'ConnectionError' };
 
 /** A transport without sockets: records every request and answers as the test says, at once unless told otherwise. */
 export class FakeTransport implements Transport {
@@ -18,9 +20,24 @@ export class FakeTransport implements Transport {
     const startedAtMs = this.clock.now();
     const answer = await this.answer(request, index);
     const endedAtMs = this.clock.now();
-    if ('error' in answer) return { success: false, responseStatus: null, responseBodyExcerpt: null, errorKind: answer.error, startedAtMs, endedAtMs };
+    if ('error' in answer)
+      return {
+        success: false,
+        responseStatus: null,
+        responseBodyExcerpt: null,
+        errorKind: answer.error,
+        startedAtMs,
+        endedAtMs,
+      };
     const success = answer.status >= 200 && answer.status < 300;
-    return { success, responseStatus: answer.status, responseBodyExcerpt: answer.body ?? '', errorKind: success ? null : 'HttpStatus', startedAtMs, endedAtMs };
+    return {
+      success,
+      responseStatus: answer.status,
+      responseBodyExcerpt: answer.body ?? '',
+      errorKind: success ? null : 'HttpStatus',
+      startedAtMs,
+      endedAtMs,
+    };
   }
 
   async close(): Promise<void> {

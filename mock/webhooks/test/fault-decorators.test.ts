@@ -10,8 +10,21 @@ import { FakeTime } from './fake-time.js';
 import { FakeTransport } from './fake-transport.js';
 
 const SECRET = 'fault-test-secret';
-const PAYLOAD = { id: 'evt_1', eventName: 'Warehouse.Shipment.Shipped', eventVersion: 1, occurredAt: '2026-01-05T08:00:00.000Z', orgCode: 'acme', data: { shipmentId: 'SHP-é-1' } };
-const NOTIFICATION = { id: 'ntf_1', eventId: 'evt_1', eventName: PAYLOAD.eventName, eventVersion: 1, endpoint: 'https://receiver.example/hooks' } as Notification;
+const PAYLOAD = {
+  id: 'evt_1',
+  eventName: 'Warehouse.Shipment.Shipped',
+  eventVersion: 1,
+  occurredAt: '2026-01-05T08:00:00.000Z',
+  orgCode: 'acme',
+  data: { shipmentId: 'SHP-é-1' },
+};
+const NOTIFICATION = {
+  id: 'ntf_1',
+  eventId: 'evt_1',
+  eventName: PAYLOAD.eventName,
+  eventVersion: 1,
+  endpoint: 'https://receiver.example/hooks',
+} as Notification;
 
 /** The faithful signer and a recording transport as the composition root wires them, with `faults` planted. */
 function wire(...faults: FaultName[]) {

@@ -40,10 +40,17 @@ describe('fan-out, emission from writes, history and isolation', () => {
     expect(none.notifications).toEqual([]);
     await h.mock.control.idle();
 
-    const shippedSubs = await Promise.all(shipped.notifications.map(async (id) => (await notification(t, id)).subscriptionId));
+    const shippedSubs = await Promise.all(
+      shipped.notifications.map(async (id) => (await notification(t, id)).subscriptionId),
+    );
     expect(shippedSubs.sort()).toEqual([a.id, b.id].sort());
     const createdOne = await notification(t, created.notifications[0]!);
-    expect(createdOne).toMatchObject({ subscriptionId: c.id, eventName: 'Items.Sku.Created', eventVersion: 2, status: 'Success' });
+    expect(createdOne).toMatchObject({
+      subscriptionId: c.id,
+      eventName: 'Items.Sku.Created',
+      eventVersion: 2,
+      status: 'Success',
+    });
 
     const mine = ok.received.slice(before);
     expect(mine).toHaveLength(3);
@@ -54,7 +61,9 @@ describe('fan-out, emission from writes, history and isolation', () => {
     // One event, one id: both notifications of the fan-out carry the same event id, each its own notification id.
     const ab = mine.filter((d) => d.path !== '/c');
     expect(new Set(ab.map((d) => d.headers['x-notification-id'])).size).toBe(2);
-    expect(validator.validateSchema(payloadComponent('Items.Sku.Created', 2), mine.find((d) => d.path === '/c')!.json)).toEqual({ ok: true });
+    expect(
+      validator.validateSchema(payloadComponent('Items.Sku.Created', 2), mine.find((d) => d.path === '/c')!.json),
+    ).toEqual({ ok: true });
   });
 
   it('a stock update (PUT /v1/items/skus/{ref}/stock) emits Warehouse.Stock.Updated projected to each subscribed version', async () => {
@@ -64,11 +73,18 @@ describe('fan-out, emission from writes, history and isolation', () => {
     const manifest = (await t.call('GET', '/__mock/fixtures')).body;
     const reference = manifest.sku.reference as string;
     const before = ok.received.length;
-    const put = await t.call('PUT', `/v1/items/skus/${enc(reference)}/stock`, { body: { locationReference: manifest.sku.locationReference, stock: 42 }, op: 'updateSkuStock' });
+    const put = await t.call('PUT', `/v1/items/skus/${enc(reference)}/stock`, {
+      body: { locationReference: manifest.sku.locationReference, stock: 42 },
+      op: 'updateSkuStock',
+    });
     expect(put.status, put.text).toBe(204);
     await h.mock.control.idle();
 
-    const list = await t.call('GET', `/v1/notifications/webhook?filterBy=${enc('eventName[Equals]Warehouse.Stock.Updated')}`, { op: 'listWebhookNotifications' });
+    const list = await t.call(
+      'GET',
+      `/v1/notifications/webhook?filterBy=${enc('eventName[Equals]Warehouse.Stock.Updated')}`,
+      { op: 'listWebhookNotifications' },
+    );
     expect(list.body.totalCount).toBe(2);
     const bySub = new Map<string, any>(list.body.results.map((n: any) => [n.subscriptionId, n]));
     const one = bySub.get(v1.id);
@@ -76,8 +92,20 @@ describe('fan-out, emission from writes, history and isolation', () => {
     expect(one.status).toBe('Success');
     expect(one.eventId).toBe(two.eventId);
     expect(Object.keys(one.payload.data).sort()).toEqual(['locationReference', 'skuId', 'skuReference', 'stock']);
-    expect(one.payload.data).toMatchObject({ skuReference: reference, locationReference: manifest.sku.locationReference, stock: 42 });
-    expect(Object.keys(two.payload.data).sort()).toEqual(['locationReference', 'lotId', 'previousStock', 'skuId', 'skuReference', 'stock', 'unitOfMeasureId']);
+    expect(one.payload.data).toMatchObject({
+      skuReference: reference,
+      locationReference: manifest.sku.locationReference,
+      stock: 42,
+    });
+    expect(Object.keys(two.payload.data).sort()).toEqual([
+      'locationReference',
+      'lotId',
+      'previousStock',
+      'skuId',
+      'skuReference',
+      'stock',
+      'unitOfMeasureId',
+    ]);
     expect(two.payload.data).toMatchObject({ skuReference: reference, stock: 42, lotId: null });
     expect(validator.validateSchema(payloadComponent('Warehouse.Stock.Updated', 1), one.payload)).toEqual({ ok: true });
     expect(validator.validateSchema(payloadComponent('Warehouse.Stock.Updated', 2), two.payload)).toEqual({ ok: true });
@@ -145,32 +173,71 @@ describe('fan-out, emission from writes, history and isolation', () => {
     it('reads one notification and its attempts', async () => {
       const id = ids.failed[0]!;
       const one = await notification(t, id);
-      expect(one).toMatchObject({ id, status: 'Failure', eventName: 'Warehouse.Receipt.Received', endpoint: failing.url });
-      expect(validator.validateSchema(payloadComponent('Warehouse.Receipt.Received', 1), one.payload)).toEqual({ ok: true });
+      expect(one).toMatchObject({
+        id,
+        status: 'Failure',
+        eventName: 'Warehouse.Receipt.Received',
+        endpoint: failing.url,
+      });
+      expect(validator.validateSchema(payloadComponent('Warehouse.Receipt.Received', 1), one.payload)).toEqual({
+        ok: true,
+      });
       const list = await attempts(t, id);
       expect(list.map((a) => [a.number, a.trigger, a.responseStatus, a.errorKind])).toEqual([
         [1, 'Scheduled', 500, 'HttpStatus'],
         [2, 'Scheduled', 500, 'HttpStatus'],
       ]);
       expect(Date.parse(list[1].startedAt) - Date.parse(list[0].startedAt)).toBeGreaterThanOrEqual(59_900);
-      const sorted = await t.call('GET', `/v1/notifications/webhook/${id}/attempts?sortBy=-number&filterBy=${enc('success[Equals]false')}`, { op: 'listWebhookNotificationAttempts' });
+      const sorted = await t.call(
+        'GET',
+        `/v1/notifications/webhook/${id}/attempts?sortBy=-number&filterBy=${enc('success[Equals]false')}`,
+        { op: 'listWebhookNotificationAttempts' },
+      );
       expect(sorted.body.results.map((a: any) => a.number)).toEqual([2, 1]);
     });
 
     it('answers 404 for unknown notification ids on get, attempts and retry', async () => {
-      expectProblem(await t.call('GET', '/v1/notifications/webhook/ntf_unknown', { op: 'getWebhookNotification' }), 404, 'COMMON.ENTITY.NOT_FOUND');
-      expectProblem(await t.call('GET', '/v1/notifications/webhook/ntf_unknown/attempts', { op: 'listWebhookNotificationAttempts' }), 404, 'COMMON.ENTITY.NOT_FOUND');
-      expectProblem(await t.call('POST', '/v1/notifications/webhook/ntf_unknown/retry', { op: 'retryWebhookNotification' }), 404, 'COMMON.ENTITY.NOT_FOUND');
+      expectProblem(
+        await t.call('GET', '/v1/notifications/webhook/ntf_unknown', { op: 'getWebhookNotification' }),
+        404,
+        'COMMON.ENTITY.NOT_FOUND',
+      );
+      expectProblem(
+        await t.call('GET', '/v1/notifications/webhook/ntf_unknown/attempts', {
+          op: 'listWebhookNotificationAttempts',
+        }),
+        404,
+        'COMMON.ENTITY.NOT_FOUND',
+      );
+      expectProblem(
+        await t.call('POST', '/v1/notifications/webhook/ntf_unknown/retry', { op: 'retryWebhookNotification' }),
+        404,
+        'COMMON.ENTITY.NOT_FOUND',
+      );
     });
 
     it('isolates tenants: another org can neither read nor retry the notification (404) and lists none', async () => {
       const other = await tenant(h, 'other');
       const id = ids.shipped[0]!;
-      expectProblem(await other.call('GET', `/v1/notifications/webhook/${id}`, { op: 'getWebhookNotification' }), 404, 'COMMON.ENTITY.NOT_FOUND');
-      expectProblem(await other.call('GET', `/v1/notifications/webhook/${id}/attempts`, { op: 'listWebhookNotificationAttempts' }), 404, 'COMMON.ENTITY.NOT_FOUND');
+      expectProblem(
+        await other.call('GET', `/v1/notifications/webhook/${id}`, { op: 'getWebhookNotification' }),
+        404,
+        'COMMON.ENTITY.NOT_FOUND',
+      );
+      expectProblem(
+        await other.call('GET', `/v1/notifications/webhook/${id}/attempts`, { op: 'listWebhookNotificationAttempts' }),
+        404,
+        'COMMON.ENTITY.NOT_FOUND',
+      );
       const before = ok.received.length;
-      expectProblem(await other.call('POST', `/v1/notifications/webhook/${id}/retry`, { op: 'retryWebhookNotification' }), 404, 'COMMON.ENTITY.NOT_FOUND');
-      expect((await other.call('GET', '/v1/notifications/webhook', { op: 'listWebhookNotifications' })).body.totalCount).toBe(0);
+      expectProblem(
+        await other.call('POST', `/v1/notifications/webhook/${id}/retry`, { op: 'retryWebhookNotification' }),
+        404,
+        'COMMON.ENTITY.NOT_FOUND',
+      );
+      expect(
+        (await other.call('GET', '/v1/notifications/webhook', { op: 'listWebhookNotifications' })).body.totalCount,
+      ).toBe(0);
       // Its clock and events do not touch this tenant either.
       await advance(other, 86_400);
       await other.call('POST', '/__mock/events', { body: { eventName: SHIPPED } });

@@ -8,7 +8,6 @@ import { advance, attempts, emit, notification, subscribe, tenant, until } from 
 const EVENT = 'Warehouse.Shipment.Shipped';
 const SCHEDULE = [0, 5, 60, 600];
 
-
 /**
  * Hostile receivers side by side (reliability): slow, hanging, resetting, redirecting, huge-bodied, flapping and
  * absent receivers each get notifications at once. Every notification must end Success or Failure on the schedule,
@@ -65,10 +64,14 @@ describe('a mix of hostile receivers', () => {
     expect(hanging.received.length).toBeLessThanOrEqual(1);
 
     // First attempts are under way or done; walk the rest of the schedule with the virtual clock.
-    await until(async () => {
-      const all = await Promise.all(notifications.map((id) => notification(t, id)));
-      return all.every((n) => n.attemptCount >= 1) || undefined;
-    }, 5000, 'first attempts');
+    await until(
+      async () => {
+        const all = await Promise.all(notifications.map((id) => notification(t, id)));
+        return all.every((n) => n.attemptCount >= 1) || undefined;
+      },
+      5000,
+      'first attempts',
+    );
     await advance(t, SCHEDULE.reduce((a, b) => a + b, 0) + 1);
 
     const byEndpoint = new Map<string, any>();
@@ -83,10 +86,18 @@ describe('a mix of hostile receivers', () => {
       expect(n?.nextAttemptAt, endpoint).toBeNull();
       const list = await attempts(t, n.id);
       expect(list, endpoint).toHaveLength(count);
-      for (const a of list) expect(a.responseBodyExcerpt === null || a.responseBodyExcerpt.length <= 1024, endpoint).toBe(true);
+      for (const a of list)
+        expect(a.responseBodyExcerpt === null || a.responseBodyExcerpt.length <= 1024, endpoint).toBe(true);
     }
-    expect(byEndpoint.get(hanging.url) && (await attempts(t, byEndpoint.get(hanging.url).id)).every((a: any) => a.errorKind === 'Timeout')).toBe(true);
-    expect((await attempts(t, byEndpoint.get(redirecting.url).id)).every((a: any) => a.errorKind === 'HttpStatus' && a.responseStatus === 307)).toBe(true);
+    expect(
+      byEndpoint.get(hanging.url) &&
+        (await attempts(t, byEndpoint.get(hanging.url).id)).every((a: any) => a.errorKind === 'Timeout'),
+    ).toBe(true);
+    expect(
+      (await attempts(t, byEndpoint.get(redirecting.url).id)).every(
+        (a: any) => a.errorKind === 'HttpStatus' && a.responseStatus === 307,
+      ),
+    ).toBe(true);
     // The redirect was never followed: the healthy receiver got exactly its own notification.
     expect(healthy.received).toHaveLength(1);
   }, 30_000);

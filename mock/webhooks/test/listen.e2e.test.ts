@@ -11,7 +11,8 @@ import { attempts, notification, tenant, until, type Tenant } from './support.js
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const run = promisify(execFile);
-const READY = /listening on http:\/\/127\.0\.0\.1:\d+, subscribed to \d+ events? of org \S+ \((?:existing )?subscription ids [^)]*\)/;
+const READY =
+  /listening on http:\/\/127\.0\.0\.1:\d+, subscribed to \d+ events? of org \S+ \((?:existing )?subscription ids [^)]*\)/;
 
 /** The node arguments of `opsapi <args>` (the CLI compiled for the test run; one process, no npx) for one-shot commands. */
 const opsapi = (args: string[]) => opsapiNodeArgs(args);
@@ -27,7 +28,8 @@ const startListener = (args: string[], ready: RegExp) =>
 /** Exit of a started process (code, signal). */
 function exited(p: Started, timeoutMs: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   return new Promise((resolve, reject) => {
-    if (p.child.exitCode !== null || p.child.signalCode !== null) return resolve({ code: p.child.exitCode, signal: p.child.signalCode });
+    if (p.child.exitCode !== null || p.child.signalCode !== null)
+      return resolve({ code: p.child.exitCode, signal: p.child.signalCode });
     const timer = setTimeout(() => reject(new Error(`no exit in ${timeoutMs} ms:\n${p.output()}`)), timeoutMs);
     p.child.once('exit', (code, signal) => {
       clearTimeout(timer);
@@ -37,7 +39,11 @@ function exited(p: Started, timeoutMs: number): Promise<{ code: number | null; s
 }
 
 /** Lines of a process's output that match. */
-const lines = (p: Started, pattern: RegExp) => p.output().split('\n').filter((l) => pattern.test(l));
+const lines = (p: Started, pattern: RegExp) =>
+  p
+    .output()
+    .split('\n')
+    .filter((l) => pattern.test(l));
 
 describe('opsapi listen, end to end', () => {
   let h: Harness;
@@ -58,36 +64,61 @@ describe('opsapi listen, end to end', () => {
   });
 
   it('subscribes to every event of the environment (latest version each) and prints a first line with the ids', async () => {
-    const versions = (await t.call('GET', '/v1/notifications/events/versions', { op: 'listEventVersions' })).body as { eventName: string }[];
+    const versions = (await t.call('GET', '/v1/notifications/events/versions', { op: 'listEventVersions' })).body as {
+      eventName: string;
+    }[];
     const names = new Set(versions.map((v) => v.eventName));
-    const subs = (await t.call('GET', '/v1/notifications/webhook/subscriptions?pageSize=1000', { op: 'listWebhookSubscriptions' })).body.results as any[];
+    const subs = (
+      await t.call('GET', '/v1/notifications/webhook/subscriptions?pageSize=1000', { op: 'listWebhookSubscriptions' })
+    ).body.results as any[];
     expect(subs).toHaveLength(names.size);
     expect(new Set(subs.map((s) => s.eventName))).toEqual(names);
     expect(subs.every((s) => s.endpoint === `http://127.0.0.1:${port}/`)).toBe(true);
     expect(subs.find((s) => s.eventName === 'Warehouse.Stock.Updated')?.eventVersion).toBe(2);
-    const first = listener!.output().split('\n').find((l) => READY.test(l))!;
+    const first = listener!
+      .output()
+      .split('\n')
+      .find((l) => READY.test(l))!;
     expect(first).toContain(`subscribed to ${names.size} events of org ${t.org}`);
     for (const s of subs) expect(first).toContain(s.id);
   });
 
   it('prints a triggered event as verified within a second or two; the notification is Success with one attempt', async () => {
-    const { stdout } = await run(process.execPath, opsapi(['trigger', 'Warehouse.Shipment.Shipped', '--base-url', h.url, '--org', t.org]), { cwd: root, timeout: 60_000 });
+    const { stdout } = await run(
+      process.execPath,
+      opsapi(['trigger', 'Warehouse.Shipment.Shipped', '--base-url', h.url, '--org', t.org]),
+      { cwd: root, timeout: 60_000 },
+    );
     const triggeredAt = Date.now();
     const [, eventId, id] = /event (evt_\S+) -> 1 notification \((ntf_\S+)\)/.exec(stdout) ?? [];
     expect(eventId, stdout).toBeDefined();
-    const line = await until(() => lines(listener!, new RegExp(`Warehouse\\.Shipment\\.Shipped v1 ${eventId} verified`))[0], 2000, 'the verified line');
+    const line = await until(
+      () => lines(listener!, new RegExp(`Warehouse\\.Shipment\\.Shipped v1 ${eventId} verified`))[0],
+      2000,
+      'the verified line',
+    );
     expect(Date.now() - triggeredAt).toBeLessThan(2000);
-    expect(line).toMatch(new RegExp(`^\\d{2}:\\d{2}:\\d{2}\\.\\d{3} Warehouse\\.Shipment\\.Shipped v1 ${eventId} verified shipmentId=`));
+    expect(line).toMatch(
+      new RegExp(`^\\d{2}:\\d{2}:\\d{2}\\.\\d{3} Warehouse\\.Shipment\\.Shipped v1 ${eventId} verified shipmentId=`),
+    );
 
-    const n = await until(async () => {
-      const one = await notification(t, id!);
-      return one.status === 'Success' ? one : undefined;
-    }, 2000, 'Success');
+    const n = await until(
+      async () => {
+        const one = await notification(t, id!);
+        return one.status === 'Success' ? one : undefined;
+      },
+      2000,
+      'Success',
+    );
     expect(n).toMatchObject({ eventId, attemptCount: 1 });
-    expect((await attempts(t, id!)).map((a) => [a.number, a.trigger, a.responseStatus, a.errorKind])).toEqual([[1, 'Scheduled', 200, null]]);
+    expect((await attempts(t, id!)).map((a) => [a.number, a.trigger, a.responseStatus, a.errorKind])).toEqual([
+      [1, 'Scheduled', 200, null],
+    ]);
 
     // A manual retry re-delivers the same event: reported as a duplicate, not as a second new event.
-    expect((await t.call('POST', `/v1/notifications/webhook/${id}/retry`, { op: 'retryWebhookNotification' })).status).toBe(202);
+    expect(
+      (await t.call('POST', `/v1/notifications/webhook/${id}/retry`, { op: 'retryWebhookNotification' })).status,
+    ).toBe(202);
     await until(() => lines(listener!, new RegExp(`${eventId} duplicate`))[0], 2000, 'the duplicate line');
     expect(lines(listener!, new RegExp(`${eventId} verified`))).toHaveLength(1);
     await h.mock.control.idle();
@@ -100,8 +131,19 @@ describe('opsapi listen, end to end', () => {
 
   it('answers 401 to a forged request and prints a warning', async () => {
     const before = lines(listener!, /warning/).length;
-    const body = JSON.stringify({ id: 'evt_forged', eventName: 'Warehouse.Shipment.Shipped', eventVersion: 1, occurredAt: new Date().toISOString(), orgCode: t.org, data: {} });
-    const res = await request(`http://127.0.0.1:${port}/`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-hmac-signature': 'f'.repeat(64), 'x-event-id': 'evt_forged' } });
+    const body = JSON.stringify({
+      id: 'evt_forged',
+      eventName: 'Warehouse.Shipment.Shipped',
+      eventVersion: 1,
+      occurredAt: new Date().toISOString(),
+      orgCode: t.org,
+      data: {},
+    });
+    const res = await request(`http://127.0.0.1:${port}/`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', 'x-hmac-signature': 'f'.repeat(64), 'x-event-id': 'evt_forged' },
+    });
     expect(res.statusCode).toBe(401);
     await res.body.dump();
     await until(() => lines(listener!, /warning/).length > before, 2000, 'the warning');
@@ -133,7 +175,19 @@ describe('opsapi listen --events --json --forward-to', () => {
     app = await startReceiver(() => ({ status: 202, body: 'queued' }));
     const port = await freePort();
     listener = await startListener(
-      ['--port', String(port), '--base-url', h.url, '--org', t.org, '--events', 'Warehouse.Shipment.Shipped,Warehouse.Stock.Updated@1', '--json', '--forward-to', `${app.url}/hooks`],
+      [
+        '--port',
+        String(port),
+        '--base-url',
+        h.url,
+        '--org',
+        t.org,
+        '--events',
+        'Warehouse.Shipment.Shipped,Warehouse.Stock.Updated@1',
+        '--json',
+        '--forward-to',
+        `${app.url}/hooks`,
+      ],
       /"type":"listening"/,
     );
   }, 90_000);
@@ -145,7 +199,12 @@ describe('opsapi listen --events --json --forward-to', () => {
   });
 
   it('subscribes to the chosen events, prints JSON lines and answers with the forward target status', async () => {
-    const ready = JSON.parse(listener!.output().split('\n').find((l) => l.includes('"type":"listening"'))!);
+    const ready = JSON.parse(
+      listener!
+        .output()
+        .split('\n')
+        .find((l) => l.includes('"type":"listening"'))!,
+    );
     expect(ready.events).toEqual([
       { eventName: 'Warehouse.Shipment.Shipped', eventVersion: 1 },
       { eventName: 'Warehouse.Stock.Updated', eventVersion: 1 },
@@ -158,16 +217,39 @@ describe('opsapi listen --events --json --forward-to', () => {
     expect(forwarded!.path).toBe('/hooks');
     expect(forwarded!.json.id).toBe(emitted.body.eventId);
     expect(typeof forwarded!.headers['x-hmac-signature']).toBe('string');
-    const line = await until(() => listener!.output().split('\n').find((l) => l.includes(emitted.body.eventId)), 2000, 'the JSON line');
-    expect(JSON.parse(line)).toMatchObject({ type: 'event', verified: true, eventId: emitted.body.eventId, eventName: 'Warehouse.Shipment.Shipped', eventVersion: 1, notificationId: id, forwardStatus: 202 });
+    const line = await until(
+      () =>
+        listener!
+          .output()
+          .split('\n')
+          .find((l) => l.includes(emitted.body.eventId)),
+      2000,
+      'the JSON line',
+    );
+    expect(JSON.parse(line)).toMatchObject({
+      type: 'event',
+      verified: true,
+      eventId: emitted.body.eventId,
+      eventName: 'Warehouse.Shipment.Shipped',
+      eventVersion: 1,
+      notificationId: id,
+      forwardStatus: 202,
+    });
     await h.mock.control.idle();
-    expect((await attempts(t, id))[0]).toMatchObject({ responseStatus: 202, responseBodyExcerpt: 'queued', success: true });
+    expect((await attempts(t, id))[0]).toMatchObject({
+      responseStatus: 202,
+      responseBodyExcerpt: 'queued',
+      success: true,
+    });
 
     const p = listener!;
     listener = undefined;
     p.child.kill('SIGINT');
     expect((await exited(p, 15_000)).code).toBe(0);
-    expect((await t.call('GET', '/v1/notifications/webhook/subscriptions', { op: 'listWebhookSubscriptions' })).body.totalCount).toBe(0);
+    expect(
+      (await t.call('GET', '/v1/notifications/webhook/subscriptions', { op: 'listWebhookSubscriptions' })).body
+        .totalCount,
+    ).toBe(0);
   });
 });
 
@@ -177,12 +259,24 @@ describe('opsapi listen --subscription-id', () => {
     try {
       const t = await tenant(h, 'listenexisting');
       const port = await freePort();
-      const sub = (await t.call('POST', '/v1/notifications/webhook/subscriptions', { body: { endpoint: `http://127.0.0.1:${port}/`, eventName: 'Items.Sku.Deleted', eventVersion: 1 }, op: 'createWebhookSubscription' })).body;
-      const p = await startListener(['--port', String(port), '--base-url', h.url, '--org', t.org, '--subscription-id', sub.id], READY);
+      const sub = (
+        await t.call('POST', '/v1/notifications/webhook/subscriptions', {
+          body: { endpoint: `http://127.0.0.1:${port}/`, eventName: 'Items.Sku.Deleted', eventVersion: 1 },
+          op: 'createWebhookSubscription',
+        })
+      ).body;
+      const p = await startListener(
+        ['--port', String(port), '--base-url', h.url, '--org', t.org, '--subscription-id', sub.id],
+        READY,
+      );
       try {
         expect(p.output()).toContain(`subscribed to 1 event of org ${t.org} (existing subscription ids ${sub.id})`);
         const emitted = (await t.call('POST', '/__mock/events', { body: { eventName: 'Items.Sku.Deleted' } })).body;
-        await until(() => lines(p, new RegExp(`Items\\.Sku\\.Deleted v1 ${emitted.eventId} verified`))[0], 3000, 'the verified line');
+        await until(
+          () => lines(p, new RegExp(`Items\\.Sku\\.Deleted v1 ${emitted.eventId} verified`))[0],
+          3000,
+          'the verified line',
+        );
       } finally {
         p.child.kill('SIGTERM');
         expect((await exited(p, 15_000)).code).toBe(0);
@@ -190,7 +284,11 @@ describe('opsapi listen --subscription-id', () => {
       const subs = await t.call('GET', '/v1/notifications/webhook/subscriptions', { op: 'listWebhookSubscriptions' });
       expect(subs.body.results.map((s: any) => s.id)).toEqual([sub.id]);
 
-      const bad = await run(process.execPath, opsapi(['listen', '--port', '0', '--base-url', h.url, '--org', t.org, '--events', 'No.Such.Event']), { cwd: root, timeout: 60_000 }).catch((e: { code: number; stderr: string }) => e);
+      const bad = await run(
+        process.execPath,
+        opsapi(['listen', '--port', '0', '--base-url', h.url, '--org', t.org, '--events', 'No.Such.Event']),
+        { cwd: root, timeout: 60_000 },
+      ).catch((e: { code: number; stderr: string }) => e);
       expect((bad as { code: number }).code).toBe(2);
       expect((bad as { stderr: string }).stderr).toMatch(/unknown event "No\.Such\.Event"/);
     } finally {

@@ -86,7 +86,12 @@ describe('the per-tenant scheduler', () => {
 
   it('a jump past every job starts them all and leaves no timer', () => {
     const { time, tenantClock, scheduler, started, at } = setUp();
-    for (const [name, seconds] of [['x', 5], ['y', 300], ['z', 1800]] as const) scheduler.add(name, { name, dueAt: at(seconds) });
+    for (const [name, seconds] of [
+      ['x', 5],
+      ['y', 300],
+      ['z', 1800],
+    ] as const)
+      scheduler.add(name, { name, dueAt: at(seconds) });
     tenantClock.advance(7 * 24 * 3600 * SECOND);
     scheduler.afterClockJump();
     expect(started).toEqual(['x', 'y', 'z']);

@@ -44,7 +44,11 @@ describe('what a receiver gets: signed raw bytes and contract payloads', () => {
     const t = await tenant(h);
     // Data with non-ASCII characters and characters JSON may escape: the bytes, not a re-serialisation, are signed.
     await subscribe(t, `${r.url}/sig`, 'Warehouse.Shipment.Shipped');
-    const data = { shipmentId: 'SHP-Crème-brûlée-🍮', salesOrderId: 'SO "quoted" \\ \u2028', shippedAt: '2026-01-02T03:04:05.000Z' };
+    const data = {
+      shipmentId: 'SHP-Crème-brûlée-🍮',
+      salesOrderId: 'SO "quoted" \\ \u2028',
+      shippedAt: '2026-01-02T03:04:05.000Z',
+    };
     const before = r.received.length;
     const { eventId, notifications } = await emit(t, 'Warehouse.Shipment.Shipped', { data });
     const [delivery] = (await r.waitForCount(before + 1)).slice(before);
@@ -90,9 +94,12 @@ describe('what a receiver gets: signed raw bytes and contract payloads', () => {
 
   it('delivers payloads valid against WebhookPayload and the per-event component, for every event version of the catalog', async () => {
     const t = await tenant(h);
-    const versions = EVENT_CATALOG.flatMap((e) => e.versions.map((v) => ({ eventName: e.eventName, eventVersion: v.version })));
+    const versions = EVENT_CATALOG.flatMap((e) =>
+      e.versions.map((v) => ({ eventName: e.eventName, eventVersion: v.version })),
+    );
     expect(versions.length).toBeGreaterThan(30);
-    for (const v of versions) await subscribe(t, `${r.url}/all/${v.eventName}/${v.eventVersion}`, v.eventName, v.eventVersion);
+    for (const v of versions)
+      await subscribe(t, `${r.url}/all/${v.eventName}/${v.eventVersion}`, v.eventName, v.eventVersion);
     const before = r.received.length;
     let expectedDeliveries = 0;
     for (const e of EVENT_CATALOG) expectedDeliveries += (await emit(t, e.eventName)).notifications.length;
@@ -103,7 +110,9 @@ describe('what a receiver gets: signed raw bytes and contract payloads', () => {
       const component = payloadComponent(eventName!, Number(version));
       expect(d.json, d.path).toMatchObject({ eventName, eventVersion: Number(version), orgCode: t.org });
       expect(validator.validateSchema('WebhookPayload', d.json), d.path).toEqual({ ok: true });
-      expect(validator.validateSchema(component, d.json), `${component}: ${d.raw.toString('utf8')}`).toEqual({ ok: true });
+      expect(validator.validateSchema(component, d.json), `${component}: ${d.raw.toString('utf8')}`).toEqual({
+        ok: true,
+      });
       expect(d.headers['x-event-name']).toBe(eventName);
       expect(d.headers['x-event-version']).toBe(version);
     }

@@ -19,7 +19,11 @@ describe('the SSRF guard (--block-private-endpoints)', () => {
       await h.mock.control.idle();
       for (const id of notifications) {
         expect(await notification(t, id)).toMatchObject({ status: 'Failure', attemptCount: 1 });
-        expect((await attempts(t, id))[0]).toMatchObject({ errorKind: 'BlockedEndpoint', responseStatus: null, success: false });
+        expect((await attempts(t, id))[0]).toMatchObject({
+          errorKind: 'BlockedEndpoint',
+          responseStatus: null,
+          success: false,
+        });
       }
       expect(r.received).toHaveLength(0);
     } finally {

@@ -16,13 +16,25 @@ export async function tenant(h: Harness, prefix = 'wh'): Promise<Tenant> {
   return { org, token, call: (method, path, options = {}) => h.call(method, path, { token, ...options }) };
 }
 
-export async function subscribe(t: Tenant, endpoint: string, eventName: string, eventVersion = 1): Promise<{ id: string; endpoint: string }> {
-  const reply = await t.call('POST', '/v1/notifications/webhook/subscriptions', { body: { endpoint, eventName, eventVersion }, op: 'createWebhookSubscription' });
+export async function subscribe(
+  t: Tenant,
+  endpoint: string,
+  eventName: string,
+  eventVersion = 1,
+): Promise<{ id: string; endpoint: string }> {
+  const reply = await t.call('POST', '/v1/notifications/webhook/subscriptions', {
+    body: { endpoint, eventName, eventVersion },
+    op: 'createWebhookSubscription',
+  });
   expect(reply.status, reply.text).toBe(201);
   return reply.body;
 }
 
-export async function emit(t: Tenant, eventName: string, extra: Record<string, unknown> = {}): Promise<{ eventId: string; notifications: string[] }> {
+export async function emit(
+  t: Tenant,
+  eventName: string,
+  extra: Record<string, unknown> = {},
+): Promise<{ eventId: string; notifications: string[] }> {
   const reply = await t.call('POST', '/__mock/events', { body: { eventName, ...extra } });
   expect(reply.status, reply.text).toBe(202);
   return reply.body;
@@ -35,7 +47,9 @@ export async function notification(t: Tenant, id: string): Promise<any> {
 }
 
 export async function attempts(t: Tenant, id: string): Promise<any[]> {
-  const reply = await t.call('GET', `/v1/notifications/webhook/${id}/attempts?pageSize=100`, { op: 'listWebhookNotificationAttempts' });
+  const reply = await t.call('GET', `/v1/notifications/webhook/${id}/attempts?pageSize=100`, {
+    op: 'listWebhookNotificationAttempts',
+  });
   expect(reply.status, reply.text).toBe(200);
   return reply.body.results;
 }
@@ -54,7 +68,11 @@ export async function webhookSecret(t: Tenant): Promise<string> {
 }
 
 /** Polls `probe` until it returns a value (not undefined/false), or throws after `timeoutMs`. */
-export async function until<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 5000, what = 'condition'): Promise<T> {
+export async function until<T>(
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 5000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
