@@ -1,18 +1,8 @@
 import { execFile } from 'node:child_process';
-import { CONTRACT_VERSION } from '../spec/build.js';
-import { VERSION } from '../common/version.js';
-import { RateLimitedError, TransportError, type Credential } from './client.js';
-import { CheckClock, TimedClient, currentClock, underClock } from './check-clock.js';
+import type { Credential } from './client.js';
+import { TimedClient, currentClock } from './check-clock.js';
 import { matchOperation } from './contract.js';
-import {
-  CheckContext,
-  SkipSignal,
-  selects,
-  type CheckDef,
-  type ConformOptions,
-  type Credentials,
-  type RunContext,
-} from './context.js';
+import { selects, type CheckDef, type ConformOptions, type Credentials, type RunContext } from './context.js';
 import { NoCredentialError, TargetUnreachableError, UsageError } from './errors.js';
 import { pageOf, poll } from './helpers.js';
 import { Receiver } from './receiver.js';
@@ -20,15 +10,9 @@ import { Redactor } from './redact.js';
 import { allChecks } from './registry.js';
 import { prepareMock } from './mock-admin.js';
 import { seedData } from './checks/writes.js';
-import {
-  FAMILIES,
-  type CheckResult,
-  type Counts,
-  type Outcome,
-  type Phase,
-  type Precondition,
-  type Report,
-} from './types.js';
+import { finish } from './build-report.js';
+import { needsToken, runCheck } from './run-check.js';
+import type { CheckResult, Phase, Report } from './types.js';
 
 export { NoCredentialError, TargetUnreachableError, UsageError } from './errors.js';
 
@@ -49,42 +33,6 @@ function tokenFromCommand(command: string): Promise<string> {
 /** A credential option, or undefined when it is absent or blank. */
 function given(value: string | undefined): string | undefined {
   return value?.trim() ? value : undefined;
-}
-
-/** What a check needs: a credential (every family but auth, whose checks send none or their own), then its own. */
-function requirements(def: CheckDef): Precondition[] {
-  return [...(def.family === 'auth' ? [] : (['token'] as Precondition[])), ...(def.requires ?? [])];
-}
-
-function needsToken(def: CheckDef): boolean {
-  return requirements(def).includes('token');
-}
-
-function emptyCounts(): Counts {
-  const z = () => ({ MUST: 0, SHOULD: 0, total: 0 });
-  return { pass: z(), fail: z(), skip: z(), error: z() };
-}
-
-function count(results: CheckResult[]): Counts {
-  const counts = emptyCounts();
-  for (const r of results) {
-    counts[r.outcome][r.level]++;
-    counts[r.outcome].total++;
-  }
-  return counts;
-}
-
-/** The options as the report shows them: credentials and header values redacted, callbacks left out. */
-function shownOptions(options: ConformOptions): Record<string, unknown> {
-  const secret = new Set(['token', 'limitedToken', 'apiKey', 'otherTenantToken', 'webhookSecret', 'tokenCommand']);
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(options)) {
-    if (v === undefined || typeof v === 'function') continue;
-    if (secret.has(k)) out[k] = '<redacted>';
-    else if (k === 'headers') out[k] = Object.fromEntries(Object.keys(v as object).map((h) => [h, '<redacted>']));
-    else out[k] = v;
-  }
-  return out;
 }
 
 /**
@@ -331,114 +279,4 @@ async function quiesce(run: RunContext): Promise<void> {
     5000,
     100,
   );
-}
-
-async function runCheck(run: RunContext, def: CheckDef): Promise<CheckResult> {
-  const clock = new CheckClock();
-  const unmet = requirements(def)
-    .filter((p) => run.unavailable.has(p))
-    .map((p) => run.unavailable.get(p) as string);
-  const c = new CheckContext(run, def);
-  let outcome: Outcome;
-  let reason: string | undefined;
-  if (unmet.length) {
-    outcome = 'skip';
-    reason = unmet.join('; ');
-  } else {
-    try {
-      await underClock(clock, () => def.run(c));
-      if (c.failureCount > 0) outcome = 'fail';
-      else if (c.covered > 0) outcome = 'pass';
-      else {
-        outcome = 'skip';
-        reason = c.uncovered.length
-          ? `the data cannot exercise it: ${c.uncovered.slice(0, 6).join('; ')}`
-          : 'nothing to check';
-      }
-    } catch (error) {
-      if (c.failureCount > 0) outcome = 'fail';
-      else if (error instanceof SkipSignal) {
-        outcome = 'skip';
-        reason = error.reason;
-      } else if (error instanceof RateLimitedError) {
-        outcome = 'skip';
-        reason = 'rate limited';
-      } else {
-        outcome = 'error';
-        reason =
-          error instanceof TransportError ? error.message : `${(error as Error).name}: ${(error as Error).message}`;
-      }
-    }
-    if (outcome === 'pass')
-      reason = `${c.covered} case${c.covered === 1 ? '' : 's'} checked${c.uncovered.length ? `; not exercised: ${c.uncovered.slice(0, 4).join('; ')}` : ''}`;
-  }
-  return {
-    id: def.id,
-    title: def.title,
-    family: def.family,
-    clause: def.clause,
-    level: def.level,
-    outcome,
-    ...(reason !== undefined ? { reason: run.redactor.text(reason) } : {}),
-    evidence: c.failures,
-    failureCount: c.failureCount,
-    durationMs: clock.ownMs(),
-    ...(c.infoCount > 0 ? { info: [...c.infoLines], infoCount: c.infoCount } : {}),
-  };
-}
-
-function finish(run: RunContext, checks: CheckResult[], started: number): Report {
-  const baseline = new Set(run.options.baseline ?? []);
-  const stale: string[] = [];
-  for (const r of checks) {
-    if (!baseline.has(r.id)) continue;
-    if (r.outcome === 'fail' || r.outcome === 'error') r.baselined = true;
-    else if (r.outcome === 'pass') stale.push(r.id);
-  }
-  const counted = checks.filter((r) => !r.baselined);
-  const mustBroken = counted.filter((r) => r.level === 'MUST' && (r.outcome === 'fail' || r.outcome === 'error'));
-  const shouldBroken = counted.filter((r) => r.level === 'SHOULD' && (r.outcome === 'fail' || r.outcome === 'error'));
-  const mustSkipped = checks.filter((r) => r.level === 'MUST' && r.outcome === 'skip');
-  const mustTotal = checks.filter((r) => r.level === 'MUST').length;
-  const mustRan = mustTotal - mustSkipped.length;
-  const reasons: string[] = [];
-  if (mustBroken.length)
-    reasons.push(`${mustBroken.length} MUST check(s) failed or errored: ${mustBroken.map((r) => r.id).join(', ')}`);
-  // Inferred: a run that skipped most of what it was asked to prove proves little; a gate must not pass on it.
-  if (mustSkipped.length * 2 > mustTotal && !run.options.allowSkips) {
-    reasons.push(
-      `only ${mustRan} of ${mustTotal} MUST checks ran (${mustSkipped.length} skipped, more than half): give what the skip reasons name, or pass --allow-skips`,
-    );
-  }
-  if (run.options.strict && shouldBroken.length)
-    reasons.push(
-      `--strict: ${shouldBroken.length} SHOULD check(s) failed or errored: ${shouldBroken.map((r) => r.id).join(', ')}`,
-    );
-  if (run.options.certify && mustSkipped.length)
-    reasons.push(`--certify: ${mustSkipped.length} MUST check(s) skipped: ${mustSkipped.map((r) => r.id).join(', ')}`);
-  if (stale.length) reasons.push(`stale baseline entries (these checks now pass): ${stale.join(', ')}`);
-  const notCertified = (rs: CheckResult[]) => rs.some((r) => r.level === 'MUST' && r.outcome !== 'pass');
-  const families = FAMILIES.filter((f) => checks.some((r) => r.family === f.id)).map((f) => {
-    const rs = checks.filter((r) => r.family === f.id);
-    return { family: f.id, title: f.title, certified: !notCertified(rs), counts: count(rs) };
-  });
-  return {
-    tool: { name: 'opsapi conform', version: VERSION },
-    contractVersion: CONTRACT_VERSION,
-    target: run.redactor.text(run.options.baseUrl),
-    date: new Date(started).toISOString(),
-    durationMs: Date.now() - started,
-    options: shownOptions(run.options),
-    mockAdmin: run.mockAdmin,
-    counts: count(checks),
-    families,
-    checks,
-    staleBaseline: stale,
-    certified: !notCertified(checks) && stale.length === 0,
-    mustRan,
-    mustTotal,
-    exitCode: reasons.length ? 1 : 0,
-    exitReasons: reasons,
-    notes: run.notes.map((n) => run.redactor.text(n)),
-  };
 }

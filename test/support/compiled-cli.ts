@@ -24,7 +24,7 @@ const ownImportMetaUrl: Plugin = {
  * checkout, e.g. under node_modules/.cache, so that the packages it imports resolve to this checkout's
  * node_modules). Why (inferred; measured on 2 cores): `node --import tsx cli/opsapi.ts` spends ~1.2 s of CPU loading
  * the sources one by one through tsx's loader thread at every start; the compiled file starts in ~0.45 s, and the
- * e2e tests start the CLI ~80 times. It is the same esbuild transform tsx applies, done once per test run.
+ * e2e tests start the CLI some 80 times per run. It is the same esbuild transform tsx applies, done once per test run.
  */
 export async function compileCli(outFile: string): Promise<void> {
   await build({

@@ -6,10 +6,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureManifest } from '../../../fixtures/seed/index.js';
-import { OPERATIONS, type OperationDef } from '../../../spec/operations/index.js';
-import { adminClaims, limitedClaims } from '../../auth/presets.js';
-import { startHarness, type Harness } from '../harness.js';
-import { forgedTokens } from './forged-tokens.js';
+import { OPERATIONS } from '../../../spec/operations/index.js';
+import type { Harness } from '../harness.js';
 import {
   method,
   schemaKeys,
@@ -25,25 +23,18 @@ import {
   filterArb,
   sortArb,
 } from './arbitraries.js';
+import { RUNS, startFuzzEnv, stopFuzzEnv, type FuzzEnv } from './fuzz-env.js';
 import {
   bearer,
-  checkReply,
   encodeSegment,
   operationOf,
   pathOf,
   probe,
-  settleWebhooks,
-  startReceiver,
-  tenantSnapshot,
   validRequest,
-  Wire,
+  type Wire,
   type Receiver,
   type WireReply,
 } from './support.js';
-
-/** Runs of each property (bounded: the whole file stays well under a minute). */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
-const BODY_LIMIT = 64 * 1024 * 4; // 256 KB: large enough for the 100 KB strings, small enough to exceed cheaply.
 
 describe('fuzzing every operation', () => {
   let h: Harness;
@@ -52,31 +43,14 @@ describe('fuzzing every operation', () => {
   let receiver: Receiver;
   let forged: { name: string; token: string }[];
   const ids: { subscriptionId?: string; notificationId?: string } = {};
+  let env: FuzzEnv | undefined;
 
   beforeAll(async () => {
-    receiver = await startReceiver();
-    h = await startHarness({ retrySchedule: [0], deliveryTimeoutMs: 2000, bodyLimit: BODY_LIMIT });
-    wire = new Wire(h.url);
-    m = (await h.call('GET', '/__mock/fixtures')).body as FixtureManifest;
-    receiver.secrets.add((await h.call('GET', '/__mock/webhook-secret')).body.secret as string);
-    const sub = await h.call('POST', '/v1/notifications/webhook/subscriptions', {
-      body: { endpoint: receiver.url, eventName: 'Warehouse.Stock.Updated', eventVersion: 2 },
-      op: 'createWebhookSubscription',
-    });
-    expect(sub.status).toBe(201);
-    ids.subscriptionId = sub.body.id as string;
-    const emitted = await h.call('POST', '/__mock/events', { body: { eventName: 'Warehouse.Stock.Updated' } });
-    expect(emitted.status).toBe(202);
-    ids.notificationId = emitted.body.notifications[0] as string;
-    forged = await forgedTokens(h.mock.control.options.jwtSecret, h.org);
+    env = await startFuzzEnv(ids);
+    ({ h, wire, m, receiver, forged } = env);
   });
 
-  afterAll(async () => {
-    await wire?.close();
-    await h?.close();
-    await receiver?.close();
-    expect(receiver?.badSignatures ?? 0).toBe(0);
-  });
+  afterAll(() => stopFuzzEnv(env ?? {}));
 
   describe.each(OPERATIONS.map((op) => ({ operationId: op.operationId, op })))('$operationId', ({ op }) => {
     if (op.pathParams.length > 0)
@@ -325,93 +299,6 @@ describe('fuzzing every operation', () => {
     });
   });
 
-  it('answers bodies over the limit with 413 without code, authenticated or not', async () => {
-    const huge = JSON.stringify({ name: 'x'.repeat(BODY_LIMIT + 10) });
-    for (const op of OPERATIONS.filter((o) => o.requestBody)) {
-      const { path } = validRequest(op, m, ids);
-      for (const headers of [bearer(h.admin), { 'content-type': 'application/json' }]) {
-        const reply = await probe(wire, { method: method(op), path, headers, body: huge }, 'over the limit');
-        expect(reply.status).toBe(413);
-        expect(reply.body).not.toHaveProperty('code');
-      }
-    }
-  });
-
-  it('answers 10,000 levels of nesting everywhere JSON or a filter is read', async () => {
-    const deep = [
-      '['.repeat(10_000),
-      `${'['.repeat(10_000)}${']'.repeat(10_000)}`,
-      `{"data":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`,
-    ];
-    for (const op of OPERATIONS.filter((o) => o.requestBody)) {
-      for (const body of deep) {
-        const reply = await probe(wire, {
-          method: method(op),
-          path: validRequest(op, m, ids).path,
-          headers: bearer(h.admin),
-          body,
-        });
-        expect(reply.status).toBe(400);
-      }
-    }
-    const events = await probe(wire, {
-      method: 'POST',
-      path: '/__mock/events',
-      headers: bearer(h.admin),
-      body: `{"eventName":"Warehouse.Stock.Updated","data":{"x":${'['.repeat(10_000)}${']'.repeat(10_000)}}}`,
-    });
-    expect(events.status).toBe(400);
-    for (const op of OPERATIONS.filter((o) => o.list?.parametersIn === 'query')) {
-      const reply = await probe(wire, {
-        method: 'GET',
-        path: `${validRequest(op, m, ids).path}?filterBy=${'('.repeat(10_000)}`,
-        headers: bearer(h.admin),
-      });
-      expect(reply.status).toBe(400);
-    }
-    // Notifications stay listable after the attempts (a stored payload that cannot be serialised would poison every list).
-    await probe(wire, { method: 'GET', path: '/v1/notifications/webhook?pageSize=1000', headers: bearer(h.admin) });
-  });
-
-  it('never stores a number JSON cannot carry (1e999, overflowing stock totals)', async () => {
-    const org = `${h.org}-numbers`;
-    const token = await h.token(adminClaims(org));
-    const tm = (await h.call('GET', '/__mock/fixtures', { token })).body as FixtureManifest;
-    const stockPath = `/v1/items/skus/${tm.sku.reference}/stock`;
-    const put = (body: string) => probe(wire, { method: 'PUT', path: stockPath, headers: bearer(token), body });
-    const other = (h.mock.control.tenant(org).inspect()?.locations() ?? []).find(
-      (l) => l !== tm.sku.locationReference,
-    )!;
-    expect(
-      (await put(`{"locationReference":"${tm.sku.locationReference}","lotId":"${tm.sku.lotId}","stock":1e999}`)).status,
-    ).toBe(400);
-    expect(
-      (await put(JSON.stringify({ locationReference: tm.sku.locationReference, lotId: tm.sku.lotId, stock: 1e308 })))
-        .status,
-    ).toBe(204);
-    const overflow = await put(JSON.stringify({ locationReference: other, stock: 1e308 }));
-    expect(overflow.status).toBe(400);
-    expect(overflow.body.parameters).toEqual({ field: 'stock' });
-    const converted = await put(
-      JSON.stringify({
-        locationReference: other,
-        stock: 1e307,
-        stockUnitOfMeasureId: tm.sku.alternativeUnitOfMeasureId,
-      }),
-    );
-    expect([204, 400]).toContain(converted.status);
-    const line = `/v1/planning/purchaseOrders/${tm.purchaseOrderLine.purchaseOrderId}/lines/${tm.purchaseOrderLine.lineId}`;
-    for (const body of ['{"quantity":1e999}', '{"unitPrice":-1e999}', '{"quantity":1,"unitPrice":1e400}']) {
-      expect((await probe(wire, { method: 'PUT', path: line, headers: bearer(token), body })).status).toBe(400);
-    }
-    const listed = await probe(wire, {
-      method: 'GET',
-      path: `/v1/items/skus?filterBy=${encodeURIComponent(`reference[Equals]${tm.sku.reference}`)}`,
-      headers: bearer(token),
-    });
-    expect(Number.isFinite(listed.body.results[0].totalStock)).toBe(true);
-  });
-
   it('keeps request journal bodies bounded', async () => {
     const journal = await probe(wire, { method: 'GET', path: '/__mock/requests', headers: bearer(h.admin) });
     // Bodies over 4096 characters are kept as a 4096-character excerpt; smaller ones as parsed (numbers re-serialised
@@ -422,208 +309,5 @@ describe('fuzzing every operation', () => {
       if (typeof body === 'string') expect(body.length).toBeLessThanOrEqual(4096);
       else expect(JSON.stringify(body ?? null).length).toBeLessThanOrEqual(2 * 4096);
     }
-  });
-
-  it('answers a token over the header limit with 431 and malformed HTTP with a 400 problem', async () => {
-    const big = await wire.send({
-      method: 'GET',
-      path: '/v1/items/skus',
-      headers: { authorization: `Bearer ${'a'.repeat(20_000)}.b.c` },
-    });
-    checkReply('GET', '/v1/items/skus', big);
-    expect(big.status).toBe(431);
-    const auth = `Authorization: Bearer ${h.admin}\r\n`;
-    const cases: { request: string | Buffer; status: number }[] = [
-      { request: `GET /v1/items/skus\u0000 HTTP/1.1\r\nHost: x\r\n${auth}Connection: close\r\n\r\n`, status: 400 },
-      {
-        request: `GET /v1/items/skus HTTP/1.1\r\nHost: x\r\nX-Api-Key: a\u0000b\r\nConnection: close\r\n\r\n`,
-        status: 400,
-      },
-      { request: `FOO /v1/items/skus HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, status: 400 },
-      { request: `GET /v1/items/skus HTTP/1.1\r\n${auth}Connection: close\r\n\r\n`, status: 400 },
-      {
-        request: `PUT /v1/items/skus/X/stock HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\n`,
-        status: 400,
-      },
-      {
-        request: `PUT /v1/items/skus/X/stock HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 1\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
-        status: 400,
-      },
-      {
-        request: `GET http://elsewhere.invalid/v1/notifications/webhook/abc HTTP/1.1\r\nHost: x\r\n${auth}Connection: close\r\n\r\n`,
-        status: 404,
-      },
-      { request: `GET * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, status: 404 },
-      {
-        request: Buffer.concat([
-          Buffer.from('GET /v1/notifications/webhook/'),
-          Buffer.from([0xc3, 0xa9, 0xff]),
-          Buffer.from(` HTTP/1.1\r\nHost: x\r\n${auth}Connection: close\r\n\r\n`),
-        ]),
-        status: 400,
-      },
-      {
-        request: Buffer.concat([
-          Buffer.from(`GET /v1/items/skus HTTP/1.1\r\nHost: x\r\nX-Api-Key: `),
-          Buffer.from([0xc3, 0xa9, 0xff]),
-          Buffer.from('\r\nConnection: close\r\n\r\n'),
-        ]),
-        status: 401,
-      },
-    ];
-    for (const { request, status } of cases) {
-      const reply = await wire.raw(request);
-      const firstLine = String(request).split('\r\n')[0] ?? '';
-      const [verb = 'GET', target = '/'] = firstLine.split(' ');
-      checkReply(verb, target.startsWith('/') ? target : '/', reply, JSON.stringify(firstLine));
-      expect(reply.status, firstLine).toBe(status);
-      expect(reply.body.instance, firstLine).toMatch(/^[A-Z]+ \//);
-    }
-  });
-
-  describe('refused writes', () => {
-    it('leave the tenant exactly as it was', async () => {
-      const org = `${h.org}-refused`;
-      const token = await h.token(adminClaims(org));
-      const limited = await h.token(limitedClaims(org));
-      const tm = (await h.call('GET', '/__mock/fixtures', { token })).body as FixtureManifest;
-      receiver.secrets.add((await h.call('GET', '/__mock/webhook-secret', { token })).body.secret as string);
-      const sub = await h.call('POST', '/v1/notifications/webhook/subscriptions', {
-        token,
-        body: { endpoint: receiver.url, eventName: 'Warehouse.Stock.Updated', eventVersion: 2 },
-        op: 'createWebhookSubscription',
-      });
-      const emitted = await h.call('POST', '/__mock/events', { token, body: { eventName: 'Warehouse.Stock.Updated' } });
-      const revokedKey = await h.call('POST', '/v1/access/apiKeys', {
-        token,
-        body: { name: 'revoked' },
-        op: 'createApiKey',
-      });
-      expect((await h.call('DELETE', `/__mock/api-keys/${revokedKey.body.id as string}`, { token })).status).toBe(204);
-      const otherKey = await h.call('POST', '/v1/access/apiKeys', {
-        body: { name: 'of another tenant' },
-        op: 'createApiKey',
-      });
-      const tids = { subscriptionId: sub.body.id as string, notificationId: emitted.body.notifications[0] as string };
-      await settleWebhooks(h);
-      const before = await tenantSnapshot(h, wire, token, org, tm);
-
-      const writes = OPERATIONS.filter((op) => op.method !== 'get');
-      const forgedForOrg = await forgedTokens(h.mock.control.options.jwtSecret, org);
-      let refused = 0;
-      const expectRefused = async (
-        op: OperationDef,
-        headers: Record<string, string>,
-        body: string | undefined,
-        context: string,
-      ) => {
-        const { path } = validRequest(op, tm, tids);
-        const reply = await probe(
-          wire,
-          { method: method(op), path, headers, ...(body !== undefined ? { body } : {}) },
-          context,
-        );
-        expect(reply.status, `${op.operationId} ${context}: ${reply.text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
-        refused++;
-      };
-      for (const op of writes) {
-        const { body } = validRequest(op, tm, tids);
-        await expectRefused(op, { 'content-type': 'application/json' }, body, 'no credentials');
-        for (const { name, token: forgedToken } of forgedForOrg)
-          await expectRefused(op, bearer(forgedToken), body, name);
-        if (op.permission.name !== null && op.operationId !== 'searchFamilies')
-          await expectRefused(op, bearer(limited), body, 'limited token');
-        await expectRefused(
-          op,
-          { 'content-type': 'application/json', 'x-api-key': revokedKey.body.key as string },
-          body,
-          'revoked API key',
-        );
-        await expectRefused(
-          op,
-          bearer(token, { 'x-api-key': otherKey.body.key as string }),
-          body,
-          'API key of another tenant',
-        );
-        await expectRefused(op, bearer(token, { 'x-api-key': 'opsk_unknown' }), body, 'unknown API key');
-        for (const e of op.errors)
-          await expectRefused(op, bearer(token, { prefer: `code=${e.status}` }), body, `Prefer: code=${e.status}`);
-        if (op.requestBody) {
-          const keys = schemaKeys(op.requestBody.schema);
-          const bad = [
-            '{',
-            '[]',
-            'null',
-            '{"x":1}',
-            `{"${keys[0]}":1e999}`,
-            JSON.stringify({ ...(JSON.parse(body ?? '{}') as object), extra: true }),
-            '['.repeat(10_000),
-          ];
-          if (op.operationId !== 'searchFamilies')
-            for (const b of bad) await expectRefused(op, bearer(token), b, `body ${b.slice(0, 20)}`);
-          await expectRefused(op, bearer(token, { 'content-type': 'text/plain' }), body, 'text/plain');
-          await expectRefused(
-            op,
-            bearer(token),
-            `${body?.slice(0, -1) ?? '{'},"pad":"${'x'.repeat(BODY_LIMIT)}"}`,
-            'over the limit',
-          );
-          await expectRefused(op, bearer(token), undefined, 'no body');
-        }
-      }
-      // Wrong ids (another tenant's, traversal) on the operations that write by id.
-      for (const path of [
-        `/v1/items/skus/${encodeURIComponent(m.sku.reference)}x/stock`,
-        `/v1/items/skus/${tm.sku.reference}/inspections/${m.sku.inspectionIds[0] ?? 'x'}`,
-        `/v1/items/families/${m.deletableFamilyId}`,
-        `/v1/items/families/..%2F${tm.deletableFamilyId}`,
-        `/v1/planning/purchaseOrders/${m.purchaseOrderLine.purchaseOrderId}/lines/${m.purchaseOrderLine.lineId}`,
-        `/v1/notifications/webhook/subscriptions/${ids.subscriptionId ?? 'x'}`,
-        `/v1/notifications/webhook/${ids.notificationId ?? 'x'}/retry`,
-      ]) {
-        const op = OPERATIONS.find(
-          (o) => o.method !== 'get' && new RegExp(`^${o.path.replace(/\{\w+\}/g, '[^/]+')}$`).test(path),
-        )!;
-        const reply = await probe(
-          wire,
-          {
-            method: method(op),
-            path,
-            headers: bearer(token),
-            ...(op.requestBody ? { body: validRequest(op, tm, tids).body } : {}),
-          },
-          'foreign id',
-        );
-        expect(reply.status, path).toBe(404);
-        refused++;
-      }
-      // Admin writes refused the same way.
-      for (const [path, body] of [
-        ['/__mock/clock', '{"advanceSeconds":-1}'],
-        ['/__mock/clock', '{"advanceSeconds":1e999}'],
-        ['/__mock/clock', '{"advanceSeconds":"60"}'],
-        ['/__mock/events', '{"eventName":"No.Such.Event"}'],
-        ['/__mock/events', '{"eventName":"Warehouse.Stock.Updated","eventVersion":0}'],
-        ['/__mock/events', '{"eventName":"Warehouse.Stock.Updated","data":[]}'],
-        ['/__mock/events', '{'],
-      ] as const) {
-        const reply = await probe(wire, { method: 'POST', path, headers: bearer(token), body });
-        expect(reply.status, `${path} ${body}`).toBe(400);
-        refused++;
-      }
-      expect(
-        (
-          await wire.send({
-            method: 'DELETE',
-            path: `/__mock/api-keys/${otherKey.body.id as string}`,
-            headers: bearer(token),
-          })
-        ).status,
-      ).toBe(404);
-
-      await settleWebhooks(h);
-      expect(refused).toBeGreaterThan(400);
-      expect(await tenantSnapshot(h, wire, token, org, tm)).toEqual(before);
-    });
   });
 });

@@ -1,0 +1,88 @@
+import { CONTRACT_VERSION } from '../spec/build.js';
+import { VERSION } from '../common/version.js';
+import type { ConformOptions, RunContext } from './context.js';
+import { FAMILIES, type CheckResult, type Counts, type Report } from './types.js';
+
+function emptyCounts(): Counts {
+  const z = () => ({ MUST: 0, SHOULD: 0, total: 0 });
+  return { pass: z(), fail: z(), skip: z(), error: z() };
+}
+
+function count(results: CheckResult[]): Counts {
+  const counts = emptyCounts();
+  for (const r of results) {
+    counts[r.outcome][r.level]++;
+    counts[r.outcome].total++;
+  }
+  return counts;
+}
+
+/** The options as the report shows them: credentials and header values redacted, callbacks left out. */
+function shownOptions(options: ConformOptions): Record<string, unknown> {
+  const secret = new Set(['token', 'limitedToken', 'apiKey', 'otherTenantToken', 'webhookSecret', 'tokenCommand']);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(options)) {
+    if (v === undefined || typeof v === 'function') continue;
+    if (secret.has(k)) out[k] = '<redacted>';
+    else if (k === 'headers') out[k] = Object.fromEntries(Object.keys(v as object).map((h) => [h, '<redacted>']));
+    else out[k] = v;
+  }
+  return out;
+}
+
+/** The report of a run: baseline applied, counts per family, certification and the exit code with its reasons. */
+export function finish(run: RunContext, checks: CheckResult[], started: number): Report {
+  const baseline = new Set(run.options.baseline ?? []);
+  const stale: string[] = [];
+  for (const r of checks) {
+    if (!baseline.has(r.id)) continue;
+    if (r.outcome === 'fail' || r.outcome === 'error') r.baselined = true;
+    else if (r.outcome === 'pass') stale.push(r.id);
+  }
+  const counted = checks.filter((r) => !r.baselined);
+  const mustBroken = counted.filter((r) => r.level === 'MUST' && (r.outcome === 'fail' || r.outcome === 'error'));
+  const shouldBroken = counted.filter((r) => r.level === 'SHOULD' && (r.outcome === 'fail' || r.outcome === 'error'));
+  const mustSkipped = checks.filter((r) => r.level === 'MUST' && r.outcome === 'skip');
+  const mustTotal = checks.filter((r) => r.level === 'MUST').length;
+  const mustRan = mustTotal - mustSkipped.length;
+  const reasons: string[] = [];
+  if (mustBroken.length)
+    reasons.push(`${mustBroken.length} MUST check(s) failed or errored: ${mustBroken.map((r) => r.id).join(', ')}`);
+  // Inferred: a run that skipped most of what it was asked to prove proves little; a gate must not pass on it.
+  if (mustSkipped.length * 2 > mustTotal && !run.options.allowSkips) {
+    reasons.push(
+      `only ${mustRan} of ${mustTotal} MUST checks ran (${mustSkipped.length} skipped, more than half): give what the skip reasons name, or pass --allow-skips`,
+    );
+  }
+  if (run.options.strict && shouldBroken.length)
+    reasons.push(
+      `--strict: ${shouldBroken.length} SHOULD check(s) failed or errored: ${shouldBroken.map((r) => r.id).join(', ')}`,
+    );
+  if (run.options.certify && mustSkipped.length)
+    reasons.push(`--certify: ${mustSkipped.length} MUST check(s) skipped: ${mustSkipped.map((r) => r.id).join(', ')}`);
+  if (stale.length) reasons.push(`stale baseline entries (these checks now pass): ${stale.join(', ')}`);
+  const notCertified = (rs: CheckResult[]) => rs.some((r) => r.level === 'MUST' && r.outcome !== 'pass');
+  const families = FAMILIES.filter((f) => checks.some((r) => r.family === f.id)).map((f) => {
+    const rs = checks.filter((r) => r.family === f.id);
+    return { family: f.id, title: f.title, certified: !notCertified(rs), counts: count(rs) };
+  });
+  return {
+    tool: { name: 'opsapi conform', version: VERSION },
+    contractVersion: CONTRACT_VERSION,
+    target: run.redactor.text(run.options.baseUrl),
+    date: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    options: shownOptions(run.options),
+    mockAdmin: run.mockAdmin,
+    counts: count(checks),
+    families,
+    checks,
+    staleBaseline: stale,
+    certified: !notCertified(checks) && stale.length === 0,
+    mustRan,
+    mustTotal,
+    exitCode: reasons.length ? 1 : 0,
+    exitReasons: reasons,
+    notes: run.notes.map((n) => run.redactor.text(n)),
+  };
+}

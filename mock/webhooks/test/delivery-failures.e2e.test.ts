@@ -1,0 +1,191 @@
+/** Webhook delivery failures to real receivers: timeouts, refused and reset connections, redirects, huge bodies. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_RETRY_SCHEDULE } from '../../options.js';
+import { startHarness, type Harness } from '../../test/harness.js';
+import { freePort } from '../../../common/process.js';
+import { EXCERPT_CHARS } from '../delivery.js';
+import { startReceiver, type WebhookReceiver } from '../../../common/receiver.js';
+import { advance, attempts, emit, notification, subscribe, tenant, until } from './support.js';
+
+const EVENT = 'Warehouse.Shipment.Shipped';
+const TIMEOUT_MS = 250;
+
+describe('webhook delivery to real receivers', () => {
+  let h: Harness;
+  const receivers: WebhookReceiver[] = [];
+  const receiver = async (...args: Parameters<typeof startReceiver>) => {
+    const r = await startReceiver(...args);
+    receivers.push(r);
+    return r;
+  };
+
+  beforeAll(async () => {
+    // The default retry schedule; a short per-attempt timeout so timeouts are quick to observe.
+    h = await startHarness({ deliveryTimeoutMs: TIMEOUT_MS });
+    expect(h.mock.control.options.retrySchedule).toEqual(DEFAULT_RETRY_SCHEDULE);
+  });
+
+  afterAll(async () => {
+    await h?.close();
+    await Promise.all(receivers.map((r) => r.close()));
+  });
+
+  it('records ConnectionError for a closed port (connection refused), with no status', async () => {
+    const t = await tenant(h);
+    const closed = await freePort();
+    await subscribe(t, `http://127.0.0.1:${closed}/hook`, EVENT);
+    const id = (await emit(t, EVENT)).notifications[0]!;
+    await h.mock.control.idle();
+    const [attempt] = await attempts(t, id);
+    expect(attempt).toMatchObject({
+      number: 1,
+      errorKind: 'ConnectionError',
+      responseStatus: null,
+      responseBodyExcerpt: null,
+      success: false,
+    });
+    expect(attempt.durationMs).toBeLessThan(TIMEOUT_MS);
+    expect(await notification(t, id)).toMatchObject({ status: 'Pending', attemptCount: 1 });
+  });
+
+  it('records ConnectionError when the receiver resets the connection', async () => {
+    const t = await tenant(h);
+    const r = await receiver(() => 'reset');
+    await subscribe(t, r.url, EVENT);
+    const id = (await emit(t, EVENT)).notifications[0]!;
+    await r.waitForCount(1);
+    await h.mock.control.idle();
+    const [attempt] = await attempts(t, id);
+    expect(attempt).toMatchObject({ errorKind: 'ConnectionError', responseStatus: null, success: false });
+  });
+
+  it('a hanging receiver costs one Timeout while a healthy receiver is delivered meanwhile', async () => {
+    const t = await tenant(h);
+    const hanging = await receiver(() => 'hang');
+    const healthy = await receiver();
+    await subscribe(t, hanging.url, EVENT);
+    await subscribe(t, healthy.url, EVENT);
+    const started = Date.now();
+    const { notifications } = await emit(t, EVENT);
+    expect(notifications).toHaveLength(2);
+    const [slowId, fastId] = notifications as [string, string];
+
+    await healthy.waitForCount(1, 2000);
+    // Delivered and recorded while the other attempt is still hanging.
+    const fast = await until(
+      async () => {
+        const n = await notification(t, fastId);
+        return n.status === 'Success' ? n : undefined;
+      },
+      2000,
+      'healthy delivery recorded',
+    );
+    expect(fast.attemptCount).toBe(1);
+    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS);
+    expect((await notification(t, slowId)).attemptCount).toBe(0);
+
+    await h.mock.control.idle();
+    const slow = await notification(t, slowId);
+    expect(slow).toMatchObject({ status: 'Pending', attemptCount: 1 });
+    const [attempt] = await attempts(t, slowId);
+    expect(attempt).toMatchObject({
+      errorKind: 'Timeout',
+      responseStatus: null,
+      responseBodyExcerpt: null,
+      success: false,
+    });
+    expect(attempt.durationMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 20);
+    expect(attempt.durationMs).toBeLessThan(TIMEOUT_MS + 1500);
+    expect(hanging.received).toHaveLength(1);
+  });
+
+  it('never follows a redirect: a 302 is an HttpStatus failure and the target receives nothing', async () => {
+    const t = await tenant(h);
+    const target = await receiver();
+    const r = await receiver(() => ({ status: 302, headers: { location: `${target.url}/elsewhere` }, body: 'moved' }));
+    await subscribe(t, r.url, EVENT);
+    const id = (await emit(t, EVENT)).notifications[0]!;
+    await r.waitForCount(1);
+    await h.mock.control.idle();
+    const [attempt] = await attempts(t, id);
+    expect(attempt).toMatchObject({
+      errorKind: 'HttpStatus',
+      responseStatus: 302,
+      responseBodyExcerpt: 'moved',
+      success: false,
+    });
+    expect((await notification(t, id)).status).toBe('Pending');
+    // 307/308 keep the method and body: not followed either.
+    r.respondWith(() => ({ status: 308, headers: { location: `${target.url}/elsewhere` } }));
+    await advance(t, 5);
+    const list = await attempts(t, id);
+    expect(list[1]).toMatchObject({ errorKind: 'HttpStatus', responseStatus: 308, success: false });
+    expect(target.received).toHaveLength(0);
+  });
+
+  it('reads a huge response body only up to a bound and stores a 1024-character excerpt', async () => {
+    const t = await tenant(h);
+    const huge = Buffer.alloc(5 * 1024 * 1024, 'x');
+    const r = await receiver(({ index: i }) => (i === 0 ? { status: 500, body: huge } : { status: 200, body: huge }));
+    await subscribe(t, r.url, EVENT);
+    const id = (await emit(t, EVENT)).notifications[0]!;
+    await r.waitForCount(1);
+    await h.mock.control.idle();
+    await advance(t, 5);
+    const list = await attempts(t, id);
+    expect(list).toHaveLength(2);
+    for (const a of list) {
+      expect(a.responseBodyExcerpt).toHaveLength(EXCERPT_CHARS);
+      expect(a.responseBodyExcerpt).toBe('x'.repeat(1024));
+      expect(a.durationMs).toBeLessThan(TIMEOUT_MS);
+    }
+    expect(list.map((a) => [a.responseStatus, a.errorKind, a.success])).toEqual([
+      [500, 'HttpStatus', false],
+      [200, null, true],
+    ]);
+    expect((await notification(t, id)).status).toBe('Success');
+  });
+
+  it('keeps the status of a response whose body never ends, as a Timeout', async () => {
+    const t = await tenant(h);
+    const r = await receiver();
+    // Headers and a first chunk, then nothing: answered by hand.
+    r.respondWith(() => 'hang');
+    await subscribe(t, r.url, EVENT);
+    const trickle = await startTrickle();
+    try {
+      await subscribe(t, trickle.url, EVENT);
+      const { notifications } = await emit(t, EVENT);
+      await h.mock.control.idle();
+      const byEndpoint = new Map<string, any>();
+      for (const id of notifications) byEndpoint.set((await notification(t, id)).endpoint, (await attempts(t, id))[0]);
+      expect(byEndpoint.get(trickle.url)).toMatchObject({ errorKind: 'Timeout', responseStatus: 200, success: false });
+      expect(byEndpoint.get(r.url)).toMatchObject({ errorKind: 'Timeout', responseStatus: null, success: false });
+    } finally {
+      await trickle.close();
+    }
+  });
+});
+
+/** A receiver that sends a status line and one chunk, then never finishes the body. */
+async function startTrickle(): Promise<{ url: string; close: () => Promise<void> }> {
+  const { createServer } = await import('node:http');
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('partial');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
