@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClaims } from '../auth/presets.js';
-import { expectProblem, freshOrg, injectHarness, type InjectHarness } from './harness.js';
+import { adminTenant, expectProblem, injectHarness, type InjectHarness } from './harness.js';
 
 const MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600;
 
@@ -15,10 +14,7 @@ describe('the admin API', () => {
     await h?.close();
   });
 
-  async function tenant(): Promise<{ org: string; token: string }> {
-    const org = freshOrg('adm');
-    return { org, token: await h.token(adminClaims(org)) };
-  }
+  const tenant = () => adminTenant(h);
 
   describe('GET and POST /__mock/clock', () => {
     it('reads the tenant clock and advances it', async () => {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureManifest } from '../../fixtures/seed/index.js';
-import { adminClaims } from '../auth/presets.js';
-import { expectProblem, freshOrg, injectHarness, type InjectHarness } from './harness.js';
+import { adminTenant, expectProblem, injectHarness, type InjectHarness } from './harness.js';
 
 describe('the admin API', () => {
   let h: InjectHarness;
@@ -14,10 +13,7 @@ describe('the admin API', () => {
     await h?.close();
   });
 
-  async function tenant(): Promise<{ org: string; token: string }> {
-    const org = freshOrg('adm');
-    return { org, token: await h.token(adminClaims(org)) };
-  }
+  const tenant = () => adminTenant(h);
 
   describe('GET /__mock/fixtures', () => {
     it('describes sample records of the tenant that the API knows', async () => {

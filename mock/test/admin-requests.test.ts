@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClaims } from '../auth/presets.js';
-import { freshOrg, injectHarness, type InjectHarness } from './harness.js';
+import { adminTenant, injectHarness, type InjectHarness } from './harness.js';
 
 describe('the admin API', () => {
   let h: InjectHarness;
@@ -13,10 +12,7 @@ describe('the admin API', () => {
     await h?.close();
   });
 
-  async function tenant(): Promise<{ org: string; token: string }> {
-    const org = freshOrg('adm');
-    return { org, token: await h.token(adminClaims(org)) };
-  }
+  const tenant = () => adminTenant(h);
 
   describe('GET /__mock/requests', () => {
     it("lists the tenant's calls, newest last, with credentials redacted", async () => {

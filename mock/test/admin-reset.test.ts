@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClaims } from '../auth/presets.js';
-import { expectProblem, freshOrg, injectHarness, type InjectHarness } from './harness.js';
+import { adminTenant, expectProblem, injectHarness, type InjectHarness } from './harness.js';
 
 describe('the admin API', () => {
   let h: InjectHarness;
@@ -13,10 +12,7 @@ describe('the admin API', () => {
     await h?.close();
   });
 
-  async function tenant(): Promise<{ org: string; token: string }> {
-    const org = freshOrg('adm');
-    return { org, token: await h.token(adminClaims(org)) };
-  }
+  const tenant = () => adminTenant(h);
 
   describe('POST /__mock/reset', () => {
     it('resets the tenant of the caller only', async () => {

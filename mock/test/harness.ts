@@ -59,6 +59,15 @@ export function freshOrg(prefix = 'test'): string {
   return `${prefix}-${process.pid}-${orgCounter}`;
 }
 
+/** A fresh tenant of a harness and an admin token for it. */
+export async function adminTenant(
+  h: { token(claims: ReturnType<typeof adminClaims>): Promise<string> },
+  prefix = 'adm',
+): Promise<{ org: string; token: string }> {
+  const org = freshOrg(prefix);
+  return { org, token: await h.token(adminClaims(org)) };
+}
+
 /**
  * Starts a real mock on 127.0.0.1 (port 0) with rate limiting off unless asked, and mints an admin and a limited
  * token for a fresh tenant. Every response of a call with `op` is validated against the contract.
