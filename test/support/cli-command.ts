@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
@@ -11,4 +12,30 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 export function opsapiNodeArgs(args: readonly string[]): string[] {
   const compiled = inject('opsapiCli');
   return compiled ? [compiled, ...args] : ['--import', 'tsx', join(root, 'cli/opsapi.ts'), ...args];
+}
+
+/** What a finished CLI run left. */
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `opsapi <args>` from the project root with exactly `env`, to completion; killed (and rejected) after `timeoutMs`. */
+export function runOpsapi(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, opsapiNodeArgs(args), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`opsapi ${args.join(' ')} did not finish in ${timeoutMs} ms\n${stdout}\n${stderr}`));
+    }, timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
 }

@@ -1,15 +1,10 @@
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { freePort, startProcess, type Started } from '../../../common/process.js';
-import { opsapiNodeArgs } from '../../../test/support/cli-command.js';
+import { type CliRun, opsapiNodeArgs, runOpsapi } from '../../../test/support/cli-command.js';
 
 export const root = fileURLToPath(new URL('../../../', import.meta.url));
 
-export interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type { CliRun };
 
 /**
  * Runs `opsapi <args>` to completion (bounded by `timeoutMs`). `OPSAPI_*` variables of the outer environment are left
@@ -17,26 +12,7 @@ export interface CliRun {
  */
 export function opsapi(args: string[], env: Record<string, string> = {}, timeoutMs = 90_000): Promise<CliRun> {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('OPSAPI_')));
-  return new Promise((resolve, reject) => {
-    // One process: node on the CLI compiled for the test run (test/support/cli-command.ts).
-    const child = spawn(process.execPath, opsapiNodeArgs(args), {
-      cwd: root,
-      env: { ...inherited, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`opsapi ${args.join(' ')} did not finish in ${timeoutMs} ms\n${stdout}\n${stderr}`));
-    }, timeoutMs);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runOpsapi(args, { ...inherited, ...env }, timeoutMs);
 }
 
 /** Starts `opsapi mock` on a free port; the rate limit is the default one the probe is sized for (300/1s). */
