@@ -154,7 +154,9 @@ describe('the common webhook receiver', () => {
     expect(await waiting).toEqual({ ok: false, error: 'the receiver closed' });
     expect(await hanging).toBe('dropped');
     await expect(post(r.url, BODY)).rejects.toThrow(/ECONNREFUSED/);
-    expect(await resources()).toEqual(before);
+    // Other test files share this worker: their timers may end meanwhile, so only growth is a leak.
+    const after = await resources();
+    for (const kind of Object.keys(after)) expect(after[kind], kind).toBeLessThanOrEqual(before[kind] ?? 0);
   });
 
   it('lets answers under way finish within the grace period of close', async () => {
