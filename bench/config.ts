@@ -48,6 +48,8 @@ export interface Args {
   scenariosNamed: boolean;
   outDir: string;
   profileDir: string | null;
+  /** Our mock's entry point when not `cli/opsapi.ts` through tsx (`--cli`). */
+  cli: string | null;
 }
 
 const FULL: Settings = {
@@ -102,6 +104,8 @@ export const USAGE = `Usage: npm run bench -- [options]
   --rounds N           measured rounds per scenario
   --duration S         seconds of load per target per round
   --profile-dir DIR    run our mock with node --cpu-prof, profiles written into DIR
+  --cli FILE           run our mock from this JavaScript file (e.g. dist/cli/opsapi.js) instead of cli/opsapi.ts
+                       through tsx: the same server without tsx's start-up cost
   --help               this text
 `;
 
@@ -112,6 +116,7 @@ export function parseArgs(argv: readonly string[]): Args | 'help' {
   let scenariosNamed = false;
   let outDir = resolve(ROOT, 'bench');
   let profileDir: string | null = null;
+  let cli: string | null = null;
   let rounds: number | null = null;
   let duration: number | null = null;
   for (let i = 0; i < argv.length; i++) {
@@ -152,6 +157,9 @@ export function parseArgs(argv: readonly string[]): Args | 'help' {
       case '--profile-dir':
         profileDir = resolve(value());
         break;
+      case '--cli':
+        cli = resolve(value());
+        break;
       case '--rounds':
         rounds = Math.round(positive(value()));
         break;
@@ -171,5 +179,5 @@ export function parseArgs(argv: readonly string[]): Args | 'help' {
     ...(rounds !== null ? { rounds, webhooks: { ...base.webhooks, rounds } } : {}),
     ...(duration !== null ? { durationS: duration } : {}),
   };
-  return { settings, scenarios, scenariosNamed, outDir, profileDir };
+  return { settings, scenarios, scenariosNamed, outDir, profileDir, cli };
 }

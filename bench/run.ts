@@ -3,7 +3,7 @@
  * process) with the same requests, plus webhook, conformance and startup/memory scenarios; prints a table and
  * writes `results.json` and `results.md` (into bench/, or `--out DIR`). `--help` lists the options.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { killAllSync, stopAll } from './children.js';
@@ -13,6 +13,7 @@ import { loadAverage, machine } from './machine.js';
 import { goals, markdownReport, textReport } from './report.js';
 import type { Results, ScenarioResult } from './results.js';
 import { TargetPool, type Context } from './scenarios/context.js';
+import { runOursFrom } from './targets/index.js';
 import { SCENARIO_DEFS } from './scenarios/index.js';
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -46,6 +47,11 @@ process.on('uncaughtException', (error) => {
 });
 
 const { settings } = args;
+if (args.cli !== null && !existsSync(args.cli)) {
+  process.stderr.write(`bench: --cli ${args.cli}: no such file\n`);
+  process.exit(2);
+}
+runOursFrom(args.cli);
 const pool = new TargetPool(args.profileDir);
 const ctx: Context = { settings, pool, profileDir: args.profileDir, scenariosNamed: args.scenariosNamed, log };
 const scenarios: Record<string, ScenarioResult> = {};

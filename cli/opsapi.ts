@@ -1,13 +1,32 @@
 #!/usr/bin/env node
 import { Command, type CommanderError } from 'commander';
-import { mockCommand } from './commands/mock.js';
-import { tokenCommand } from './commands/token.js';
-import { triggerCommand } from './commands/trigger.js';
-import { listenCommand } from './commands/listen.js';
-import { specCommand } from './commands/spec.js';
-import { conformCommand } from './commands/conform.js';
-import { coverageCommand } from './commands/coverage.js';
 import { VERSION } from '../common/version.js';
+
+/**
+ * The commands, each loaded only when it runs: a command's module pulls in what it needs (the mock server, the
+ * conformance runner, the contract), and loading all of them costs every start ~0.25 s of CPU that `opsapi token` or
+ * a usage error never needed (inferred; measured with the CLI compiled into one file).
+ */
+const COMMANDS = {
+  mock: async () => (await import('./commands/mock.js')).mockCommand(),
+  token: async () => (await import('./commands/token.js')).tokenCommand(),
+  trigger: async () => (await import('./commands/trigger.js')).triggerCommand(),
+  listen: async () => (await import('./commands/listen.js')).listenCommand(),
+  spec: async () => (await import('./commands/spec.js')).specCommand(),
+  conform: async () => (await import('./commands/conform.js')).conformCommand(),
+  coverage: async () => (await import('./commands/coverage.js')).coverageCommand(),
+} as const satisfies Record<string, () => Promise<Command>>;
+
+/**
+ * The command a command line names (its first word that is not an option), or all of them when it names none or an
+ * unknown one: `opsapi --help` lists every command, and commander suggests the nearest name for a typo.
+ */
+function commandsFor(argv: readonly string[]): (keyof typeof COMMANDS)[] {
+  const first = argv.slice(2).find((arg) => !arg.startsWith('-'));
+  return first !== undefined && first in COMMANDS
+    ? [first as keyof typeof COMMANDS]
+    : (Object.keys(COMMANDS) as (keyof typeof COMMANDS)[]);
+}
 
 /** `opsapi`: one binary for the kit (DESIGN / CLI). Every flag also reads `OPSAPI_*` from the environment. */
 const program = new Command()
@@ -17,14 +36,9 @@ const program = new Command()
   // command name only, so a command's own `--version` (trigger's event version) reaches that command (inferred).
   .version(VERSION, '-V, --version', 'output the version number of opsapi')
   .enablePositionalOptions()
-  .showHelpAfterError()
-  .addCommand(mockCommand())
-  .addCommand(tokenCommand())
-  .addCommand(triggerCommand())
-  .addCommand(listenCommand())
-  .addCommand(specCommand())
-  .addCommand(conformCommand())
-  .addCommand(coverageCommand());
+  .showHelpAfterError();
+for (const command of await Promise.all(commandsFor(process.argv).map((name) => COMMANDS[name]())))
+  program.addCommand(command);
 
 // Usage errors exit 2 (DESIGN: exit codes); --help and --version exit 0. Subcommands added with
 // addCommand() do not inherit the override, so each gets it.

@@ -76,6 +76,13 @@ export async function startPrism(): Promise<Target> {
   return started('prism', child, /Prism is listening on (http:\/\/127\.0\.0\.1:\d+)/, 60_000, t0);
 }
 
+/** The JavaScript file our mock runs from (`--cli`); null: `cli/opsapi.ts` through tsx. Set once, before any start. */
+let compiledCli: string | null = null;
+
+export function runOursFrom(file: string | null): void {
+  compiledCli = file;
+}
+
 /**
  * (c) Our mock: `opsapi mock --port P --rate-limit off --quiet [--skus N]`, run as `node --import tsx cli/opsapi.ts`
  * (what `npx tsx` runs, minus tsx's wrapper process) so that the child's pid is the server's own (for RSS).
@@ -86,9 +93,7 @@ export async function startOurs(options: OursOptions = {}): Promise<Target> {
   const flags = options.flags ?? ['--rate-limit', 'off'];
   const args = [
     ...nodeFlags,
-    '--import',
-    'tsx',
-    'cli/opsapi.ts',
+    ...(compiledCli ? [compiledCli] : ['--import', 'tsx', 'cli/opsapi.ts']),
     'mock',
     '--port',
     String(port),

@@ -40,8 +40,6 @@ export default async function setup(project: TestProject): Promise<() => void> {
   mkdirSync(cache, { recursive: true });
   removeStale();
   const dir = mkdtempSync(join(cache, `${PREFIX}${process.pid}-`));
-  const file = join(dir, 'opsapi.mjs');
-  await compileCli(file);
-  project.provide('opsapiCli', file);
+  project.provide('opsapiCli', await compileCli(dir));
   return () => rmSync(dir, { recursive: true, force: true });
 }
