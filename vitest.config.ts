@@ -12,7 +12,16 @@ import { defineConfig } from 'vitest/config';
 const E2E = '**/*.e2e.test.ts';
 const IGNORED = ['node_modules/**', 'dist/**', 'bench/.tmp/**'];
 
+/**
+ * Tests that import the kit by its package name (`opsapi`, `opsapi/testing`, as client suites do) get its TypeScript
+ * sources through the `source` export condition of package.json, so they need no build of dist/ and always test the
+ * code in front of them. Vitest adds its own server conditions (`node`, `development|production`) to these.
+ */
+const SOURCE_CONDITIONS = ['source'];
+
 export default defineConfig({
+  resolve: { conditions: SOURCE_CONDITIONS },
+  ssr: { resolve: { conditions: SOURCE_CONDITIONS } },
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClaims, limitedClaims } from '../index.js';
 import { mintToken } from '../index.js';
-import { startMock, type RunningMock } from '../index.js';
+import { startMockServer, type RunningMock } from '../index.js';
 import { copyCheckout } from './support/checkout.js';
 import { freePort } from '../common/free-port.js';
 import {
@@ -88,7 +88,7 @@ describe('the CI recipe in the README', () => {
   beforeAll(async () => {
     // A target like a staging deployment: no /__mock admin API, its own signing secret, tokens handed to the job as secrets.
     const jwtSecret = randomBytes(24).toString('hex');
-    mock = await startMock({ port: 0, admin: false, jwtSecret });
+    mock = await startMockServer({ port: 0, admin: false, jwtSecret });
     secrets = {
       OPSAPI_TOKEN: await mintToken(jwtSecret, adminClaims('ci-gate')),
       OPSAPI_LIMITED_TOKEN: await mintToken(jwtSecret, limitedClaims('ci-gate')),

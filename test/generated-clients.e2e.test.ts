@@ -7,7 +7,7 @@ import type { Client } from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataManifest as FixtureManifest } from '../common/data-manifest.js';
 import { adminClaims } from '../index.js';
-import { startMock, type RunningMock } from '../index.js';
+import { startMockServer, type RunningMock } from '../index.js';
 import { OPERATIONS } from '../spec/operations/index.js';
 import type { components, paths } from '../spec/openapi.js';
 import { generateClients, type GeneratedClients } from './support/generate-clients.js';
@@ -244,7 +244,7 @@ describe('clients generated from the contract, each with its default auth setup 
   let generated: GeneratedClients;
 
   beforeAll(async () => {
-    mock = await startMock({ port: 0, rateLimit: null });
+    mock = await startMockServer({ port: 0, rateLimit: null });
     receiver = createServer((req, res) => {
       req.resume();
       req.on('end', () => res.writeHead(204).end());

@@ -1,18 +1,19 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { offlineNpmEnv, writeOfflineConsumer } from './support/offline-consumer.js';
+import { ensureFreshDist } from './support/fresh-dist.js';
 import { freePort, startProcess } from '../common/process.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 
 /**
- * Runs a command without blocking the test worker: `npm pack` builds with tsc for many seconds, and a synchronous
- * child process would starve the worker's connection to vitest on a loaded machine.
+ * Runs a command without blocking the test worker: a synchronous child process (npm, tar, a mock) would starve the
+ * worker's connection to vitest on a loaded machine.
  */
 function run(
   file: string,
@@ -33,13 +34,26 @@ function run(
 }
 const work = mkdtempSync(join(tmpdir(), 'opsapi-pack-'));
 
+/** What a client developer's test does with the installed package: start a mock, mint a token, call it, close. */
+const CONSUMER_SUITE = `import { startMock } from 'opsapi/testing';
+const mock = await startMock();
+const token = await mock.tenant().token();
+const res = await fetch(\`\${mock.url}/v1/items/skus?pageSize=3\`, { headers: { authorization: \`Bearer \${token}\` } });
+const body = await res.json();
+await mock.close();
+console.log(JSON.stringify({ status: res.status, items: body.results.length, resolved: import.meta.resolve('opsapi/testing') }));
+`;
+
 describe('the published package', () => {
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it('packs into a tarball that installs with an empty npm cache and no network, and whose opsapi bin runs with Node alone', async () => {
-    // `npm pack` runs `prepack` (the TypeScript build): the tarball carries compiled JavaScript.
+  it('packs into a tarball that installs with an empty npm cache and no network, and whose opsapi bin and opsapi/testing run with Node alone', async () => {
+    // The tarball carries the compiled JavaScript of dist/. `prepare` built it on `npm ci`; it is built again only when
+    // a source is newer (test/support/fresh-dist.ts), and `npm pack` skips its own build (~24 s of CPU) with
+    // --ignore-scripts.
+    await ensureFreshDist(root);
     const packCache = mkdtempSync(join(work, 'pack-cache-'));
-    const pack = await run('npm', ['pack', '--pack-destination', work, '--silent'], {
+    const pack = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', work, '--silent'], {
       cwd: root,
       env: offlineNpmEnv(packCache),
       timeout: 180_000,
@@ -49,6 +63,7 @@ describe('the published package', () => {
     expect(tarball).toBeDefined();
     const listing = (await run('tar', ['-tzf', join(work, tarball!)])).stdout;
     expect(listing).toContain('package/dist/cli/opsapi.js');
+    expect(listing).toContain('package/dist/testing.js');
     expect(listing).toContain('package/spec/openapi.json');
     expect(listing.split('\n').filter((l) => l.endsWith('.ts') && !l.endsWith('.d.ts'))).toEqual([]);
 
@@ -92,5 +107,16 @@ describe('the published package', () => {
     } finally {
       await mock.stop();
     }
+
+    // A client suite in the consumer: `opsapi/testing` by its name, with Node alone; it must exit by itself.
+    writeFileSync(join(app, 'suite.mjs'), CONSUMER_SUITE);
+    const suite = await run(process.execPath, ['suite.mjs'], { cwd: app, timeout: 60_000 });
+    expect(suite.error, `killed: the process did not exit by itself\n${suite.stderr}`).toBeUndefined();
+    expect(suite.status, suite.stderr).toBe(0);
+    expect(JSON.parse(suite.stdout)).toEqual({
+      status: 200,
+      items: 3,
+      resolved: expect.stringMatching(/node_modules\/opsapi\/dist\/testing\.js$/),
+    });
   }, 300_000);
 });

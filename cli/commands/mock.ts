@@ -4,6 +4,7 @@ import { defaultOptions, parseLatency, parseRetrySchedule, type MockOptions } fr
 import { parseRate } from '../../mock/rate-limit.js';
 import { FAULT_NAMES, parseFaults, type FaultName } from '../../mock/faults/index.js';
 import { bannerLines, startupFacts } from './mock-announce.js';
+import { MOCK_INTEGER_RANGES as R } from './mock-ranges.js';
 import { flag, integer, parsed } from '../options.js';
 import { checkBindable, checkWritableFile, oneLine, systemErrorCode } from '../preflight.js';
 
@@ -19,14 +20,22 @@ export function mockCommand(): Command {
   const d = defaultOptions();
   return new Command('mock')
     .description('Start the stateful mock server (embedded fixtures; no configuration needed).')
-    .addOption(flag('--port <port>', 'port to listen on', 'PORT').default(d.port).argParser(integer(0, 65535)))
+    .addOption(
+      flag('--port <port>', 'port to listen on', 'PORT')
+        .default(d.port)
+        .argParser(integer(...R.port)),
+    )
     .addOption(flag('--host <host>', 'address to bind', 'HOST').default(d.host))
     .addOption(
       flag('--seed <n>', 'seed of the generated data', 'SEED')
         .default(d.seed)
-        .argParser(integer(0, 2 ** 31 - 1)),
+        .argParser(integer(...R.seed)),
     )
-    .addOption(flag('--skus <n>', 'SKUs per tenant', 'SKUS').default(d.skus).argParser(integer(1, 1_000_000)))
+    .addOption(
+      flag('--skus <n>', 'SKUs per tenant', 'SKUS')
+        .default(d.skus)
+        .argParser(integer(...R.skus)),
+    )
     .addOption(
       flag('--rate-limit <rate>', 'per-tenant rate limit, N/window (300/1s) or off', 'RATE_LIMIT')
         .default(d.rateLimit, '300/1s')
@@ -45,7 +54,7 @@ export function mockCommand(): Command {
     .addOption(
       flag('--max-tenants <n>', 'tenants kept in memory (least recently used evicted)', 'MAX_TENANTS')
         .default(d.maxTenants)
-        .argParser(integer(1, 1_000_000)),
+        .argParser(integer(...R.maxTenants)),
     )
     .addOption(
       flag(
@@ -57,12 +66,12 @@ export function mockCommand(): Command {
     .addOption(
       flag('--delivery-timeout <ms>', 'per-attempt webhook timeout in ms', 'DELIVERY_TIMEOUT')
         .default(d.deliveryTimeoutMs)
-        .argParser(integer(1, 600_000)),
+        .argParser(integer(...R.deliveryTimeout)),
     )
     .addOption(
       flag('--delivery-concurrency <n>', 'webhook deliveries in flight at most', 'DELIVERY_CONCURRENCY')
         .default(d.deliveryConcurrency)
-        .argParser(integer(1, 10_000)),
+        .argParser(integer(...R.deliveryConcurrency)),
     )
     .addOption(
       flag(
@@ -71,7 +80,7 @@ export function mockCommand(): Command {
         'MAX_NOTIFICATIONS',
       )
         .default(d.maxNotifications)
-        .argParser(integer(10, 10_000_000)),
+        .argParser(integer(...R.maxNotifications)),
     )
     .addOption(
       flag(
@@ -83,7 +92,7 @@ export function mockCommand(): Command {
     .addOption(
       flag('--body-limit <bytes>', 'largest request body', 'BODY_LIMIT')
         .default(d.bodyLimit)
-        .argParser(integer(1024, 100 * 1024 * 1024)),
+        .argParser(integer(...R.bodyLimit)),
     )
     .addOption(flag('--fault <name>', `plant a fault (repeatable): ${FAULT_NAMES}`, 'FAULT').argParser(collectFault))
     .addOption(

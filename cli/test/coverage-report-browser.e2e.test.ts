@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startMock, type RunningMock } from '../../index.js';
+import { startMockServer, type RunningMock } from '../../index.js';
 import { browserAvailability, isLocal, launchChromium } from '../../test/support/browser.js';
 import { opsapi } from './run-cli.js';
 
@@ -27,7 +27,7 @@ describe.skipIf(!browser.run)('the HTML coverage report in a browser', () => {
   const section = async (operationId: string) => (await page.locator(`#op-${operationId}`).textContent()) ?? '';
 
   beforeAll(async () => {
-    mock = await startMock({ port: 0, rateLimit: null });
+    mock = await startMockServer({ port: 0, rateLimit: null });
     const tenant = mock.control.tenant(`coverage-html-${process.pid}`);
     const token = await tenant.token();
     const m = tenant.fixtures();

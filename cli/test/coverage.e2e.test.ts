@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../common/free-port.js';
-import { startMock, type RunningMock } from '../../index.js';
+import { startMockServer, type RunningMock } from '../../index.js';
 import { hitEveryPair, type TenantCall } from '../../test/support/every-pair.js';
 import { opsapi, stderrLines } from './run-cli.js';
 
@@ -16,7 +16,7 @@ let counter = 0;
 const dir = mkdtempSync(join(tmpdir(), 'opsapi-coverage-'));
 
 beforeAll(async () => {
-  mock = await startMock({ port: 0, rateLimit: null });
+  mock = await startMockServer({ port: 0, rateLimit: null });
 });
 
 afterAll(async () => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClaims } from '../../index.js';
 import { mintToken } from '../../index.js';
 import { DEFAULT_JWT_SECRET } from '../../index.js';
-import { startMock, type RunningMock } from '../../index.js';
+import { startMockServer, type RunningMock } from '../../index.js';
 import type { Started } from '../../common/process.js';
 import { NoCredentialError, UsageError } from '../errors.js';
 import { runConformance } from '../runner.js';
@@ -109,7 +109,7 @@ describe('runConformance without a credential', () => {
   let bare: RunningMock;
   let admin: RunningMock;
   beforeAll(async () => {
-    [bare, admin] = await Promise.all([startMock({ port: 0, admin: false }), startMock({ port: 0 })]);
+    [bare, admin] = await Promise.all([startMockServer({ port: 0, admin: false }), startMockServer({ port: 0 })]);
   });
   afterAll(async () => {
     await Promise.all([bare?.close(), admin?.close()]);

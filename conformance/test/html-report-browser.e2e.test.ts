@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startMock, type RunningMock } from '../../index.js';
+import { startMockServer, type RunningMock } from '../../index.js';
 import { browserAvailability, isLocal, launchChromium } from '../../test/support/browser.js';
 import { htmlReport } from '../report/html.js';
 import { runConformance } from '../runner.js';
@@ -39,7 +39,7 @@ describe.skipIf(!browser.run)('the HTML report in a browser', () => {
   const dir = mkdtempSync(join(tmpdir(), 'opsapi-html-'));
 
   beforeAll(async () => {
-    mock = await startMock({
+    mock = await startMockServer({
       port: 0,
       rateLimit: { limit: 300, windowMs: 1000 },
       faults: new Set(['forbidden-wrong-code']),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../../index.js';
+import { startMockServer, type RunningMock } from '../../index.js';
 import { startFieldAddingProxy, type FieldAddingProxy } from '../../test/support/field-adding-proxy.js';
 import { textSummary } from '../report/text.js';
 import { runConformance } from '../runner.js';
@@ -20,7 +20,7 @@ describe('the runner against a server that sends fields the contract does not na
   let report: Report;
 
   beforeAll(async () => {
-    mock = await startMock({ port: 0, rateLimit: RATE });
+    mock = await startMockServer({ port: 0, rateLimit: RATE });
     proxy = await startFieldAddingProxy(mock.url, ADDED);
     report = await runConformance({
       baseUrl: proxy.url,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAULTS, type FaultName } from '../../index.js';
-import { startMock, type RunningMock } from '../../index.js';
+import { startMockServer, type RunningMock } from '../../index.js';
 import { allChecks } from '../registry.js';
 import { htmlReport } from '../report/html.js';
 import { junitReport, xmlEscape } from '../report/junit.js';
@@ -51,7 +51,7 @@ describe('the runner against the faithful mock', () => {
   let wallMs: number;
 
   beforeAll(async () => {
-    mock = await startMock({ port: 0, rateLimit: RATE });
+    mock = await startMockServer({ port: 0, rateLimit: RATE });
     const started = Date.now();
     report = await runConformance({ baseUrl: mock.url, ...FULL, certify: true });
     wallMs = Date.now() - started;
@@ -95,7 +95,7 @@ describe('the runner against the faithful mock', () => {
 describe('each planted fault is caught by the check meant for it', () => {
   for (const fault of Object.keys(FAULTS) as FaultName[]) {
     it(`${fault} -> ${EXPECTED[fault]}`, async () => {
-      const mock = await startMock({ port: 0, rateLimit: RATE, faults: new Set([fault]) });
+      const mock = await startMockServer({ port: 0, rateLimit: RATE, faults: new Set([fault]) });
       try {
         const report = await runConformance({ baseUrl: mock.url, ...FULL, only: [EXPECTED[fault]] });
         expect(failing(report)).toContain(EXPECTED[fault]);
@@ -119,7 +119,7 @@ describe('each planted fault is caught by the check meant for it', () => {
 describe('runner behaviour', () => {
   let mock: RunningMock;
   beforeAll(async () => {
-    mock = await startMock({ port: 0, rateLimit: RATE, faults: new Set(['forbidden-wrong-code']) });
+    mock = await startMockServer({ port: 0, rateLimit: RATE, faults: new Set(['forbidden-wrong-code']) });
   });
   afterAll(async () => {
     await mock?.close();

@@ -8,6 +8,9 @@ import type { Coverage } from '../admin/coverage-schema.js';
 import { parseOperationList } from '../coverage/report.js';
 import { coverageOf } from '../coverage/tenants.js';
 import { CONTRACT_UNIVERSE } from '../coverage/universe.js';
+import type { ApiKey } from '../../spec/schemas/access.js';
+import type { Subscription } from '../../spec/schemas/notifications.js';
+import { setupWrites } from './setup.js';
 
 /** What a token carries besides its org; each field left out takes the admin preset's value (DESIGN "Testing API"). */
 export interface TokenRequest {
@@ -50,11 +53,21 @@ export interface TenantControl {
    * answers), restricted to `operations` when given; an unknown operationId throws. Seeds nothing.
    */
   coverage(filter?: { readonly operations?: readonly string[] }): Coverage;
+  /**
+   * Set-up without a request (setup.ts: not journaled, not counted in coverage, no rate limit, no planted fault):
+   * subscribes an endpoint to one event version; throws a RangeError on an endpoint or event the API would refuse.
+   */
+  subscribe(endpoint: string, eventName: string, eventVersion: number): Subscription;
+  /** Deletes a subscription without a request; false when the tenant has none of that id. */
+  unsubscribe(id: string): boolean;
+  /** Creates an API key without a request, acting with the permissions and roles of `as` (default: the admin preset). */
+  createApiKey(name: string, as?: TokenRequest): ApiKey;
 }
 
 /** The control handle of one org. */
 export function tenantControl(services: MockServices, org: string): TenantControl {
   const { store, engine, limiter, options } = services;
+  const setup = setupWrites(store, org);
   return {
     org,
     token: (request = {}) => {
@@ -99,6 +112,16 @@ export function tenantControl(services: MockServices, org: string): TenantContro
       // A programming error in a test, not a request: thrown, like a negative clock advance.
       if (ids && !ids.ok) throw new RangeError(`coverage: ${ids.error}`);
       return coverageOf(store.peek(org), ids?.value);
+    },
+    subscribe: setup.subscribe,
+    unsubscribe: setup.unsubscribe,
+    createApiKey: (name, as = {}) => {
+      const preset = adminClaims(org);
+      return setup.createApiKey(name, {
+        subject: as.sub ?? preset.sub ?? `admin@${org}`,
+        permissions: as.permissions ?? preset.permissions ?? [],
+        roles: as.roles ?? preset.roles ?? [],
+      });
     },
   };
 }

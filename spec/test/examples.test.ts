@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../../index.js';
+import { startMockServer, type RunningMock } from '../../index.js';
 import { ContractValidator } from '../validate.js';
 import { EXAMPLE_ORG } from '../examples/demo.js';
 import { committedDocument } from './load.js';
@@ -78,7 +78,7 @@ const requirementsOf = (op: DocOperation): string[] => (op.op['x-example-require
 
 beforeAll(async () => {
   // The mock as `npm start` runs it (seed, SKUs, rate limit, admin API), on a free loopback port.
-  mock = await startMock({ port: 0 });
+  mock = await startMockServer({ port: 0 });
   token = await mintDemoToken();
 });
 

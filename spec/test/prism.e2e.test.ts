@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type RunningMock } from '../../index.js';
+import { startMockServer, type RunningMock } from '../../index.js';
 import { startFieldAddingProxy, type FieldAddingProxy } from '../../test/support/field-adding-proxy.js';
 import { freePort, startProcess, type Started } from '../../common/process.js';
 
@@ -48,7 +48,7 @@ describe('Stoplight Prism proxy --errors in front of a server that sends fields 
   let base: string;
 
   beforeAll(async () => {
-    mock = await startMock({ port: 0, rateLimit: null });
+    mock = await startMockServer({ port: 0, rateLimit: null });
     adding = await startFieldAddingProxy(mock.url, 'warehouseZone', 'B2');
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;

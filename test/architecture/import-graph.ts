@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
-/** The parts of the kit, bottom to top (CONTRIBUTING.md: "Layers"). `api` is the package entry (index.ts, testing.ts). */
+/** The parts of the kit, bottom to top (CONTRIBUTING.md: "Layers"). `api` is the package entry (index.ts, testing.ts, testing/). */
 export type Layer = 'spec' | 'common' | 'fixtures' | 'mock' | 'conformance' | 'cli' | 'api' | 'bench' | 'test';
 
 /**
@@ -34,7 +34,8 @@ const ROOT_API = new Set(['index.ts', 'testing.ts']);
 
 /** The layer of a path relative to the project root, or undefined for files outside the layers (configs). */
 export function layerOf(path: string): Layer | undefined {
-  if (ROOT_API.has(path)) return 'api';
+  // testing/ holds the parts of testing.ts (`opsapi/testing`), a package entry like index.ts.
+  if (ROOT_API.has(path) || path.startsWith('testing/')) return 'api';
   const top = path.split('/')[0] ?? '';
   return (['spec', 'common', 'fixtures', 'mock', 'conformance', 'cli', 'bench', 'test'] as const).find(
     (l) => l === top,
