@@ -46,8 +46,15 @@ describe('opsapi conform (CLI)', () => {
       mustTotal: number;
       tool: { version: string };
       contractVersion: string;
+      mockAdmin: boolean;
     };
     expect(report.exitCode).toBe(0);
+    // It used the admin API of the mock: a fresh tenant, minted tokens, the fixtures.
+    expect(report.mockAdmin).toBe(true);
+    expect(report.contractVersion).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(report.tool.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(run.stdout).not.toContain('\u001b[');
+    expect(readFileSync(files[2] as string, 'utf8')).toContain('id="verdict">CERTIFIED<');
     expect(report.certified).toBe(true);
     expect(report.mustRan).toBe(report.mustTotal);
     expect(run.stdout).toContain(`${report.mustTotal} of ${report.mustTotal} MUST checks ran`);

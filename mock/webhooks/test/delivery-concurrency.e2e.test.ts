@@ -18,7 +18,7 @@ describe('delivery concurrency and real-time retries', () => {
       await subscribe(t, healthy.url, 'Items.Sku.Created', 2);
       for (let i = 0; i < 5; i++) await emit(t, EVENT);
       for (let i = 0; i < 5; i++) await emit(t, 'Items.Sku.Created');
-      await healthy.waitForCount(5, 3000);
+      await healthy.waitForCount(5, 10_000);
       // Served before the first hanging attempt timed out: nothing waited behind the hanging receiver.
       const failedEarly = await t.call(
         'GET',
@@ -55,10 +55,10 @@ describe('delivery concurrency and real-time retries', () => {
       const t = await tenant(h);
       await subscribe(t, r.url, EVENT);
       const id = (await emit(t, EVENT)).notifications[0]!;
-      const got = await r.waitForCount(3, 3000);
+      const got = await r.waitForCount(3, 10_000);
       expect(got[1]!.at - got[0]!.at).toBeGreaterThanOrEqual(150);
       expect(got[2]!.at - got[1]!.at).toBeGreaterThanOrEqual(150);
-      await until(async () => (await notification(t, id)).status === 'Success', 2000, 'Success');
+      await until(async () => (await notification(t, id)).status === 'Success', 10_000, 'Success');
       expect((await attempts(t, id)).map((a) => a.success)).toEqual([false, false, true]);
     } finally {
       await h.close();

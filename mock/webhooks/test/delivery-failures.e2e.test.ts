@@ -8,7 +8,11 @@ import { startReceiver, type WebhookReceiver } from '../../../common/receiver.js
 import { advance, attempts, emit, notification, subscribe, tenant, until } from './support.js';
 
 const EVENT = 'Warehouse.Shipment.Shipped';
-const TIMEOUT_MS = 250;
+/**
+ * Long enough that a loaded machine finishes a healthy delivery well inside it (what the tests compare attempts with),
+ * short enough that the one test waiting out a timeout stays quick.
+ */
+const TIMEOUT_MS = 2000;
 
 describe('webhook delivery to real receivers', () => {
   let h: Harness;
@@ -65,23 +69,21 @@ describe('webhook delivery to real receivers', () => {
     const healthy = await receiver();
     await subscribe(t, hanging.url, EVENT);
     await subscribe(t, healthy.url, EVENT);
-    const started = Date.now();
     const { notifications } = await emit(t, EVENT);
     expect(notifications).toHaveLength(2);
     const [slowId, fastId] = notifications as [string, string];
 
-    await healthy.waitForCount(1, 2000);
-    // Delivered and recorded while the other attempt is still hanging.
+    await healthy.waitForCount(1, TIMEOUT_MS);
+    // Delivered and recorded while the other attempt is still hanging (it has no attempt recorded yet).
     const fast = await until(
       async () => {
         const n = await notification(t, fastId);
         return n.status === 'Success' ? n : undefined;
       },
-      2000,
+      TIMEOUT_MS,
       'healthy delivery recorded',
     );
     expect(fast.attemptCount).toBe(1);
-    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS);
     expect((await notification(t, slowId)).attemptCount).toBe(0);
 
     await h.mock.control.idle();

