@@ -34,7 +34,7 @@ const warmUpSeconds = Math.min(3, Math.max(1, Math.round(args.seconds / 10)));
 log(
   `starting the mock (${args.seconds} s run, ${warmUpSeconds} s warm-up, ${args.concurrency} workers, ${args.tenants} tenants)`,
 );
-const mock = await startMockProcess();
+const mock = await startMockProcess(args.cli);
 // The mock never outlives the soak: stopped on Ctrl-C and SIGTERM too.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

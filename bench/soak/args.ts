@@ -8,9 +8,11 @@ export interface SoakArgs {
   readonly tenants: number;
   /** Where to write the JSON result; null: not written. */
   readonly out: string | null;
+  /** The JavaScript file the mock runs from (`--cli`); null: `cli/opsapi.ts` through tsx. */
+  readonly cli: string | null;
 }
 
-export const USAGE = `Usage: npm run soak -- [--seconds N] [--concurrency N] [--tenants N] [--out FILE]
+export const USAGE = `Usage: npm run soak -- [--seconds N] [--concurrency N] [--tenants N] [--out FILE] [--cli FILE]
 
 Starts the mock as a child process and runs mixed traffic against it (reads, writes, bad requests, webhooks)
 for N seconds, then prints a summary. Exit code 1 when any request got a status outside the set expected for
@@ -20,6 +22,8 @@ its kind, any 5xx, or any webhook signature failed to verify; otherwise 0.
   --concurrency N  workers sending requests at once, 1..256 (default 16)
   --tenants N      tenants the traffic is spread over, 1..64 (default 4)
   --out FILE       also write the result as JSON to FILE
+  --cli FILE       run the mock from this JavaScript file (e.g. dist/cli/opsapi.js) instead of cli/opsapi.ts
+                   through tsx
   --help           this text
 `;
 
@@ -36,6 +40,7 @@ export function parseSoakArgs(argv: readonly string[]): SoakArgs | 'help' {
   let concurrency = 16;
   let tenants = 4;
   let out: string | null = null;
+  let cli: string | null = null;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     const [flag, inline] = arg.includes('=')
@@ -61,9 +66,15 @@ export function parseSoakArgs(argv: readonly string[]): SoakArgs | 'help' {
         out = file;
         break;
       }
+      case '--cli': {
+        const file = value();
+        if (!file) throw new Error('--cli needs a file name');
+        cli = file;
+        break;
+      }
       default:
         throw new Error(`unknown argument "${arg}"`);
     }
   }
-  return { seconds, concurrency, tenants, out };
+  return { seconds, concurrency, tenants, out, cli };
 }

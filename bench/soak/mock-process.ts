@@ -24,17 +24,15 @@ export interface MockProcess {
 const OUTPUT_LIMIT = 32 * 1024;
 
 /**
- * Starts `node --import tsx cli/opsapi.ts mock --port P --rate-limit off --quiet` and resolves once it prints its
+ * Starts `node --import tsx cli/opsapi.ts mock --port P --rate-limit off --quiet` (or `node <cli> mock ...`) and resolves once it prints its
  * URL. The child is the node process itself, so its pid is the mock's (for RSS). Killed if the soak exits first;
  * kept in the soak's process group (inferred) so that whoever kills the soak's group (its test's timeout) kills it too.
  */
-export async function startMockProcess(timeoutMs = 60_000): Promise<MockProcess> {
+export async function startMockProcess(cli: string | null, timeoutMs = 60_000): Promise<MockProcess> {
   const port = await freePort();
   const args = [
     '--expose-gc',
-    '--import',
-    'tsx',
-    'cli/opsapi.ts',
+    ...(cli !== null ? [cli] : ['--import', 'tsx', 'cli/opsapi.ts']),
     'mock',
     '--port',
     String(port),
