@@ -11,6 +11,7 @@ export const SCENARIOS = [
   'webhooks',
   'conform',
   'startup-and-memory',
+  'start-close',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 

@@ -7,6 +7,7 @@ import {
   stockScenario,
   unauthorizedScenario,
 } from './load-scenarios.js';
+import { startCloseScenario } from './start-close.js';
 import { startupScenario } from './startup.js';
 import type { ScenarioDef } from './types.js';
 import { webhooksScenario } from './webhooks.js';
@@ -20,4 +21,5 @@ export const SCENARIO_DEFS: Record<ScenarioName, ScenarioDef> = {
   webhooks: webhooksScenario,
   conform: conformScenario,
   'startup-and-memory': startupScenario,
+  'start-close': startCloseScenario,
 };

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 interface LockEntry {
@@ -16,6 +16,7 @@ interface PackageJson {
   name: string;
   version: string;
   dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
   bin?: Record<string, string> | string;
   engines?: Record<string, string>;
   license?: string;
@@ -58,12 +59,20 @@ export function writeOfflineConsumer(root: string, tarball: string, dir: string)
       resolved: 'file:opsapi.tgz',
       integrity: integrityOf(join(dir, 'opsapi.tgz')),
       ...(manifest.dependencies ? { dependencies: manifest.dependencies } : {}),
+      ...(manifest.optionalDependencies ? { optionalDependencies: manifest.optionalDependencies } : {}),
       ...(manifest.bin ? { bin: manifest.bin } : {}),
       ...(manifest.engines ? { engines: manifest.engines } : {}),
       ...(manifest.license ? { license: manifest.license } : {}),
     },
   };
   productionEntries(join(root, 'package-lock.json')).forEach(([path, entry], index) => {
+    if (entry.optional && !existsSync(join(root, path))) {
+      // A native build for another platform, which this machine did not install: npm ci skips it here (os/cpu), but the
+      // lock must still name it.
+      const { resolved: _resolved, integrity: _integrity, ...rest } = entry;
+      packages[path] = rest;
+      return;
+    }
     const file = join('deps', `${index}.tgz`);
     // A registry tarball holds the package under `package/`; its own node_modules (nested dependencies) are separate entries.
     execFileSync('tar', [
