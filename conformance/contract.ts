@@ -1,19 +1,14 @@
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
-import { buildDocument } from '../spec/build.js';
+import { sharedContract } from '../spec/shared-contract.js';
 import { ALL_PERMISSIONS, OPERATIONS, type OperationDef } from '../spec/operations/index.js';
 import type { ListField } from '../spec/lists/fields.js';
 import { pathTemplateRegex } from '../spec/path-template.js';
-import { ContractValidator } from '../spec/validate.js';
+import type { ContractValidator } from '../spec/validate.js';
 import type { Level } from './types.js';
 
-/** The contract document and its validator, built once per process. */
-let cached: { document: OpenAPIObject; validator: ContractValidator } | undefined;
+/** The contract document and its validator, built once per process (spec/shared-contract.ts). */
 export function contract(): { document: OpenAPIObject; validator: ContractValidator } {
-  if (!cached) {
-    const document = buildDocument();
-    cached = { document, validator: new ContractValidator(document) };
-  }
-  return cached;
+  return sharedContract();
 }
 
 /** MUST for a documented fact, SHOULD for an inferred one. */

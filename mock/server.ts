@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { buildDocument } from '../spec/build.js';
-import { ContractValidator } from '../spec/validate.js';
+import { sharedContract } from '../spec/shared-contract.js';
 import { TokenVerifier } from './auth/tokens.js';
 import { systemClock, type Clock } from './clock.js';
 import { allHandlers } from './handlers/index.js';
@@ -40,7 +39,7 @@ export interface RunningMock extends Mock {
 /** Builds the mock without listening (tests may use `app.inject`). */
 export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clock = systemClock): Promise<Mock> {
   const options: MockOptions = { ...defaultOptions(), ...overrides };
-  const document = buildDocument();
+  const { document, validator } = sharedContract();
   // Planted faults (`--fault`) decorate the faithful parts here, and only when some are planted.
   const faults = options.faults.size > 0 ? plantFaults(options.faults) : null;
   const store = new Store({
@@ -72,7 +71,7 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
     verifier: new TokenVerifier(options.jwtSecret),
     limiter: options.rateLimit ? new RateLimiter(options.rateLimit) : null,
     engine,
-    validator: new ContractValidator(document),
+    validator,
     clock,
     persistence,
   };

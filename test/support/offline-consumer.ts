@@ -73,10 +73,11 @@ export function writeOfflineConsumer(root: string, tarball: string, dir: string)
       packages[path] = rest;
       return;
     }
-    const file = join('deps', `${index}.tgz`);
+    // Not compressed: npm reads a plain tar as well, and gzip of every dependency was most of this function's time.
+    const file = join('deps', `${index}.tar`);
     // A registry tarball holds the package under `package/`; its own node_modules (nested dependencies) are separate entries.
     execFileSync('tar', [
-      '-czf',
+      '-cf',
       join(dir, file),
       '--anchored',
       '--exclude=./node_modules',
