@@ -22,6 +22,8 @@ declare module 'autocannon' {
       duration?: number;
       amount?: number;
       maxOverallRequests?: number;
+      /** Milliseconds between samples; a run ends at a sample tick. */
+      sampleInt?: number;
       timeout?: number;
       method?: string;
       headers?: Record<string, string>;

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,15 +34,8 @@ function run(
 }
 const work = mkdtempSync(join(tmpdir(), 'opsapi-pack-'));
 
-/** What a client developer's test does with the installed package: start a mock, mint a token, call it, close. */
-const CONSUMER_SUITE = `import { startMock } from 'opsapi/testing';
-const mock = await startMock();
-const token = await mock.tenant().token();
-const res = await fetch(\`\${mock.url}/v1/items/skus?pageSize=3\`, { headers: { authorization: \`Bearer \${token}\` } });
-const body = await res.json();
-await mock.close();
-console.log(JSON.stringify({ status: res.status, items: body.results.length, resolved: import.meta.resolve('opsapi/testing') }));
-`;
+/** The client-suite scenario of the Testing API (test/testing-api/), run here unchanged against the installed package. */
+const SCENARIO_FILES = ['scenario.mjs', 'run-scenario.mjs'];
 
 describe('the published package', () => {
   afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -109,14 +102,14 @@ describe('the published package', () => {
       await mock.stop();
     }
 
-    // A client suite in the consumer: `opsapi/testing` by its name, with Node alone; it must exit by itself.
-    writeFileSync(join(app, 'suite.mjs'), CONSUMER_SUITE);
-    const suite = await run(process.execPath, ['suite.mjs'], { cwd: app, timeout: 60_000 });
+    // The same scenario file the repository runs under vitest and against dist/: `opsapi/testing` by its name, with
+    // Node alone, from the installed tarball; it must exit by itself.
+    for (const file of SCENARIO_FILES) copyFileSync(join(root, 'test', 'testing-api', file), join(app, file));
+    const suite = await run(process.execPath, ['run-scenario.mjs'], { cwd: app, timeout: 60_000 });
     expect(suite.error, `killed: the process did not exit by itself\n${suite.stderr}`).toBeUndefined();
     expect(suite.status, suite.stderr).toBe(0);
     expect(JSON.parse(suite.stdout)).toEqual({
-      status: 200,
-      items: 3,
+      summary: { distinctUrls: true, listed: 2, delivered: { eventName: 'Items.Sku.Created', verified: true } },
       resolved: expect.stringMatching(/node_modules\/opsapi\/dist\/testing\.js$/),
     });
   }, 300_000);
