@@ -14,6 +14,8 @@ import { settleWebhooks, startReceiver, type Receiver } from './support.js';
 
 const MAX = 5;
 const THROWAWAY = 50;
+/** Small worlds: eviction is about tenants, not their size, and each throwaway org seeds one. */
+const SKUS = 20;
 
 /** 50 throwaway orgs, each making one request; the store never holds more than MAX tenants that could be evicted. */
 async function churn(h: InjectHarness, count = THROWAWAY, keep: string[] = []): Promise<string[]> {
@@ -42,7 +44,7 @@ describe(`maxTenants: ${MAX}`, () => {
   });
 
   it(`keeps at most ${MAX} tenants in memory while ${THROWAWAY} orgs each make a request`, async () => {
-    h = await injectHarness({ maxTenants: MAX });
+    h = await injectHarness({ skus: SKUS, maxTenants: MAX });
     const early = freshOrg('early');
     const token = await h.token(adminClaims(early));
     const key = await h.call('POST', '/v1/access/apiKeys', {
@@ -77,7 +79,7 @@ describe(`maxTenants: ${MAX}`, () => {
     });
 
     it('is never evicted, and becomes evictable once nothing is scheduled', async () => {
-      h = await injectHarness({ maxTenants: MAX, retrySchedule: [0, 3600] });
+      h = await injectHarness({ skus: SKUS, maxTenants: MAX, retrySchedule: [0, 3600] });
       const busy = freshOrg('busy');
       const token = await h.token(adminClaims(busy));
       receiver.secrets.add((await h.call('GET', '/__mock/webhook-secret', { token })).body.secret as string);
@@ -122,7 +124,7 @@ describe(`maxTenants: ${MAX}`, () => {
 
     it('retains the tenants holding persisted state, with their data, and evicts the others', async () => {
       const stateFile = join(dir, 'state.jsonl');
-      h = await injectHarness({ maxTenants: MAX, stateFile });
+      h = await injectHarness({ skus: SKUS, maxTenants: MAX, stateFile });
       const kept: { org: string; token: string; key: string; reference: string; stock: number }[] = [];
       for (let i = 0; i < 3; i++) {
         const org = freshOrg('persisted');
@@ -167,7 +169,7 @@ describe(`maxTenants: ${MAX}`, () => {
 
       // And after a restart from the file.
       await h.close();
-      h = await injectHarness({ maxTenants: MAX, stateFile });
+      h = await injectHarness({ skus: SKUS, maxTenants: MAX, stateFile });
       await check(h);
     });
   });
