@@ -55,6 +55,25 @@ export interface Checked {
   readonly meant?: Readonly<Record<string, string>>;
 }
 
+/** Edit distance of two names (insertions, deletions, substitutions), ignoring case. */
+function distance(a: string, b: string): number {
+  const [x, y] = [a.toLowerCase(), b.toLowerCase()];
+  let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= y.length; j++)
+      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[y.length]!;
+}
+
+/** The known name a typo most likely meant: within two edits (as commander suggests for flags), else none. */
+function nearest(name: string, known: readonly string[]): string | undefined {
+  const scored = known.map((k) => ({ k, d: distance(name, k) })).sort((a, b) => a.d - b.d);
+  return scored[0] && scored[0].d <= 2 ? scored[0].k : undefined;
+}
+
 /**
  * Checks an object against a closed TypeBox schema (properties left undefined count as absent): an unknown name or
  * a value of the wrong kind throws a TypeError, a value out of range a RangeError, each naming the property and
@@ -69,7 +88,8 @@ export function checkObject(schema: TObject, input: unknown, named: Checked): Re
   const known = Object.keys(schema.properties);
   for (const name of Object.keys(given)) {
     if (known.includes(name)) continue;
-    const hint = named.meant?.[name] ? `did you mean ${named.meant[name]}? ` : '';
+    const meant = named.meant?.[name] ?? nearest(name, known);
+    const hint = meant ? `did you mean ${meant}? ` : '';
     throw new TypeError(`${where}: unknown ${noun} ${name}; ${hint}known: ${known.join(', ')}`);
   }
   const first = Value.Errors(schema, given).First();

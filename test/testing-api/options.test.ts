@@ -17,7 +17,13 @@ afterAll(() => new Promise<void>((resolve) => held.close(() => resolve())));
 
 /** Each kind of bad option, the error class it throws and what the message says. */
 const BAD: [kind: string, options: unknown, error: typeof TypeError | typeof RangeError, message: RegExp][] = [
-  ['an unknown name', { prot: 1 }, TypeError, /^startMock: unknown option prot; known: port, host, seed, /],
+  ['an unknown name', { colour: 1 }, TypeError, /^startMock: unknown option colour; known: port, host, seed, /],
+  [
+    'a misspelt name',
+    { rateLimt: 'off' },
+    TypeError,
+    /^startMock: unknown option rateLimt; did you mean rateLimit\? known: /,
+  ],
   ['the CLI flag name of a renamed option', { fault: ['x'] }, TypeError, /unknown option fault; did you mean faults\?/],
   [
     'a port of the wrong type',
