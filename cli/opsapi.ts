@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, type CommanderError } from 'commander';
 import { VERSION } from '../common/version.js';
+import { applySwitchesFromEnv } from './options.js';
 
 /**
  * The commands, each loaded only when it runs: a command's module pulls in what it needs (the mock server, the
@@ -36,7 +37,8 @@ const program = new Command()
   // command name only, so a command's own `--version` (trigger's event version) reaches that command (inferred).
   .version(VERSION, '-V, --version', 'output the version number of opsapi')
   .enablePositionalOptions()
-  .showHelpAfterError();
+  .showHelpAfterError()
+  .hook('preAction', (_program, command) => applySwitchesFromEnv(command));
 for (const command of await Promise.all(commandsFor(process.argv).map((name) => COMMANDS[name]())))
   program.addCommand(command);
 

@@ -1,9 +1,33 @@
-import { InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { checkOrgName } from '../mock/auth/org.js';
 
 /** A flag that also reads `OPSAPI_<NAME>` from the environment. */
 export function flag(flags: string, description: string, envName: string): Option {
   return new Option(flags, description).env(`OPSAPI_${envName}`);
+}
+
+const TRUE = /^(?:1|true|yes|on)$/i;
+const FALSE = /^(?:0|false|no|off|)$/i;
+
+/**
+ * Reads the `OPSAPI_*` variables of the command's switches (flags without a value) as booleans. Commander turns a
+ * switch on when its variable is set to anything, so `OPSAPI_ALLOW_SKIPS=false` would have allowed skips in a CI
+ * gate: here 1/true/yes/on mean on, 0/false/no/off or empty mean off (for a `--no-x` switch, on means `x` off), and
+ * any other value is a usage error (exit 2). A switch given on the command line wins, as for every flag.
+ */
+export function applySwitchesFromEnv(command: Command): void {
+  for (const option of command.options) {
+    if (!option.envVar || option.required || option.optional) continue;
+    const key = option.attributeName();
+    if (command.getOptionValueSource(key) !== 'env') continue;
+    const text = (process.env[option.envVar] ?? '').trim();
+    const on = TRUE.test(text) ? true : FALSE.test(text) ? false : null;
+    if (on === null)
+      command.error(`error: ${option.envVar}=${text} is not a switch value: use true or false (1/0, yes/no, on/off)`, {
+        exitCode: 2,
+      });
+    command.setOptionValueWithSource(key, option.negate ? !on : on, 'env');
+  }
 }
 
 /** Parses a non-negative integer flag. */
