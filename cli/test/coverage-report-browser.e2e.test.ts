@@ -8,16 +8,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startMockServer, type RunningMock } from '../../index.js';
-import { browserAvailability, isLocal, launchChromium } from '../../test/support/browser.js';
+import { browserAvailability, isLocal, launchChromium, type TestBrowser } from '../../test/support/browser.js';
 import { opsapi } from './run-cli.js';
 
 const browser = browserAvailability();
 
 describe.skipIf(!browser.run)('the HTML coverage report in a browser', () => {
   let mock: RunningMock;
-  let chromium: Browser;
+  let chromium: TestBrowser;
   let page: Page;
   const external: string[] = [];
   const dialogs: string[] = [];

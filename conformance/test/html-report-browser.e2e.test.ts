@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startMockServer, type RunningMock } from '../../index.js';
-import { browserAvailability, isLocal, launchChromium } from '../../test/support/browser.js';
+import { browserAvailability, isLocal, launchChromium, type TestBrowser } from '../../test/support/browser.js';
 import { htmlReport } from '../report/html.js';
 import { runConformance } from '../runner.js';
 import type { Report } from '../types.js';
@@ -33,7 +33,7 @@ function rows(page: Page): Promise<RowState[]> {
 describe.skipIf(!browser.run)('the HTML report in a browser', () => {
   let mock: RunningMock;
   let report: Report;
-  let chromium: Browser;
+  let chromium: TestBrowser;
   let page: Page;
   const external: string[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'opsapi-html-'));

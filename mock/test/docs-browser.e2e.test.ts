@@ -1,14 +1,13 @@
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../spec/operations/index.js';
-import { browserAvailability, isLocal, launchChromium } from '../../test/support/browser.js';
+import { browserAvailability, isLocal, launchChromium, type TestBrowser } from '../../test/support/browser.js';
 import { startHarness, type Harness } from './harness.js';
 
 const availability = browserAvailability();
 
 describe.skipIf(!availability.run)('the /docs page in headless Chromium', () => {
   let h: Harness;
-  let browser: Browser;
+  let browser: TestBrowser;
 
   beforeAll(async () => {
     h = await startHarness();

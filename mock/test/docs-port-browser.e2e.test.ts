@@ -1,7 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailability, isLocal, launchChromium } from '../../test/support/browser.js';
+import { browserAvailability, isLocal, launchChromium, type TestBrowser } from '../../test/support/browser.js';
 import { startHarness, type Harness } from './harness.js';
 
 const availability = browserAvailability();
@@ -47,7 +47,7 @@ describe('a mock on a random port', () => {
 
 describe.skipIf(!availability.run)('the /docs page of a mock on a random port, in headless Chromium', () => {
   let h: Harness;
-  let browser: Browser;
+  let browser: TestBrowser;
   let page: Page;
   const outside: string[] = [];
 
