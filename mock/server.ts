@@ -76,7 +76,15 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
     persistence,
   };
   const handlers = allHandlers(engine);
-  const app = await buildApp(services, faults?.handlers(handlers) ?? handlers, document, faults?.app);
+  let app: FastifyInstance;
+  try {
+    app = await buildApp(services, faults?.handlers(handlers) ?? handlers, document, faults?.app);
+  } catch (error) {
+    // Nothing may outlive a failed build: the delivery engine's timers and the state file's handle.
+    await engine.close();
+    persistence?.close();
+    throw error;
+  }
   let closing: Promise<void> | null = null;
   return {
     app,
