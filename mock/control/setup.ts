@@ -1,16 +1,9 @@
 import type { ApiKey } from '../../spec/schemas/access.js';
 import type { Subscription } from '../../spec/schemas/notifications.js';
 import { findEventVersion } from '../../spec/events/catalog.js';
-import { endpointProblem } from '../handlers/notifications.js';
-import { newApiKeyValue } from '../store/ids.js';
+import { addApiKey, type KeyHolder } from '../handlers/access.js';
+import { addSubscription, endpointProblem } from '../handlers/notifications.js';
 import type { Store } from '../store/store.js';
-
-/** Who an API key made in-process acts as: the subject, permissions and roles its requests get. */
-export interface KeyHolder {
-  readonly subject: string;
-  readonly permissions: readonly string[];
-  readonly roles: readonly string[];
-}
 
 /**
  * Writes a test harness makes to set up a tenant without a request (the Testing API's receivers and keys), through
@@ -26,11 +19,7 @@ export function setupWrites(store: Store, org: string) {
       if (problem) throw new RangeError(`subscribe: the endpoint '${endpoint}' ${problem}`);
       if (!findEventVersion(eventName, eventVersion))
         throw new RangeError(`subscribe: the catalog has no event '${eventName}' version ${eventVersion}`);
-      const tenant = store.tenant(org);
-      const id = tenant.ids.next('sub');
-      const subscription: Subscription = { id, endpoint, eventName, eventVersion, createdAt: tenant.nowIso() };
-      tenant.commit('subscription', id, subscription);
-      return structuredClone(subscription);
+      return structuredClone(addSubscription(store.tenant(org), { endpoint, eventName, eventVersion }));
     },
     unsubscribe: (id: string): boolean => {
       const tenant = store.peek(org);
@@ -40,16 +29,7 @@ export function setupWrites(store: Store, org: string) {
     },
     createApiKey: (name: string, holder: KeyHolder): ApiKey => {
       if (name.length === 0) throw new RangeError('createApiKey: the name must not be empty');
-      const tenant = store.tenant(org);
-      const id = tenant.ids.next('key');
-      const apiKey: ApiKey = { id, key: newApiKeyValue(), name, orgCode: tenant.org, isActive: true };
-      tenant.commit('apiKey', id, {
-        apiKey,
-        subject: holder.subject,
-        permissions: [...holder.permissions],
-        roles: [...holder.roles],
-      });
-      return structuredClone(apiKey);
+      return structuredClone(addApiKey(store.tenant(org), name, holder));
     },
   };
 }

@@ -4,6 +4,7 @@ import { ListCollection } from '../lists/index.js';
 import { notFound, ok } from '../http/context.js';
 import { listAnswer } from '../http/list-answer.js';
 import type { WebhookEngine } from '../webhooks/engine.js';
+import type { TenantState } from '../store/tenant-state.js';
 import type { DomainHandlers } from './types.js';
 
 /** Event descriptors of the environment, one per name and version, with a list id `name@version`. */
@@ -42,6 +43,20 @@ export function endpointProblem(endpoint: string): string | null {
   return null;
 }
 
+/** Stores a new subscription of the tenant (checked by the caller); the one write of a subscription (handler and set-up). */
+export function addSubscription(tenant: TenantState, body: CreateSubscriptionBody): Subscription {
+  const id = tenant.ids.next('sub');
+  const subscription: Subscription = {
+    id,
+    endpoint: body.endpoint,
+    eventName: body.eventName,
+    eventVersion: body.eventVersion,
+    createdAt: tenant.nowIso(),
+  };
+  tenant.commit('subscription', id, subscription);
+  return subscription;
+}
+
 /** Handlers of the Notifications and Events tags; the delivery engine does the webhook work. */
 export function notificationHandlers(engine: WebhookEngine) {
   return {
@@ -64,16 +79,8 @@ export function notificationHandlers(engine: WebhookEngine) {
           { eventName: body.eventName, eventVersion: body.eventVersion },
         );
       }
-      const id = ctx.tenant.ids.next('sub');
-      const subscription: Subscription = {
-        id,
-        endpoint: body.endpoint,
-        eventName: body.eventName,
-        eventVersion: body.eventVersion,
-        createdAt: ctx.tenant.nowIso(),
-      };
-      ctx.tenant.commit('subscription', id, subscription);
-      return ok(201, subscription, { location: `/v1/notifications/webhook/subscriptions/${id}` });
+      const subscription = addSubscription(ctx.tenant, body);
+      return ok(201, subscription, { location: `/v1/notifications/webhook/subscriptions/${subscription.id}` });
     },
 
     deleteWebhookSubscription: (ctx) => {
