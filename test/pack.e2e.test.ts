@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,32 +5,12 @@ import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { offlineNpmEnv, writeOfflineConsumer } from './support/offline-consumer.js';
+import { runCommand } from './support/run-command.js';
 import { ensureFreshDist } from './support/fresh-dist.js';
 import { freePort, startProcess } from '../common/process.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 
-/**
- * Runs a command without blocking the test worker: a synchronous child process (npm, tar, a mock) would starve the
- * worker's connection to vitest on a loaded machine.
- */
-function run(
-  file: string,
-  args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeout?: number } = {},
-): Promise<{ status: number | null; stdout: string; stderr: string; error?: Error }> {
-  return new Promise((resolve) => {
-    execFile(file, args, { ...options, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code =
-        error && typeof (error as { code?: unknown }).code === 'number'
-          ? (error as { code: number }).code
-          : error
-            ? null
-            : 0;
-      resolve({ status: code, stdout, stderr, ...(error && code === null ? { error } : {}) });
-    });
-  });
-}
 const work = mkdtempSync(join(tmpdir(), 'opsapi-pack-'));
 
 /** The client-suite scenario of the Testing API (test/testing-api/), run here unchanged against the installed package. */
@@ -46,15 +25,15 @@ describe('the published package', () => {
     // --ignore-scripts.
     await ensureFreshDist(root);
     const packCache = mkdtempSync(join(work, 'pack-cache-'));
-    const pack = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', work, '--silent'], {
+    const pack = await runCommand('npm', ['pack', '--ignore-scripts', '--pack-destination', work, '--silent'], {
       cwd: root,
       env: offlineNpmEnv(packCache),
-      timeout: 180_000,
+      timeoutMs: 180_000,
     });
-    expect(pack.status, `${pack.stdout}\n${pack.stderr}`).toBe(0);
+    expect(pack.code, `${pack.stdout}\n${pack.stderr}`).toBe(0);
     const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
     expect(tarball).toBeDefined();
-    const listing = (await run('tar', ['-tzf', join(work, tarball!)])).stdout;
+    const listing = (await runCommand('tar', ['-tzf', join(work, tarball!)])).stdout;
     expect(listing).toContain('package/dist/cli/opsapi.js');
     expect(listing).toContain('package/dist/testing.js');
     expect(listing).toContain('package/spec/openapi.json');
@@ -66,26 +45,26 @@ describe('the published package', () => {
     const emptyCache = join(work, 'install-cache');
     mkdirSync(emptyCache);
     // Without optional dependencies too: tsx, which runs the sources of a checkout, is one, and the package needs none.
-    const install = await run('npm', ['ci', '--omit=dev', '--omit=optional'], {
+    const install = await runCommand('npm', ['ci', '--omit=dev', '--omit=optional'], {
       cwd: app,
       env: offlineNpmEnv(emptyCache),
-      timeout: 120_000,
+      timeoutMs: 120_000,
     });
-    expect(install.status, install.stderr).toBe(0);
+    expect(install.code, install.stderr).toBe(0);
     // Every dependency the tarball's own package.json declares, and theirs, is installed at a version that satisfies it.
-    const tree = await run('npm', ['ls', '--omit=dev', '--omit=optional', '--all'], {
+    const tree = await runCommand('npm', ['ls', '--omit=dev', '--omit=optional', '--all'], {
       cwd: app,
       env: offlineNpmEnv(emptyCache),
-      timeout: 60_000,
+      timeoutMs: 60_000,
     });
-    expect(tree.status, `${tree.stdout}\n${tree.stderr}`).toBe(0);
+    expect(tree.code, `${tree.stdout}\n${tree.stderr}`).toBe(0);
 
     const bin = join(app, 'node_modules', '.bin', 'opsapi');
-    const version = await run(bin, ['--version']);
-    expect(version.status, version.stderr).toBe(0);
+    const version = await runCommand(bin, ['--version']);
+    expect(version.code, version.stderr).toBe(0);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
     expect(
-      (await run(join(app, 'node_modules', '.bin', 'tsx'), ['--version'])).error,
+      (await runCommand(join(app, 'node_modules', '.bin', 'tsx'), ['--version'])).error,
       'no TypeScript runner is installed',
     ).toBeDefined();
 
@@ -105,9 +84,9 @@ describe('the published package', () => {
     // The same scenario file the repository runs under vitest and against dist/: `opsapi/testing` by its name, with
     // Node alone, from the installed tarball; it must exit by itself.
     for (const file of SCENARIO_FILES) copyFileSync(join(root, 'test', 'testing-api', file), join(app, file));
-    const suite = await run(process.execPath, ['run-scenario.mjs'], { cwd: app, timeout: 60_000 });
+    const suite = await runCommand(process.execPath, ['run-scenario.mjs'], { cwd: app, timeoutMs: 60_000 });
     expect(suite.error, `killed: the process did not exit by itself\n${suite.stderr}`).toBeUndefined();
-    expect(suite.status, suite.stderr).toBe(0);
+    expect(suite.code, suite.stderr).toBe(0);
     expect(JSON.parse(suite.stdout)).toEqual({
       summary: { distinctUrls: true, listed: 2, delivered: { eventName: 'Items.Sku.Created', verified: true } },
       resolved: expect.stringMatching(/node_modules\/opsapi\/dist\/testing\.js$/),

@@ -1,7 +1,7 @@
-import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureFreshDist } from './support/fresh-dist.js';
+import { type CommandRun, runCommand } from './support/run-command.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 /** Generous: the run takes about a second; a process kept alive by a leaked handle never ends on its own. */
@@ -19,7 +19,7 @@ interface JestReport {
  * Runs Jest in ESM mode on examples/jest as the README says (`node --experimental-vm-modules
  * node_modules/jest/bin/jest.js`), with `--json` for a report to read; resolves with how it ended.
  */
-function runJest(): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
+function runJest(): Promise<CommandRun> {
   const args = [
     '--experimental-vm-modules',
     'node_modules/jest/bin/jest.js',
@@ -30,14 +30,7 @@ function runJest(): Promise<{ code: number | null; signal: string | null; stdout
     '--ci',
     '--json',
   ];
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      args,
-      { cwd: root, timeout: EXIT_BOUND_MS, killSignal: 'SIGKILL', encoding: 'utf8' },
-      (_error, stdout, stderr) => resolve({ code: child.exitCode, signal: child.signalCode, stdout, stderr }),
-    );
-  });
+  return runCommand(process.execPath, args, { cwd: root, timeoutMs: EXIT_BOUND_MS });
 }
 
 describe('the README Jest example', () => {

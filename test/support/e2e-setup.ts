@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { compileCli } from './compiled-cli.js';
+import { processAlive } from './process-alive.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -15,20 +16,11 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const cache = join(root, 'node_modules', '.cache');
 const PREFIX = 'opsapi-e2e-';
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Folders of earlier runs that ended without their teardown (killed): their process is gone. */
 function removeStale(): void {
   for (const name of readdirSync(cache)) {
     const pid = Number(name.startsWith(PREFIX) ? name.slice(PREFIX.length).split('-')[0] : NaN);
-    if (Number.isInteger(pid) && !alive(pid)) rmSync(join(cache, name), { recursive: true, force: true });
+    if (Number.isInteger(pid) && !processAlive(pid)) rmSync(join(cache, name), { recursive: true, force: true });
   }
 }
 

@@ -1,8 +1,9 @@
-import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import ts from 'typescript';
+import { processAlive } from './process-alive.js';
+import { runCommand } from './run-command.js';
 
 /** A source of the build whose compiled file is missing or older than it. */
 export interface StaleSource {
@@ -45,15 +46,6 @@ export function staleSources(root: string): StaleSource[] {
   return stale;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 const readFileSafe = (file: string) => {
   try {
     return readFileSync(file, 'utf8');
@@ -72,19 +64,18 @@ function tryLock(lock: string): boolean {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     const holder = Number(readFileSafe(join(lock, 'pid')));
     // A holder that died (killed mid-build) leaves its lock; one that is still writing its pid is given time.
-    if (Number.isInteger(holder) && holder > 0 && !alive(holder)) rmSync(lock, { recursive: true, force: true });
+    if (Number.isInteger(holder) && holder > 0 && !processAlive(holder)) rmSync(lock, { recursive: true, force: true });
     return false;
   }
 }
 
-/** `npm run build`, without blocking the test worker (a synchronous child would starve its link to vitest). */
-function build(root: string, timeoutMs: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    execFile('npm', ['run', 'build', '--silent'], { cwd: root, timeout: timeoutMs }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`npm run build failed: ${error.message}\n${stdout}\n${stderr}`));
-      else resolve();
-    });
-  });
+/** `npm run build`; throws with its output when it fails or outlives `timeoutMs`. */
+async function build(root: string, timeoutMs: number): Promise<void> {
+  const run = await runCommand('npm', ['run', 'build', '--silent'], { cwd: root, timeoutMs });
+  if (run.code !== 0)
+    throw new Error(
+      `npm run build failed (${run.code ?? run.signal ?? run.error?.message})\n${run.stdout}\n${run.stderr}`,
+    );
 }
 
 /**
