@@ -19,3 +19,9 @@ export { sign, verifySignature, SIGNATURE_HEADER, EVENT_ID_HEADER } from './comm
 export { FAULTS, type FaultName } from './mock/faults/registry.js';
 export { runConformance } from './conformance/runner.js';
 export { NoCredentialError, TargetUnreachableError, UsageError } from './conformance/errors.js';
+export {
+  startForwardingProxy,
+  type CapturedExchange,
+  type ForwardingProxyOptions,
+  type RunningForwarder,
+} from './conformance/proxy/forward.js';

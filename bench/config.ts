@@ -8,6 +8,7 @@ export const SCENARIOS = [
   'list-100k',
   'stock',
   'unauthorized',
+  'proxy',
   'webhooks',
   'conform',
   'startup-and-memory',

@@ -16,6 +16,8 @@ const COMMANDS = {
   spec: async () => (await import('./commands/spec.js')).specCommand(),
   conform: async () => (await import('./commands/conform.js')).conformCommand(),
   coverage: async () => (await import('./commands/coverage.js')).coverageCommand(),
+  proxy: async () => (await import('./commands/proxy.js')).proxyCommand(),
+  learn: async () => (await import('./commands/learn.js')).learnCommand(),
 } as const satisfies Record<string, () => Promise<Command>>;
 
 /**

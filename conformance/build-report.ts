@@ -30,8 +30,11 @@ function shownOptions(options: ConformOptions): Record<string, unknown> {
   return out;
 }
 
+/** What a report is built from: the run's options, its redactor and remarks (a proxy passes its own). */
+export type ReportSource = Pick<RunContext, 'redactor' | 'mockAdmin' | 'notes'> & { options: ConformOptions };
+
 /** The report of a run: baseline applied, counts per family, certification and the exit code with its reasons. */
-export function finish(run: RunContext, checks: CheckResult[], started: number): Report {
+export function finish(run: ReportSource, checks: CheckResult[], started: number, tool = 'opsapi conform'): Report {
   const baseline = new Set(run.options.baseline ?? []);
   const stale: string[] = [];
   for (const r of checks) {
@@ -67,7 +70,7 @@ export function finish(run: RunContext, checks: CheckResult[], started: number):
     return { family: f.id, title: f.title, certified: !notCertified(rs), counts: count(rs) };
   });
   return {
-    tool: { name: 'opsapi conform', version: VERSION },
+    tool: { name: tool, version: VERSION },
     contractVersion: CONTRACT_VERSION,
     target: run.redactor.text(run.options.baseUrl),
     date: new Date(started).toISOString(),

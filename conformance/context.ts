@@ -1,6 +1,8 @@
 import type { DataManifest } from '../common/data-manifest.js';
+import type { DecisionFile } from '../spec/decisions/index.js';
 import { evidenceOf, type Exchange, type HttpClient, type RequestSpec } from './client.js';
 import type { Redactor } from './redact.js';
+import type { Finding, RuleEnv } from './rules/index.js';
 import type { Receiver } from './receiver.js';
 import type { Evidence, Family, Level, Phase, Precondition } from './types.js';
 
@@ -52,6 +54,11 @@ export interface ConformOptions {
   rateLimitMaxSeconds?: number;
   /** Most pages a page walk reads (default 50). */
   maxPages?: number;
+  /**
+   * What a real deployment was observed to do where the contract infers (`opsapi learn`): the run judges by the
+   * contract adapted to them and expects the observed values at those points (still SHOULD).
+   */
+  decisions?: DecisionFile;
   /** Use the mock's admin API when the target has one (default true). */
   useMockAdmin?: boolean;
   /** Progress events (the CLI prints them). */
@@ -87,6 +94,8 @@ export interface RunContext {
     ConformOptions;
   readonly client: HttpClient;
   readonly redactor: Redactor;
+  /** What the exchange rules judge by: the contract's validator (adapted to `--decisions` when given) and the decisions. */
+  readonly ruleEnv: RuleEnv;
   /** The target exposes the mock's admin API. */
   readonly mockAdmin: boolean;
   readonly credentials: Credentials;
@@ -161,6 +170,11 @@ export class CheckContext {
     this.failureCount++;
     if (this.failures.length < MAX_EVIDENCE)
       this.failures.push(evidenceOf(exchange, this.run.redactor, message, expected, actual));
+  }
+
+  /** Records the findings of an exchange rule's judge as failures (`context` is added to each message). */
+  findings(list: readonly Finding[], exchange: Exchange, context?: string): void {
+    for (const f of list) this.fail(context ? `${f.message} (${context})` : f.message, exchange, f.expected, f.actual);
   }
 
   /** Records a failure unless `condition` holds; returns the condition. */

@@ -4,6 +4,9 @@ import { OPERATIONS } from '../spec/operations/index.js';
 import type { Credential, Exchange, RequestSpec } from './client.js';
 import { contract, fillPath } from './contract.js';
 import type { CheckContext, RunContext } from './context.js';
+import { pageOf, problemOf } from './bodies.js';
+
+export { pageOf, problemOf, type PageBody, type ProblemBody } from './bodies.js';
 
 /** The list parameters of a request. */
 export interface ListParams {
@@ -25,23 +28,6 @@ export function listSpec(op: OperationDef, path: string, params: ListParams, aut
   const query: Record<string, string | number | undefined> = {};
   for (const [k, v] of Object.entries(params)) if (v !== undefined) query[k] = v;
   return { method, path, query, auth };
-}
-
-/** A page envelope as received. */
-export interface PageBody {
-  results: Record<string, unknown>[];
-  pageNumber: number;
-  pageSize: number;
-  totalPages: number;
-  totalCount: number;
-}
-
-/** The page envelope of an exchange, or undefined when the body is not one. */
-export function pageOf(exchange: Exchange): PageBody | undefined {
-  const b = exchange.json as Record<string, unknown> | undefined;
-  if (!b || typeof b !== 'object' || !Array.isArray(b.results)) return undefined;
-  if (![b.pageNumber, b.pageSize, b.totalPages, b.totalCount].every((n) => typeof n === 'number')) return undefined;
-  return b as unknown as PageBody;
 }
 
 /** The identity of a list item: its `id`, or its whole content when it has none (event descriptors). */
@@ -136,22 +122,6 @@ export async function pathValues(c: CheckContext, op: OperationDef): Promise<Rec
     values[p.name] = value;
   }
   return values;
-}
-
-/** A problem body, loosely typed. */
-export type ProblemBody = {
-  type?: unknown;
-  title?: unknown;
-  status?: unknown;
-  detail?: unknown;
-  instance?: unknown;
-  code?: unknown;
-  parameters?: unknown;
-};
-
-export function problemOf(exchange: Exchange): ProblemBody | undefined {
-  const b = exchange.json;
-  return b && typeof b === 'object' && !Array.isArray(b) ? (b as ProblemBody) : undefined;
 }
 
 /**

@@ -1,7 +1,11 @@
 import { execFile } from 'node:child_process';
 import type { Credential } from './client.js';
 import { TimedClient, currentClock } from './check-clock.js';
-import { matchOperation } from './contract.js';
+import { decisionsOf, type DecisionFile } from '../spec/decisions/index.js';
+import { withObservedDecisions } from '../spec/decisions/publish.js';
+import { ContractValidator } from '../spec/validate.js';
+import { contract, matchOperation } from './contract.js';
+import type { RuleEnv } from './rules/index.js';
 import { selects, type CheckDef, type ConformOptions, type Credentials, type RunContext } from './context.js';
 import { NoCredentialError, TargetUnreachableError, UsageError } from './errors.js';
 import { pageOf, poll } from './helpers.js';
@@ -30,16 +34,28 @@ function tokenFromCommand(command: string): Promise<string> {
   });
 }
 
+/** What the exchange rules judge by: the contract, or the contract adapted to observed decisions. */
+function ruleEnvOf(baseUrl: URL, file: DecisionFile | undefined): RuleEnv {
+  const basePath = baseUrl.pathname.replace(/\/+$/, '');
+  if (!file) return { basePath, validator: contract().validator };
+  return {
+    basePath,
+    validator: new ContractValidator(withObservedDecisions(contract().document, file)),
+    decisions: decisionsOf(file),
+  };
+}
+
 /** A credential option, or undefined when it is absent or blank. */
 function given(value: string | undefined): string | undefined {
   return value?.trim() ? value : undefined;
 }
 
 /**
- * Runs the conformance checks against a base URL and returns the report (never throws for a non-conforming target;
- * throws `UsageError` for bad options and `TargetUnreachableError` when the target does not answer).
+ * Opens a run against a base URL: options checked, credentials read (minted on a mock with its admin API), the
+ * target reached. `needsToken`: a credential is required (else `NoCredentialError`). The caller closes the client.
+ * Used by the runner and by `opsapi learn`, so both treat targets and credentials alike.
  */
-export async function runConformance(input: ConformOptions): Promise<Report> {
+export async function openRun(input: ConformOptions, needsToken: boolean): Promise<RunContext> {
   let baseUrl: URL;
   try {
     baseUrl = new URL(input.baseUrl);
@@ -64,14 +80,6 @@ export async function runConformance(input: ConformOptions): Promise<Report> {
     rateLimitMaxRequests: Math.max(1, input.rateLimitMaxRequests ?? 3000),
     rateLimitMaxSeconds: Math.max(1, input.rateLimitMaxSeconds ?? 20),
   };
-  const started = Date.now();
-  const selected = allChecks().filter(
-    (c) =>
-      (!options.only?.length || options.only.some((p) => selects(p, c.id))) &&
-      !(options.skip ?? []).some((p) => selects(p, c.id)),
-  );
-  if (selected.length === 0) throw new UsageError('--only/--skip leave no check to run (see --list-checks)');
-
   const redactor = new Redactor();
   for (const s of [
     options.token,
@@ -147,6 +155,7 @@ export async function runConformance(input: ConformOptions): Promise<Report> {
     options,
     client,
     redactor,
+    ruleEnv: ruleEnvOf(baseUrl, options.decisions),
     mockAdmin: false,
     credentials,
     data: { ...(options.data ?? {}) },
@@ -177,7 +186,7 @@ export async function runConformance(input: ConformOptions): Promise<Report> {
       (health.json as { status?: unknown } | undefined)?.status === 'ok';
     (run as { mockAdmin: boolean }).mockAdmin = mockAdmin;
     if (mockAdmin) await prepareMock(run);
-    if (!credentials.main && !credentials.apiKey && selected.some(needsToken)) {
+    if (!credentials.main && !credentials.apiKey && needsToken) {
       const target = new URL(options.baseUrl);
       target.username = '';
       target.password = '';
@@ -193,6 +202,28 @@ export async function runConformance(input: ConformOptions): Promise<Report> {
     }
 
     setAvailability(run);
+    return run;
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+}
+
+/**
+ * Runs the conformance checks against a base URL and returns the report (never throws for a non-conforming target;
+ * throws `UsageError` for bad options and `TargetUnreachableError` when the target does not answer).
+ */
+export async function runConformance(input: ConformOptions): Promise<Report> {
+  const started = Date.now();
+  const selected = allChecks().filter(
+    (c) =>
+      (!input.only?.length || input.only.some((p) => selects(p, c.id))) &&
+      !(input.skip ?? []).some((p) => selects(p, c.id)),
+  );
+  if (selected.length === 0) throw new UsageError('--only/--skip leave no check to run (see --list-checks)');
+  const run = await openRun(input, selected.some(needsToken));
+  const { options, credentials, client, redactor } = run;
+  try {
     const wantsReceiver = selected.some((c) => c.requires?.includes('webhooks')) && options.webhooks === true;
     if (wantsReceiver) {
       const receiver = new Receiver();

@@ -135,4 +135,22 @@ export interface Report {
   exitReasons: string[];
   /** What the run created and could not remove, and similar remarks. */
   notes: string[];
+  /** `opsapi proxy` only: what the traffic it forwarded covered of the contract. */
+  traffic?: TrafficReport;
+}
+
+/** What the traffic through `opsapi proxy` covered of the contract, and its counters. */
+export interface TrafficReport {
+  exchanges: number;
+  /** Exchanges that found a MUST or SHOULD violation. */
+  withViolations: number;
+  transportErrors: number;
+  /** Exchanges identical to one judged before, whose judgment was reused (the rules are pure). */
+  judgedAgain: number;
+  operations: { total: number; called: number; calls: Record<string, number> };
+  pairs: { total: number; met: number; missing: { operationId: string; status: number; code: string | null }[] };
+  undeclared: { operationId: string; status: number; code: string | null; count: number }[];
+  notInContract: { count: number; first: string[] };
+  /** The last exchanges, newest last (a ring: older ones are only counted). */
+  recent: { seq: number; method: string; target: string; status: number; operationId?: string; violations: string[] }[];
 }

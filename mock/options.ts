@@ -1,5 +1,7 @@
 import { DEFAULT_SEED, DEFAULT_SKUS } from '../fixtures/seed/index.js';
+import type { DecisionFile } from '../spec/decisions/index.js';
 import { noPlantedFaults, type PlantedFaultsOption } from './faults/option.js';
+import { DEFAULT_LIST_ENGINE, type TextCase } from './lists/engine-options.js';
 import { DEFAULT_RATE, type Rate } from './rate-limit.js';
 
 /** Default JWT secret of the local mock (documented in the README; override with --jwt-secret for shared use). */
@@ -43,6 +45,13 @@ export interface MockOptions extends PlantedFaultsOption {
   stateFile: string | null;
   /** Log each request to stderr. */
   logRequests: boolean;
+  /** Whether Contains, StartsWith and EndsWith compare case-sensitively (list engine option; inferred: insensitive). */
+  textCase: TextCase;
+  /**
+   * Decisions observed at a real deployment (`opsapi learn`), adopted instead of the contract's inferred ones
+   * (`--decisions`); its `text-case` decision sets `textCase`. Absent: the contract's inferences.
+   */
+  decisions?: DecisionFile;
 }
 
 /** The embedded defaults: `npm start` needs no configuration. */
@@ -66,6 +75,7 @@ export function defaultOptions(): MockOptions {
     bodyLimit: 1024 * 1024,
     stateFile: null,
     logRequests: false,
+    textCase: DEFAULT_LIST_ENGINE.textCase,
   };
 }
 

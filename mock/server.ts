@@ -4,6 +4,8 @@ import { TokenVerifier } from './auth/tokens.js';
 import { systemClock, type Clock } from './clock.js';
 import { allHandlers } from './handlers/index.js';
 import { buildApp } from './http/app.js';
+import { composeDecorators } from './http/decorator.js';
+import { withListEngine } from './http/list-answer.js';
 import type { MockServices } from './http/services.js';
 import { defaultOptions, type MockOptions } from './options.js';
 import { RateLimiter } from './rate-limit.js';
@@ -12,6 +14,8 @@ import { WebhookEngine } from './webhooks/engine.js';
 import { UndiciTransport } from './webhooks/delivery.js';
 import { hmacSigner } from './webhooks/signer.js';
 import { plantFaults } from './faults/index.js';
+import { adoptDecisions } from './decisions/index.js';
+import { decisionsOf } from '../spec/decisions/index.js';
 import { Persistence, type RestoreReport } from './persistence/persistence.js';
 import { createControl, type MockControl } from './control/control.js';
 
@@ -38,8 +42,11 @@ export interface RunningMock extends Mock {
 
 /** Builds the mock without listening (tests may use `app.inject`). */
 export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clock = systemClock): Promise<Mock> {
-  const options: MockOptions = { ...defaultOptions(), ...overrides };
+  const given: MockOptions = { ...defaultOptions(), ...overrides };
   const { document, validator } = sharedContract();
+  // Decisions observed at a real deployment (`--decisions`) decorate the faithful parts here, and only when given.
+  const decisions = given.decisions ? adoptDecisions(decisionsOf(given.decisions), clock) : null;
+  const options: MockOptions = decisions ? { ...given, ...decisions.options } : given;
   // Planted faults (`--fault`) decorate the faithful parts here, and only when some are planted.
   const faults = options.faults.size > 0 ? plantFaults(options.faults) : null;
   const store = new Store({
@@ -75,10 +82,13 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
     clock,
     persistence,
   };
-  const handlers = allHandlers(engine);
+  // Faults are applied after decisions: they break the adopted behaviour, as they break the inferred one.
+  const faithful = withListEngine(allHandlers(engine), { textCase: options.textCase });
+  const adopted = decisions?.handlers(faithful) ?? faithful;
+  const handlers = faults?.handlers(adopted) ?? adopted;
   let app: FastifyInstance;
   try {
-    app = await buildApp(services, faults?.handlers(handlers) ?? handlers, document, faults?.app);
+    app = await buildApp(services, handlers, document, composeDecorators(decisions?.app, faults?.app));
   } catch (error) {
     // Nothing may outlive a failed build: the delivery engine's timers and the state file's handle.
     await engine.close();

@@ -7,6 +7,7 @@ import {
   stockScenario,
   unauthorizedScenario,
 } from './load-scenarios.js';
+import { proxyScenario } from './proxy.js';
 import { startCloseScenario } from './start-close.js';
 import { startupScenario } from './startup.js';
 import type { ScenarioDef } from './types.js';
@@ -18,6 +19,7 @@ export const SCENARIO_DEFS: Record<ScenarioName, ScenarioDef> = {
   'list-100k': list100kScenario,
   stock: stockScenario,
   unauthorized: unauthorizedScenario,
+  proxy: proxyScenario,
   webhooks: webhooksScenario,
   conform: conformScenario,
   'startup-and-memory': startupScenario,

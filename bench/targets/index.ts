@@ -5,7 +5,7 @@ import { freePort, spawnChild, type Child } from '../children.js';
 /** The project root (bench/targets/ -> ../..). */
 export const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 
-export type TargetName = 'bare' | 'prism' | 'ours';
+export type TargetName = 'bare' | 'prism' | 'ours' | 'proxy';
 export const TARGET_NAMES: readonly TargetName[] = ['bare', 'prism', 'ours'];
 
 /** A target listening on loopback, in its own process. */
@@ -104,4 +104,26 @@ export async function startOurs(options: OursOptions = {}): Promise<Target> {
   const t0 = performance.now();
   const child = spawnChild('ours', process.execPath, args, { cwd: ROOT });
   return started('ours', child, URL_LINE, options.readyTimeoutMs ?? 60_000, t0);
+}
+
+const PROXY_LINE = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
+
+/**
+ * `opsapi proxy --target URL --port P --quiet`: the checking proxy as users run it (its own process, every exchange
+ * judged by the conformance rules), in front of `target`.
+ */
+export async function startProxy(target: string): Promise<Target> {
+  const port = await freePort();
+  const args = [
+    ...(compiledCli ? [compiledCli] : ['--import', 'tsx', 'cli/opsapi.ts']),
+    'proxy',
+    '--target',
+    target,
+    '--port',
+    String(port),
+    '--quiet',
+  ];
+  const t0 = performance.now();
+  const child = spawnChild('proxy', process.execPath, args, { cwd: ROOT });
+  return started('proxy', child, PROXY_LINE, 60_000, t0);
 }

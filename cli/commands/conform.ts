@@ -1,15 +1,15 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, extname } from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { readFileSync } from 'node:fs';
+import { Command } from 'commander';
 import { parsePartialDataManifest, type PartialDataManifest } from '../../common/data-manifest.js';
 import type { ConformOptions, ProgressEvent } from '../../conformance/context.js';
 import { allChecks } from '../../conformance/registry.js';
-import { htmlReport } from '../../conformance/report/html.js';
-import { junitReport } from '../../conformance/report/junit.js';
 import { textSummary } from '../../conformance/report/text.js';
 import { TargetUnreachableError, UsageError, runConformance } from '../../conformance/runner.js';
-import type { Report } from '../../conformance/types.js';
 import { flag, integer } from '../options.js';
+import { targetOptions } from '../target-options.js';
+import { reportNameProblem, writeReport } from '../report-files.js';
+
+export { writeReport } from '../report-files.js';
 
 const collect = (value: string, previous: string[] = []) => [
   ...previous,
@@ -19,12 +19,6 @@ const collect = (value: string, previous: string[] = []) => [
     .filter(Boolean),
 ];
 const collectRaw = (value: string, previous: string[] = []) => [...previous, value];
-
-function header(value: string, previous: Record<string, string> = {}): Record<string, string> {
-  const at = value.indexOf(':');
-  if (at <= 0) throw new InvalidArgumentError('expected "Name: value"');
-  return { ...previous, [value.slice(0, at).trim()]: value.slice(at + 1).trim() };
-}
 
 function readJson(file: string, what: string): unknown {
   let text: string;
@@ -51,21 +45,6 @@ export function readBaseline(file: string): string[] {
       .filter((c) => c.outcome === 'fail' || c.outcome === 'error')
       .map((c) => String(c.id));
   throw new UsageError('--baseline: expected an array of check ids, {"accepted": [...]}, or a JSON report');
-}
-
-const FORMATS = ['.json', '.xml', '.html'] as const;
-
-/** Writes a report in the format its extension names. */
-export function writeReport(file: string, report: Report): void {
-  const ext = extname(file).toLowerCase();
-  const text =
-    ext === '.json'
-      ? `${JSON.stringify(report, null, 2)}\n`
-      : ext === '.xml'
-        ? junitReport(report)
-        : htmlReport(report);
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, text);
 }
 
 function progress(tty: boolean): (event: ProgressEvent) => void {
@@ -133,29 +112,13 @@ export function conformCommand(): Command {
       .description(
         'Check a deployment (or the mock) against the contract: MUST checks for documented behaviour, SHOULD for inferred.',
       )
-      .addOption(
-        flag(
-          '--base-url <url>',
-          'base URL of the target (its paths start with /v1); for https with a private CA set NODE_EXTRA_CA_CERTS',
-          'BASE_URL',
-        ),
-      )
-      .addOption(
-        flag('--token <token>', 'access token with every permission (minted automatically on a mock)', 'TOKEN'),
-      )
+      .addOption(targetOptions.baseUrl())
+      .addOption(targetOptions.token())
       .addOption(
         flag('--limited-token <token>', 'access token lacking permissions, for the 403 checks', 'LIMITED_TOKEN'),
       )
-      .addOption(
-        flag('--api-key <key>', 'API key of the main tenant (X-Api-Key), used when no token is given', 'API_KEY'),
-      )
-      .addOption(
-        flag(
-          '--token-command <cmd>',
-          'shell command printing a fresh access token (run at start and when the token is refused)',
-          'TOKEN_COMMAND',
-        ),
-      )
+      .addOption(targetOptions.apiKey())
+      .addOption(targetOptions.tokenCommand())
       .addOption(
         flag(
           '--other-tenant-token <token>',
@@ -170,9 +133,7 @@ export function conformCommand(): Command {
           'WEBHOOK_SECRET',
         ),
       )
-      .addOption(
-        flag('--header <name:value>', 'extra header for every request (repeatable)', 'HEADER').argParser(header),
-      )
+      .addOption(targetOptions.header())
       .addOption(flag('--data <file>', 'sample records to address: JSON in the GET /__mock/fixtures format', 'DATA'))
       .addOption(
         flag(
@@ -261,13 +222,7 @@ export function conformCommand(): Command {
           .default(20)
           .argParser(integer(1, 3600)),
       )
-      .addOption(
-        flag(
-          '--no-mock-admin',
-          'do not use the mock admin API (/__mock/*) even when the target has it',
-          'NO_MOCK_ADMIN',
-        ),
-      )
+      .addOption(targetOptions.noMockAdmin())
       // Usage errors exit 2 (--help exits 0); the program's own override does not reach added subcommands.
       .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
       .action(async (o: Flags) => {
@@ -282,8 +237,8 @@ export function conformCommand(): Command {
         try {
           if (!o.baseUrl) throw new UsageError('--base-url is required (or OPSAPI_BASE_URL)');
           for (const file of o.report ?? []) {
-            if (!FORMATS.includes(extname(file).toLowerCase() as (typeof FORMATS)[number]))
-              throw new UsageError(`--report ${file}: use a .json, .xml or .html file name`);
+            const bad = reportNameProblem(file);
+            if (bad) throw new UsageError(bad);
           }
           let data: PartialDataManifest | undefined;
           if (o.data) {

@@ -43,6 +43,11 @@ export function bannerLines(running: RunningMock, options: Partial<MockOptions>,
     `  webhook secret: ${facts.webhookSecret}`,
     `  rate limit:     ${options.rateLimit ? `${options.rateLimit.limit}/${options.rateLimit.windowMs}ms per tenant` : 'off'}`,
     ...(options.faults?.size ? [`  FAULTS PLANTED: ${[...options.faults].join(', ')}`] : []),
+    ...(options.decisions
+      ? [
+          `  decisions:      adopted ${options.decisions.decisions.length} (observed at ${options.decisions.target} on ${options.decisions.date})`,
+        ]
+      : []),
     ...(running.restored
       ? [
           `  state:          ${options.stateFile} (restored ${running.restored.tenants} tenants, ${running.restored.entities} records, ${running.restored.pendingNotifications} pending deliveries${running.restored.tornTail ? '; dropped a torn last line' : ''})`,

@@ -7,6 +7,7 @@ import { bannerLines, startupFacts } from './mock-announce.js';
 import { MOCK_INTEGER_RANGES as R } from './mock-ranges.js';
 import { flag, integer, parsed } from '../options.js';
 import { checkBindable, checkWritableFile, oneLine, systemErrorCode } from '../preflight.js';
+import { readDecisionFile } from '../read-decisions.js';
 
 /** `--fault` (repeatable): parsed and validated by the planted-fault layer (mock/faults/option.ts). */
 function collectFault(value: string, previous: FaultName[] = []): FaultName[] {
@@ -96,6 +97,13 @@ export function mockCommand(): Command {
     )
     .addOption(flag('--fault <name>', `plant a fault (repeatable): ${FAULT_NAMES}`, 'FAULT').argParser(collectFault))
     .addOption(
+      flag(
+        '--decisions <file>',
+        'adopt the decisions observed at a real deployment (a file of opsapi learn --out) instead of the inferred ones',
+        'DECISIONS',
+      ),
+    )
+    .addOption(
       flag('--state <file>', 'persist all state to this file (journal + snapshot) and restore it on start', 'STATE'),
     )
     .addOption(flag('--log-requests', 'log every request to stderr', 'LOG_REQUESTS'))
@@ -132,7 +140,12 @@ export function mockCommand(): Command {
         process.stderr.write(`opsapi mock: ${line}\n`);
         process.exit(2);
       };
-      // Bad --host, --port or --state: one line and exit 2 before anything is built, bound or written.
+      // Bad --decisions, --host, --port or --state: one line and exit 2 before anything is built, bound or written.
+      if (o.decisions !== undefined) {
+        const decisions = await readDecisionFile(String(o.decisions));
+        if (!decisions.ok) refuse(decisions.error);
+        else options.decisions = decisions.file;
+      }
       const bindable = await checkBindable(options.host ?? '', options.port ?? 0);
       if (!bindable.ok) refuse(bindable.error);
       if (options.stateFile) {

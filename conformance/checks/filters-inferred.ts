@@ -1,3 +1,4 @@
+import { expected } from '../decided.js';
 import { filterableFields, label, listOperations } from '../contract.js';
 import type { CheckContext, CheckDef } from '../context.js';
 import { identity, readList, type ListData } from '../helpers.js';
@@ -19,7 +20,7 @@ export function inferredChecks(): CheckDef[] {
   return [
     {
       id: 'filters.contains-case-insensitive',
-      title: 'Contains, StartsWith and EndsWith ignore case',
+      title: 'Contains, StartsWith and EndsWith ignore case (or match it, as observed under --decisions)',
       family: 'filters',
       clause: `${CLAUSE} (case sensitivity is not stated)`,
       level: 'SHOULD',
@@ -36,13 +37,28 @@ export function inferredChecks(): CheckDef[] {
             const got = await resultSet(c, data, `${field.name}[Contains]${swapped}`);
             if (!got) continue;
             c.exercised(`${label(data.op)} ${field.name}`);
-            const expected = data.items.filter(fc.lenient);
-            const missing = expected.filter((i) => !got.ids.has(identity(i)));
+            if (expected<'text-case'>(c.run, 'text-case', 'insensitive') === 'sensitive') {
+              // The deployment was observed to compare case-sensitively (--decisions): only exact-case matches.
+              const exact = new Set(
+                data.items.filter((i) => String(i[field.name] ?? '').includes(swapped)).map((i) => identity(i)),
+              );
+              const extra = [...got.ids].filter((id) => !exact.has(id));
+              c.expect(
+                extra.length === 0,
+                `${label(data.op)} filterBy=${field.name}[Contains]${swapped}: matches of another case (observed: case-sensitive)`,
+                got.ex,
+                `${exact.size} items`,
+                `${got.ids.size} items`,
+              );
+              continue;
+            }
+            const lenient = data.items.filter(fc.lenient);
+            const missing = lenient.filter((i) => !got.ids.has(identity(i)));
             c.expect(
               missing.length === 0,
               `${label(data.op)} filterBy=${field.name}[Contains]${swapped}: case-insensitive matches missing`,
               got.ex,
-              `${expected.length} items`,
+              `${lenient.length} items`,
               `${got.ids.size} items`,
             );
           }

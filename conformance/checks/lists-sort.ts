@@ -1,41 +1,8 @@
-import type { ListField } from '../../spec/lists/fields.js';
 import { label, listOperations, sortableFields } from '../contract.js';
 import type { CheckContext, CheckDef } from '../context.js';
 import { pageOf, problemOf, type ListData } from '../helpers.js';
+import { distinctCount, ordered, typedCompare } from '../rules/order.js';
 import { CLAUSE, eachList, request, twins, where } from './lists-support.js';
-
-/** Compares two values of a list field in ascending order: negative, 0, positive; undefined for null values. */
-type Compare = (a: unknown, b: unknown) => number;
-
-function typedCompare(field: ListField): Compare[] {
-  switch (field.type) {
-    case 'number':
-      return [(a, b) => (a as number) - (b as number)];
-    case 'date':
-      return [(a, b) => Date.parse(String(a)) - Date.parse(String(b))];
-    case 'boolean':
-      return [(a, b) => Number(a) - Number(b)];
-    default: {
-      // Collation is not stated by the reference: ordinal, case-insensitive and locale orders are all accepted here.
-      const collator = new Intl.Collator('en');
-      const ordinal: Compare = (a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0);
-      const folded: Compare = (a, b) => ordinal(String(a).toLowerCase(), String(b).toLowerCase());
-      return [ordinal, folded, (a, b) => collator.compare(String(a), String(b))];
-    }
-  }
-}
-
-/** Whether non-null values are ordered (ascending or descending) under at least one of the comparators. */
-function ordered(values: unknown[], compares: Compare[], descending: boolean): boolean {
-  const present = values.filter((v) => v !== null && v !== undefined);
-  return compares.some((cmp) =>
-    present.every((v, i) => i === 0 || (descending ? cmp(present[i - 1], v) >= 0 : cmp(present[i - 1], v) <= 0)),
-  );
-}
-
-function distinctCount(values: unknown[]): number {
-  return new Set(values.filter((v) => v !== null && v !== undefined).map((v) => JSON.stringify(v))).size;
-}
 
 async function sortCheck(c: CheckContext, data: ListData, descending: boolean): Promise<void> {
   await Promise.all(

@@ -1,3 +1,5 @@
+import { expected } from '../decided.js';
+import { retryDelayOf } from '../retry-delay.js';
 import { retryAfterMs, type Exchange, type RequestSpec } from '../client.js';
 import type { CheckContext, CheckDef } from '../context.js';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -112,12 +114,25 @@ export function rateLimitChecks(): CheckDef[] {
     {
       ...base,
       id: 'rate-limit.retry-after',
-      title: 'The 429 tells the delay in Retry-After',
+      title: 'The 429 tells the delay in Retry-After (or the header observed, under --decisions)',
       clause: 'Limits ("retries after the indicated delay"; the header is not stated)',
       level: 'SHOULD',
       async run(c) {
         const { ex } = await limited(c);
         c.exercised();
+        const delay = expected<'retry-delay'>(c.run, 'retry-delay', { header: 'Retry-After', unit: 'seconds' });
+        if (delay.header.toLowerCase() !== 'retry-after') {
+          // Observed at the deployment (--decisions): the delay in another header, in its unit.
+          const seen = retryDelayOf(ex.headers);
+          c.expect(
+            seen?.header.toLowerCase() === delay.header.toLowerCase() && seen.unit === delay.unit,
+            `no usable ${delay.header} header (${delay.unit})`,
+            ex,
+            `${delay.header}: <${delay.unit}>`,
+            seen ? `${seen.header}: <${seen.unit}>` : '(none)',
+          );
+          return;
+        }
         c.expect(
           retryAfterMs(ex.headers['retry-after']) !== undefined,
           'no usable Retry-After header',

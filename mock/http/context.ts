@@ -1,6 +1,7 @@
 import type { ErrorCode } from '../../spec/errors/index.js';
 import type { OperationDef } from '../../spec/operations/index.js';
 import type { Principal } from '../auth/principal.js';
+import type { ListEngineOptions } from '../lists/index.js';
 import type { ProblemAnswer, RequestRef } from '../problems.js';
 import type { TenantState } from '../store/tenant-state.js';
 
@@ -29,6 +30,8 @@ export interface HandlerContext {
   readonly baseUrl: string;
   /** Builds a coded problem for this request. */
   problem(code: ErrorCode, detail: string, parameters?: Record<string, unknown>): ProblemAnswer;
+  /** The list engine's options when the mock runs it otherwise than by default (set by `withListEngine`). */
+  readonly listEngine?: ListEngineOptions;
 }
 
 /** One operation's behaviour. */

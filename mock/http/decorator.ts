@@ -5,17 +5,32 @@ import { send } from './send.js';
 /** An `onSend` hook: sees, and may replace, the serialised body of an answer. */
 export type PayloadHook = (req: FastifyRequest, reply: FastifyReply, payload: unknown) => Promise<unknown>;
 
+/** An `onRequest` hook: sees every request before it is routed to its handler. */
+export type RequestHook = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
 /**
  * What the composition root (mock/server.ts) may add to the faithful HTTP shell to build a variant of the mock,
- * without the shell knowing which variant: hooks that see every answer.
+ * without the shell knowing which variant: hooks that see every request and every answer.
  */
 export interface AppDecorator {
   readonly onSend: readonly PayloadHook[];
+  readonly onRequest?: readonly RequestHook[];
 }
 
 /** Adds the decorator's hooks to the root instance; called before any route or plugin, so all of them inherit them. */
 export function decorateApp(app: FastifyInstance, decorator: AppDecorator | undefined): void {
+  for (const hook of decorator?.onRequest ?? []) app.addHook('onRequest', hook);
   for (const hook of decorator?.onSend ?? []) app.addHook('onSend', hook);
+}
+
+/** One decorator doing what each given one does, in their order (hooks of the first run first); none: undefined. */
+export function composeDecorators(...decorators: (AppDecorator | undefined)[]): AppDecorator | undefined {
+  const given = decorators.filter((d): d is AppDecorator => d !== undefined);
+  if (given.length <= 1) return given[0];
+  return {
+    onRequest: given.flatMap((d) => d.onRequest ?? []),
+    onSend: given.flatMap((d) => d.onSend),
+  };
 }
 
 /**

@@ -1,5 +1,12 @@
-import { runList, type ListQuery, type ListSource } from '../lists/index.js';
-import type { HandlerContext, Answer } from './context.js';
+import { OPERATIONS } from '../../spec/operations/index.js';
+import {
+  DEFAULT_LIST_ENGINE,
+  runList,
+  type ListEngineOptions,
+  type ListQuery,
+  type ListSource,
+} from '../lists/index.js';
+import type { HandlerContext, Answer, Handler } from './context.js';
 import { ok } from './context.js';
 
 /**
@@ -21,8 +28,22 @@ export function listAnswer<T extends { id: string }>(
       ? { filterBy: raw.filterBy as string | undefined, sortBy: raw.sortBy as string | undefined }
       : {}),
   };
-  const result = runList(source, list.fields, query);
+  const result = runList(source, list.fields, query, ctx.listEngine);
   if (!result.ok) return ctx.problem(result.error.code, result.error.detail, result.error.parameters);
   const page = result.value;
   return ok(200, project ? { ...page, results: page.results.map(project) } : page);
+}
+
+/**
+ * The handlers with the list engine's options (`MockOptions.textCase`) handed to every list and search operation;
+ * with the default options, the handlers themselves, so the default mock does no work for them per request.
+ */
+export function withListEngine<H extends Readonly<Record<string, Handler>>>(handlers: H, engine: ListEngineOptions): H {
+  if (engine.textCase === DEFAULT_LIST_ENGINE.textCase) return handlers;
+  const out: Record<string, Handler> = { ...handlers };
+  for (const op of OPERATIONS) {
+    const inner = out[op.operationId];
+    if (op.list && inner) out[op.operationId] = (ctx) => inner({ ...ctx, listEngine: engine });
+  }
+  return out as H;
 }

@@ -1,6 +1,7 @@
 import type { ListFieldTable } from '../../spec/lists/fields.js';
 import { ArrayColumns } from './columns.js';
 import { ListCollection } from './collection.js';
+import { DEFAULT_LIST_ENGINE, type ListEngineOptions } from './engine-options.js';
 import { getCompiledFilter } from './filter/cache.js';
 import type { CompiledFilter } from './filter/compile.js';
 import { tableId } from './fieldIndex.js';
@@ -20,11 +21,13 @@ export type ListSource<T extends { id: string }> = ListCollection<T> | Iterable<
  * Runs a list query: validates paging, then the filter, then the sort, each text within its declared length
  * (the first failure is returned, in that order), selects the matching items in order and returns the requested page with exact totals. A page beyond the
  * last one has empty `results` and the real totals. Returns the item objects themselves. Never throws for bad input.
+ * `engine`: the options the mock runs the engine with (engine-options.ts), the same for every request.
  */
 export function runList<T extends { id: string }>(
   source: ListSource<T>,
   fields: ListFieldTable,
   query: ListQuery,
+  engine: ListEngineOptions = DEFAULT_LIST_ENGINE,
 ): Result<Page<T>> {
   const paging = parsePaging(query);
   if (!paging.ok) return paging;
@@ -41,7 +44,8 @@ export function runList<T extends { id: string }>(
     const length = checkTextLength('filterBy', filterText);
     if (!length.ok) return length;
   }
-  const filter = typeof filterText === 'string' ? getCompiledFilter(filterText, fields) : ok(null);
+  const { textCase } = engine;
+  const filter = typeof filterText === 'string' ? getCompiledFilter(filterText, fields, textCase) : ok(null);
   if (!filter.ok) return filter;
 
   const sortText: unknown = query.sortBy;
@@ -59,7 +63,11 @@ export function runList<T extends { id: string }>(
   let totalCount: number;
   let results: T[];
   if (source instanceof ListCollection) {
-    const filterKey = filter.value === null ? undefined : `${tableId(fields)}\u0000${filterText as string}`;
+    // A collection caches matches by this key: a case-sensitive filter of the same text matches other items.
+    const filterKey =
+      filter.value === null
+        ? undefined
+        : `${textCase === 'sensitive' ? 'S\u0000' : ''}${tableId(fields)}\u0000${filterText as string}`;
     ({ totalCount, results } = source.page(filter.value, sort.value, offset, pageSize, filterKey));
   } else {
     ({ totalCount, results } = pageOfIterable(source, filter.value, sort.value, offset, pageSize));

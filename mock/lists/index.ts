@@ -13,3 +13,4 @@ export { parseSort, DEFAULT_SORT, type SortKey, type SortSpec } from './sort.js'
 export { parsePaging, DEFAULT_PAGE_NUMBER, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Paging } from './paging.js';
 export { ListCollection, ORDER_CACHE_SIZE, RESULT_CACHE_SIZE, type CollectionPage } from './collection.js';
 export { runList, type ListSource } from './engine.js';
+export { DEFAULT_LIST_ENGINE, type ListEngineOptions, type TextCase } from './engine-options.js';

@@ -1,20 +1,29 @@
 import type { ListFieldTable } from '../../../spec/lists/fields.js';
 import { LruCache } from '../lru.js';
 import { ok, type Result } from '../result.js';
+import type { TextCase } from '../engine-options.js';
 import { compileFilterPlan, type CompiledFilter } from './compile.js';
 import { parseFilter } from './parser.js';
 
 /**
  * Parsed and compiled filters, cached per field table in a bounded LRU keyed by the exact `filterBy` text
  * (clients repeat the same filters). Failures are cached too. Compiled filters hold no item data, so they never
- * go stale when items change.
+ * go stale when items change. A case-sensitive engine compiles the same text to another filter: it has caches of
+ * its own (the module is shared by every mock of a process).
  */
 export const FILTER_CACHE_SIZE = 256;
 
-const caches = new WeakMap<ListFieldTable, LruCache<string, Result<CompiledFilter | null>>>();
+type Caches = WeakMap<ListFieldTable, LruCache<string, Result<CompiledFilter | null>>>;
+const insensitiveCaches: Caches = new WeakMap();
+const sensitiveCaches: Caches = new WeakMap();
 
 /** Parses and compiles `text` for `fields`; `null` means no filter (empty or whitespace-only text). */
-export function getCompiledFilter(text: string, fields: ListFieldTable): Result<CompiledFilter | null> {
+export function getCompiledFilter(
+  text: string,
+  fields: ListFieldTable,
+  textCase: TextCase = 'insensitive',
+): Result<CompiledFilter | null> {
+  const caches = textCase === 'sensitive' ? sensitiveCaches : insensitiveCaches;
   let cache = caches.get(fields);
   if (!cache) {
     cache = new LruCache(FILTER_CACHE_SIZE);
@@ -26,7 +35,7 @@ export function getCompiledFilter(text: string, fields: ListFieldTable): Result<
   let result: Result<CompiledFilter | null>;
   if (!parsed.ok) result = parsed;
   else if (parsed.value === null) result = ok(null);
-  else result = compileFilterPlan(parsed.value, fields, text);
+  else result = compileFilterPlan(parsed.value, fields, text, textCase);
   cache.set(text, result);
   return result;
 }

@@ -6,6 +6,7 @@ import { FILTER_PARSING_FAILED, fail, ok, type Result } from '../result.js';
 import type { ConditionNode, FilterAst } from './ast.js';
 import { parseDateValue } from '../dates.js';
 import { parseBooleanValue, parseEnumValue, parseNumberValue } from './values.js';
+import type { TextCase } from '../engine-options.js';
 
 /**
  * Turns a filter syntax tree into a predicate over a field table.
@@ -15,7 +16,8 @@ import { parseBooleanValue, parseEnumValue, parseNumberValue } from './values.js
  * the operator has a meaning for the field type, and the value parses for the type.
  *
  * Semantics:
- * - Contains / StartsWith / EndsWith (string and enum fields): case-insensitive, on lowercased strings.
+ * - Contains / StartsWith / EndsWith (string and enum fields): case-insensitive, on lowercased strings (inferred);
+ *   with the engine option `textCase: 'sensitive'`, on the values as they are.
  * - Equals: strings and enums exact and case-sensitive; numbers numerically; booleans by value; dates the same
  *   instant for a date-time value, or the same UTC calendar day for a date-only value.
  * - Gt / Gte / Lt / Lte: numbers and dates. IsAfter / IsOnOrAfter / IsBefore / IsOnOrBefore: dates only
@@ -55,7 +57,7 @@ class CompileFailure {
 
 const STRING_OPS = new Set<FilterOperator>(['Contains', 'StartsWith', 'EndsWith']);
 
-function matcherFor(node: ConditionNode, field: ListField): Matcher {
+function matcherFor(node: ConditionNode, field: ListField, textCase: TextCase): Matcher {
   const op = node.operator;
   const text = node.value ?? '';
   const unsupported = (): never => {
@@ -73,14 +75,16 @@ function matcherFor(node: ConditionNode, field: ListField): Matcher {
 
   if (STRING_OPS.has(op)) {
     if (field.type !== 'string' && field.type !== 'enum') return unsupported();
-    const needle = text.toLowerCase();
+    // Case-sensitive: the raw column, a string where the property is one (the test below rejects anything else).
+    const sensitive = textCase === 'sensitive';
+    const needle = sensitive ? text : text.toLowerCase();
     const test =
       op === 'Contains'
         ? (v: unknown) => typeof v === 'string' && v.includes(needle)
         : op === 'StartsWith'
           ? (v: unknown) => typeof v === 'string' && v.startsWith(needle)
           : (v: unknown) => typeof v === 'string' && v.endsWith(needle);
-    return { field, column: 'lower', test };
+    return { field, column: sensitive ? 'raw' : 'lower', test };
   }
 
   switch (field.type) {
@@ -164,8 +168,9 @@ function matcherFor(node: ConditionNode, field: ListField): Matcher {
   }
 }
 
-function plan(node: FilterAst, fields: ListFieldTable): Plan {
-  if (node.kind !== 'condition') return { kind: node.kind, children: node.children.map((c) => plan(c, fields)) };
+function plan(node: FilterAst, fields: ListFieldTable, textCase: TextCase): Plan {
+  if (node.kind !== 'condition')
+    return { kind: node.kind, children: node.children.map((c) => plan(c, fields, textCase)) };
   const field = findField(fields, node.field);
   if (!field) throw new CompileFailure(node, `Unknown filter field '${node.field}'`);
   if (!field.filterable) throw new CompileFailure(node, `Field '${field.name}' is not filterable`);
@@ -175,7 +180,7 @@ function plan(node: FilterAst, fields: ListFieldTable): Plan {
       `Operator '${node.operator}' is not allowed for field '${field.name}'; allowed: ${field.operators.join(', ')}`,
     );
   }
-  return { kind: 'condition', matcher: matcherFor(node, field) };
+  return { kind: 'condition', matcher: matcherFor(node, field, textCase) };
 }
 
 type Pred<X> = (x: X) => boolean;
@@ -216,10 +221,15 @@ function slotPredicate(p: Plan, source: ColumnSource): Pred<number> {
 }
 
 /** Compiles to a `CompiledFilter` (item and column forms). Never throws for bad input. */
-export function compileFilterPlan(ast: FilterAst, fields: ListFieldTable, filterText?: string): Result<CompiledFilter> {
+export function compileFilterPlan(
+  ast: FilterAst,
+  fields: ListFieldTable,
+  filterText?: string,
+  textCase: TextCase = 'insensitive',
+): Result<CompiledFilter> {
   let root: Plan;
   try {
-    root = plan(ast, fields);
+    root = plan(ast, fields, textCase);
   } catch (e) {
     if (e instanceof CompileFailure) {
       const parameters: Record<string, string> = {

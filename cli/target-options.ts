@@ -1,0 +1,31 @@
+import { InvalidArgumentError } from 'commander';
+import { flag } from './options.js';
+
+function header(value: string, previous: Record<string, string> = {}): Record<string, string> {
+  const at = value.indexOf(':');
+  if (at <= 0) throw new InvalidArgumentError('expected "Name: value"');
+  return { ...previous, [value.slice(0, at).trim()]: value.slice(at + 1).trim() };
+}
+
+/** The options that name a target and its credentials, shared by `opsapi conform` and `opsapi learn`. */
+export const targetOptions = {
+  baseUrl: () =>
+    flag(
+      '--base-url <url>',
+      'base URL of the target (its paths start with /v1); for https with a private CA set NODE_EXTRA_CA_CERTS',
+      'BASE_URL',
+    ),
+  token: () => flag('--token <token>', 'access token with every permission (minted automatically on a mock)', 'TOKEN'),
+  apiKey: () =>
+    flag('--api-key <key>', 'API key of the main tenant (X-Api-Key), used when no token is given', 'API_KEY'),
+  tokenCommand: () =>
+    flag(
+      '--token-command <cmd>',
+      'shell command printing a fresh access token (run at start and when the token is refused)',
+      'TOKEN_COMMAND',
+    ),
+  header: () =>
+    flag('--header <name:value>', 'extra header for every request (repeatable)', 'HEADER').argParser(header),
+  noMockAdmin: () =>
+    flag('--no-mock-admin', 'do not use the mock admin API (/__mock/*) even when the target has it', 'NO_MOCK_ADMIN'),
+};

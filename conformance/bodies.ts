@@ -1,0 +1,34 @@
+import type { Exchange } from './client.js';
+
+/** A page envelope as received. */
+export interface PageBody {
+  results: Record<string, unknown>[];
+  pageNumber: number;
+  pageSize: number;
+  totalPages: number;
+  totalCount: number;
+}
+
+/** The page envelope of an exchange, or undefined when the body is not one. */
+export function pageOf(exchange: Exchange): PageBody | undefined {
+  const b = exchange.json as Record<string, unknown> | undefined;
+  if (!b || typeof b !== 'object' || !Array.isArray(b.results)) return undefined;
+  if (![b.pageNumber, b.pageSize, b.totalPages, b.totalCount].every((n) => typeof n === 'number')) return undefined;
+  return b as unknown as PageBody;
+}
+
+/** A problem body, loosely typed. */
+export type ProblemBody = {
+  type?: unknown;
+  title?: unknown;
+  status?: unknown;
+  detail?: unknown;
+  instance?: unknown;
+  code?: unknown;
+  parameters?: unknown;
+};
+
+export function problemOf(exchange: Exchange): ProblemBody | undefined {
+  const b = exchange.json;
+  return b && typeof b === 'object' && !Array.isArray(b) ? (b as ProblemBody) : undefined;
+}

@@ -1,0 +1,31 @@
+import type { Exchange } from '../client.js';
+import type { CheckContext, CheckDef } from '../context.js';
+import type { ExchangeRule } from '../rules/index.js';
+
+/**
+ * A check of the aggregate phase that applies one exchange rule (conformance/rules/) to exchanges of the run:
+ * every exchange the rule applies to is a case exercised, every finding a failure.
+ */
+export function ruleCheck(rule: ExchangeRule, exchanges: (c: CheckContext) => Promise<readonly Exchange[]>): CheckDef {
+  return {
+    id: rule.id,
+    title: rule.title,
+    family: rule.family,
+    clause: rule.clause,
+    level: rule.level,
+    phase: 'aggregate',
+    async run(c) {
+      for (const ex of await exchanges(c)) {
+        if (!rule.applies(ex)) continue;
+        c.exercised(`${ex.method} ${ex.path} ${ex.status}`);
+        for (const finding of rule.judge(ex, c.run.ruleEnv))
+          c.fail(finding.message, ex, finding.expected, finding.actual);
+      }
+    },
+  };
+}
+
+/** Every exchange of the run that addressed a contract operation. */
+export async function contractExchanges(c: CheckContext): Promise<readonly Exchange[]> {
+  return c.run.client.exchanges.filter((ex) => ex.operationId !== undefined);
+}

@@ -1,0 +1,95 @@
+/**
+ * What the proxy's recordings never keep: credentials. Recorded traffic is shared (attached to issues, committed as
+ * fixtures), so header values and query parameters that carry credentials are replaced by `<redacted>` (inferred).
+ */
+export const REDACTED = '<redacted>';
+
+/**
+ * Headers whose values are credentials: the API's two (Authentication: `Authorization: Bearer <JWT>`, `X-Api-Key`),
+ * the mock's admin key, webhook signatures (`X-HMAC-Signature`, Webhooks), cookies and proxy credentials.
+ */
+const SECRET_HEADERS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'x-api-key',
+  'x-admin-key',
+  'x-hmac-signature',
+  'cookie',
+  'set-cookie',
+]);
+
+/** Headers of the form `<scheme> <credentials>`, whose scheme word is kept ("Bearer <redacted>"). */
+const WITH_SCHEME = new Set(['authorization', 'proxy-authorization']);
+
+/** Headers whose values are URLs, whose credential query parameters are redacted like the request's own. */
+const URL_HEADERS = new Set(['location', 'content-location', 'referer']);
+
+/** A header's value as recordings keep it. */
+export function redactHeaderValue(name: string, value: string): string {
+  const lower = name.toLowerCase();
+  if (URL_HEADERS.has(lower)) return redactQuery(value).target;
+  if (!SECRET_HEADERS.has(lower)) return value;
+  if (WITH_SCHEME.has(lower)) {
+    const scheme = /^\s*(\S+)\s+\S/.exec(value);
+    if (scheme) return `${scheme[1]} ${REDACTED}`;
+  }
+  return REDACTED;
+}
+
+/** Headers (raw names, order kept) with the values of credential headers replaced by `<redacted>`. */
+export function redactHeaders(headers: readonly (readonly [string, string])[]): [string, string][] {
+  return headers.map(([name, value]) => [name, redactHeaderValue(name, value)]);
+}
+
+/** Query parameter names compared without case, `-` and `_` (`api_key`, `apiKey`, `API-KEY` are one name). */
+const SECRET_PARAMETERS = new Set(['token', 'accesstoken', 'apikey', 'key', 'secret']);
+
+/**
+ * Whether a query parameter carries a credential: `token`, `access_token`, `api_key`, `apikey`, `key`, `secret`,
+ * and any name ending in token or secret (`id_token`, `client_secret`; inferred: better one harmless value hidden
+ * than one credential kept).
+ */
+export function isSecretParameter(name: string): boolean {
+  const plain = name.toLowerCase().replace(/[-_]/g, '');
+  return (
+    SECRET_PARAMETERS.has(plain) || plain.endsWith('token') || plain.endsWith('secret') || plain.endsWith('apikey')
+  );
+}
+
+function decode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * A request target (or any URL) with the values of credential parameters replaced by `<redacted>`, and its query as
+ * decoded name/value pairs (the same values redacted). Everything else of the target is kept as it was written.
+ */
+export function redactQuery(target: string): { target: string; query: { name: string; value: string }[] } {
+  const q = target.indexOf('?');
+  if (q === -1) return { target, query: [] };
+  const hash = target.indexOf('#', q);
+  const end = hash === -1 ? target.length : hash;
+  const query: { name: string; value: string }[] = [];
+  const kept: string[] = [];
+  for (const part of target.slice(q + 1, end).split('&')) {
+    if (part === '') {
+      kept.push(part);
+      continue;
+    }
+    const eq = part.indexOf('=');
+    const rawName = eq === -1 ? part : part.slice(0, eq);
+    const name = decode(rawName);
+    if (isSecretParameter(name)) {
+      query.push({ name, value: REDACTED });
+      kept.push(`${rawName}=${REDACTED}`);
+    } else {
+      query.push({ name, value: eq === -1 ? '' : decode(part.slice(eq + 1)) });
+      kept.push(part);
+    }
+  }
+  return { target: `${target.slice(0, q)}?${kept.join('&')}${target.slice(end)}`, query };
+}

@@ -1,0 +1,32 @@
+import { ENVELOPE_RULES, SORT_RULES, UNKNOWN_COLUMN_RULES } from './lists.js';
+import { PAIR_RULES } from './pairs.js';
+import { PERMISSION_RULES } from './permissions.js';
+import { AUTH_RULES, PROBLEM_RULES } from './problems.js';
+import { SCHEMA_RULES } from './schema.js';
+import type { ExchangeRule } from './types.js';
+
+export type { ExchangeRule, Finding, RuleEnv } from './types.js';
+
+/**
+ * Every rule that judges one exchange by itself, in report order. `opsapi proxy` applies all of them to the traffic
+ * it forwards; the runner's aggregate checks apply the problem, pair, page and schema rules to its own traffic (the
+ * auth, permission and filter rules have active checks of the same id there, built on the same judges).
+ */
+export const EXCHANGE_RULES: readonly ExchangeRule[] = [
+  ...AUTH_RULES,
+  ...PERMISSION_RULES,
+  ...PROBLEM_RULES,
+  ...PAIR_RULES,
+  ...ENVELOPE_RULES,
+  ...SORT_RULES,
+  ...UNKNOWN_COLUMN_RULES,
+  ...SCHEMA_RULES,
+];
+
+/** The rules the runner applies to every exchange of a run as checks of the aggregate phase. */
+export const AGGREGATE_RULES: readonly ExchangeRule[] = [
+  ...PROBLEM_RULES,
+  ...PAIR_RULES,
+  ...ENVELOPE_RULES,
+  ...SORT_RULES,
+];

@@ -1,0 +1,242 @@
+/**
+ * `opsapi proxy` judges traffic with the runner's own rules: the whole conformance run (webhook flow included) sent
+ * through it to the faithful mock finds no violation and every answer comes back byte for byte; behind it, each
+ * planted fault of the mock is caught by the check meant for it, and by the proxy itself wherever one exchange shows it.
+ */
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAULTS, startMockServer, type FaultName, type RunningMock } from '../../index.js';
+import { OPERATIONS, operation } from '../../spec/operations/index.js';
+import { contract } from '../contract.js';
+import { ProxyChecker, type Violation } from '../proxy/checker.js';
+import { startForwardingProxy } from '../proxy/forward.js';
+import { runConformance } from '../runner.js';
+import type { Report } from '../types.js';
+
+const RATE = { limit: 300, windowMs: 1000 };
+const FULL = { allowWrites: true, webhooks: true, rateLimitProbe: true } as const;
+
+/** A proxy with its checker in front of a target. */
+async function proxyTo(target: string) {
+  const violations: Violation[] = [];
+  const checker = new ProxyChecker({
+    target: new URL(target),
+    validator: contract().validator,
+    onViolation: (v) => violations.push(v),
+  });
+  const proxy = await startForwardingProxy({ target, onExchange: (x) => checker.add(x) });
+  return { proxy, checker, violations };
+}
+
+const failing = (report: Report) => report.checks.filter((c) => c.outcome === 'fail').map((c) => c.id);
+
+describe('the whole conformance run through the proxy to the faithful mock', () => {
+  let mock: RunningMock;
+  let through: Awaited<ReturnType<typeof proxyTo>>;
+  let run: Report;
+
+  beforeAll(async () => {
+    mock = await startMockServer({ port: 0, rateLimit: RATE });
+    through = await proxyTo(mock.url);
+    run = await runConformance({ baseUrl: through.proxy.url, ...FULL });
+  }, 90_000);
+  afterAll(async () => {
+    await through?.proxy.close();
+    await mock?.close();
+  });
+
+  it('passes the run as it does directly, and the proxy reports no violation', () => {
+    expect(failing(run)).toEqual([]);
+    expect(run.exitCode).toBe(0);
+    expect(through.violations.map((v) => `${v.check}: ${v.message}`)).toEqual([]);
+    const report = through.checker.report();
+    expect(report.exitCode).toBe(0);
+    expect(report.checks.filter((c) => c.outcome === 'fail')).toEqual([]);
+    // The run's traffic exercised nearly every rule: problem bodies, pairs, pages, sorts, schemas, 401s and 403s.
+    const judged = report.checks.filter((c) => c.outcome === 'pass').map((c) => c.id);
+    for (const id of [
+      'auth.401-no-code',
+      'errors.problem-shape',
+      'errors.status-code-pair',
+      'lists.envelope',
+      'lists.sort-order',
+      'schema.responses-valid',
+    ])
+      expect(
+        judged.some((j) => j === id || j === `${id}.inferred`),
+        id,
+      ).toBe(true);
+  });
+
+  it('reports what the traffic covered: operations, declared answers, and requests outside the contract', () => {
+    const traffic = through.checker.report().traffic;
+    expect(traffic?.operations.called).toBe(OPERATIONS.length);
+    expect(traffic?.pairs.met).toBeGreaterThan(0);
+    expect(traffic?.pairs.met).toBeLessThanOrEqual(traffic?.pairs.total ?? 0);
+    // The runner's calls of the mock's admin API are forwarded and counted as not in the contract.
+    expect(traffic?.notInContract.count).toBeGreaterThan(0);
+    expect(traffic?.notInContract.first.some((l) => l.includes('/__mock/'))).toBe(true);
+    expect(traffic?.recent.length).toBeGreaterThan(0);
+  });
+
+  it('answers every example request byte for byte as the mock does directly', async () => {
+    const token = await mock.control.tenant('proxy-bytes').token();
+    const paths = [
+      ...OPERATIONS.filter((op) => op.method === 'get').map((op) =>
+        op.path.replace(/\{(\w+)\}/g, (_, name: string) => op.pathParams.find((p) => p.name === name)?.example ?? 'x'),
+      ),
+      '/v1/items/skus?filterBy=name[Contains]bolt&sortBy=-name&pageSize=3',
+      '/v1/items/skus?filterBy=nope[Equals]1',
+      '/v1/no/such/path',
+    ];
+    for (const path of paths) {
+      for (const auth of [{ authorization: `Bearer ${token}` }, {}]) {
+        const direct = await request(`${mock.url}${path}`, { headers: auth });
+        const proxied = await request(`${through.proxy.url}${path}`, { headers: auth });
+        const [a, b] = [Buffer.from(await direct.body.arrayBuffer()), Buffer.from(await proxied.body.arrayBuffer())];
+        expect(proxied.statusCode, path).toBe(direct.statusCode);
+        expect(b.equals(a), `${path}: body bytes`).toBe(true);
+        const strip = (h: Record<string, unknown>) => {
+          const { date: _d, connection: _c, 'keep-alive': _k, ...rest } = h;
+          return rest;
+        };
+        expect(strip(proxied.headers), `${path}: headers`).toEqual(strip(direct.headers));
+      }
+    }
+  });
+});
+
+/** The proxy's own rule that a single exchange of the run shows each fault by (faults only an active check sees: none). */
+const PASSIVE: Partial<Record<FaultName, string>> = {
+  'auth-401-with-code': 'auth.401-no-code',
+  'auth-401-wrong-type': 'auth.401-type',
+  'forbidden-wrong-code': 'permissions.403-code',
+  'forbidden-no-permission-name': 'permissions.403-names-permission',
+  'total-pages-off-by-one': 'lists.envelope',
+  'page-size-default-20': 'lists.envelope',
+  'page-size-1001-accepted': 'lists.envelope',
+  'filter-unknown-column-accepted': 'filters.unknown-column',
+  'sort-descending-ignored': 'lists.sort-order',
+  'instance-without-method': 'errors.problem-instance',
+  'problem-content-type-missing': 'errors.problem-content-type',
+  'rate-limit-no-parameters': 'errors.problem-shape',
+  'stock-update-200-body': 'schema.responses-valid',
+  'problem-status-mismatch': 'errors.problem-status',
+};
+
+/** The runner's check meant for each fault (the same table as conformance/test/runner.e2e.test.ts). */
+const EXPECTED: Record<FaultName, string> = {
+  'auth-401-with-code': 'auth.401-no-code',
+  'auth-401-wrong-type': 'auth.401-type',
+  'forbidden-wrong-code': 'permissions.403-code',
+  'forbidden-no-permission-name': 'permissions.403-names-permission',
+  'total-pages-off-by-one': 'lists.envelope-arithmetic',
+  'page-size-default-20': 'lists.defaults',
+  'page-size-1001-accepted': 'lists.page-size-max',
+  'filter-unknown-column-accepted': 'filters.unknown-column',
+  'contains-as-equals': 'filters.contains',
+  'sort-descending-ignored': 'lists.sort-descending',
+  'instance-without-method': 'errors.problem-instance',
+  'problem-content-type-missing': 'errors.problem-content-type',
+  'unknown-error-code-200': 'catalog.unknown-code-404',
+  'signature-uppercase-hex': 'webhooks.signature',
+  'signature-reserialised': 'webhooks.signature',
+  'rate-limit-no-parameters': 'rate-limit.parameters',
+  'stock-update-200-body': 'writes.stock-update-204',
+  'problem-status-mismatch': 'errors.problem-status',
+  'cancelled-line-modifiable': 'writes.cancelled-line-422',
+};
+
+/**
+ * Requests that show every fault a single exchange can show: a 401, a 403, default, oversized, filtered (unknown
+ * column) and sorted pages, a problem, a stock update and, in a tenant of its own, a burst past the rate limit.
+ */
+async function showcase(mock: RunningMock, proxyUrl: string): Promise<void> {
+  const stock = operation('updateSkuStock');
+  const admin = { authorization: `Bearer ${await mock.control.tenant('demo').token()}` };
+  const limited = {
+    authorization: `Bearer ${await mock.control.tenant('demo').token({ permissions: ['Warehouse.Skus.Read'] })}`,
+  };
+  const burst = { authorization: `Bearer ${await mock.control.tenant('burst').token()}` };
+  const send = async (
+    path: string,
+    headers: Record<string, string> = {},
+    init: { method?: 'PUT'; body?: unknown } = {},
+  ) => {
+    const res = await request(`${proxyUrl}${path}`, {
+      method: init.method ?? 'GET',
+      headers: init.body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    });
+    await res.body.dump();
+  };
+  await send('/v1/items/skus');
+  await send('/v1/maintenance/assets', limited);
+  for (const query of ['', '?pageSize=1001', '?filterBy=nope[Equals]1', '?sortBy=-name&pageSize=50'])
+    await send(`/v1/items/skus${query}`, admin);
+  const sku = stock.pathParams[0]?.example as string;
+  await send(stock.path.replace('{skuReference}', sku), admin, { method: 'PUT', body: stock.requestBody?.example });
+  for (let i = 0; i < BURST.limit + 5; i++) await send('/v1/admin/tenants/self', burst);
+}
+
+/** A rate limit the showcase's burst exceeds at once, and its other requests never reach. */
+const BURST = { limit: 20, windowMs: 60_000 };
+
+describe('each planted fault behind the proxy', () => {
+  for (const fault of Object.keys(FAULTS) as FaultName[]) {
+    const rule = PASSIVE[fault];
+    const title = rule
+      ? `${fault}: the proxy reports ${rule} from the traffic alone`
+      : `${fault}: the run through the proxy fails ${EXPECTED[fault]} (one exchange cannot show it)`;
+    it(title, async () => {
+      const mock = await startMockServer({ port: 0, rateLimit: rule ? BURST : RATE, faults: new Set([fault]) });
+      const through = await proxyTo(mock.url);
+      try {
+        if (rule) {
+          await showcase(mock, through.proxy.url);
+          const report = through.checker.report();
+          const reported = failing(report).filter((id) => id === rule || id === `${rule}.inferred`);
+          expect(reported, `proxy failures: ${failing(report).join(', ')}`).not.toEqual([]);
+          expect(through.violations.some((v) => v.check.startsWith(rule))).toBe(true);
+          expect(report.exitCode).toBe(report.checks.some((c) => c.level === 'MUST' && c.outcome === 'fail') ? 1 : 0);
+        } else {
+          const run = await runConformance({ baseUrl: through.proxy.url, ...FULL, only: [EXPECTED[fault]] });
+          expect(failing(run)).toContain(EXPECTED[fault]);
+        }
+      } finally {
+        await through.proxy.close();
+        await mock.close();
+      }
+    }, 60_000);
+  }
+
+  it('reports nothing for the same showcase against the faithful mock', async () => {
+    const mock = await startMockServer({ port: 0, rateLimit: BURST });
+    const through = await proxyTo(mock.url);
+    try {
+      await showcase(mock, through.proxy.url);
+      expect(through.violations.map((v) => `${v.check}: ${v.message}`)).toEqual([]);
+    } finally {
+      await through.proxy.close();
+      await mock.close();
+    }
+  });
+
+  it('names a rule for every fault a single exchange can show, and leaves the others to the active checks', () => {
+    expect(Object.keys(PASSIVE).every((f) => f in FAULTS)).toBe(true);
+    // Faults seen only across exchanges or outside the proxied traffic (webhook deliveries go to the receiver).
+    expect(
+      Object.keys(FAULTS)
+        .filter((f) => !(f in PASSIVE))
+        .sort(),
+    ).toEqual(
+      [
+        'cancelled-line-modifiable',
+        'contains-as-equals',
+        'signature-reserialised',
+        'signature-uppercase-hex',
+        'unknown-error-code-200',
+      ].sort(),
+    );
+  });
+});
