@@ -1,7 +1,4 @@
 import { compileErrors, validate } from '@readme/openapi-parser';
-import spectralCore from '@stoplight/spectral-core';
-import spectralParsers from '@stoplight/spectral-parsers';
-import { oas } from '@stoplight/spectral-rulesets';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { describe, expect, it } from 'vitest';
 import { buildDocument, CONTRACT_VERSION } from '../../build.js';
@@ -10,8 +7,6 @@ import { DECISION_FORMAT, DECISION_POINTS, type DecisionFile, type RecordedDecis
 import { withObservedDecisions } from '../publish.js';
 
 // Both packages are CommonJS; under ESM their named exports sit on the default export (as in spec/test/validity.test.ts).
-const { Spectral, Document } = spectralCore as unknown as typeof import('@stoplight/spectral-core');
-const { Json } = spectralParsers as unknown as typeof import('@stoplight/spectral-parsers');
 
 const TARGET = 'https://ops.example.test';
 const DATE = '2025-03-01T10:00:00Z';
@@ -170,13 +165,11 @@ describe('withObservedDecisions with one decision of each kind', () => {
     expect(document).toEqual(copy);
   });
 
-  it('gives a valid OpenAPI 3.1 document (openapi-parser, and no Spectral error)', async () => {
+  // openapi-parser checks the OpenAPI 3.1 schema and its extra rules; Spectral's lint of the same shapes runs on the
+  // committed contract (spec/test/validity.test.ts), which differs from this one only in the nodes checked above.
+  it('gives a valid OpenAPI 3.1 document (openapi-parser)', async () => {
     const result = await validate(structuredClone(adapted) as never);
     expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true);
-    const spectral = new Spectral();
-    spectral.setRuleset({ extends: [[oas as never, 'recommended']] } as never);
-    const results = await spectral.run(new Document(JSON.stringify(adapted), Json, 'adapted.json'));
-    expect(results.filter((r) => r.severity === 0).map((r) => `${r.code} at ${r.path.join('.')}`)).toEqual([]);
   });
 });
 
