@@ -7,6 +7,8 @@ import { textSummary } from '../../conformance/report/text.js';
 import { TargetUnreachableError, UsageError, runConformance } from '../../conformance/runner.js';
 import { flag, integer } from '../options.js';
 import { targetOptions } from '../target-options.js';
+import { readDecisionFile } from '../read-decisions.js';
+import type { DecisionFile } from '../../spec/decisions/index.js';
 import { reportNameProblem, writeReport } from '../report-files.js';
 
 export { writeReport } from '../report-files.js';
@@ -62,6 +64,7 @@ function progress(tty: boolean): (event: ProgressEvent) => void {
 }
 
 interface Flags {
+  decisions?: string;
   baseUrl?: string;
   token?: string;
   limitedToken?: string;
@@ -135,6 +138,13 @@ export function conformCommand(): Command {
       )
       .addOption(targetOptions.header())
       .addOption(flag('--data <file>', 'sample records to address: JSON in the GET /__mock/fixtures format', 'DATA'))
+      .addOption(
+        flag(
+          '--decisions <file>',
+          'what the deployment was observed to do where the contract infers (opsapi learn --out): expect that instead',
+          'DECISIONS',
+        ),
+      )
       .addOption(
         flag(
           '--allow-writes',
@@ -247,8 +257,15 @@ export function conformCommand(): Command {
               throw new UsageError(`--data ${o.data}: not in the GET /__mock/fixtures format (${parsed.error})`);
             data = parsed.value;
           }
+          let decisions: DecisionFile | undefined;
+          if (o.decisions) {
+            const read = await readDecisionFile(o.decisions);
+            if (!read.ok) throw new UsageError(read.error);
+            decisions = read.file;
+          }
           const tty = process.stderr.isTTY === true;
           const options: ConformOptions = {
+            ...(decisions ? { decisions } : {}),
             baseUrl: o.baseUrl,
             // Passed even when empty (an unset CI secret), so the runner can say so.
             ...(o.token !== undefined ? { token: o.token } : {}),

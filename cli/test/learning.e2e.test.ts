@@ -1,9 +1,9 @@
 /**
- * `opsapi proxy` and `opsapi learn` as commands: the proxy prints each violation as it happens, answers its report so
+ * `opsapi proxy`, `opsapi learn` and `opsapi conform --decisions` as commands: the proxy prints each violation as it happens, answers its report so
  * far, and on SIGTERM writes its reports and the HAR record (credentials redacted) and exits 1 after a MUST violation,
  * 0 without; `learn` prints the "inferred -> observed" table and writes the decision file. Bad input: one line, exit 2.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -104,14 +104,33 @@ describe('opsapi learn', () => {
     expect(file.decisions.length).toBeGreaterThan(0);
   });
 
-  it('refuses a missing --out or --base-url in one line with exit 2', async () => {
-    for (const args of [
-      ['--base-url', faithful.url],
-      ['--out', join(dir, 'x.json')],
-    ]) {
-      const run = await opsapi(['learn', ...args]);
-      expect(run.code, args.join(' ')).toBe(2);
-      expect(stderrLines(run)).toHaveLength(1);
-    }
+  it('gives opsapi conform --decisions a file it accepts, whose observed values the runner then expects', async () => {
+    const file = JSON.parse(readFileSync(join(dir, 'decisions.json'), 'utf8')) as { decisions: { id: string }[] };
+    // As if the deployment answered 404 to a subscription to an unknown event: the faithful mock's 400 now fails.
+    const id = 'code-status:NOTIFICATIONS.SUBSCRIPTION.EVENT_NOT_FOUND';
+    const moved = {
+      ...file,
+      decisions: [
+        ...file.decisions.filter((d) => d.id !== id),
+        { id, title: '', inferred: 400, observed: 404, differs: true, evidence: [] },
+      ],
+    };
+    const path = join(dir, 'moved.json');
+    writeFileSync(path, JSON.stringify(moved));
+    const only = ['--only', 'writes.subscription-event-not-found-400', '--allow-writes', '--allow-skips'];
+    const run = await opsapi(['conform', '--base-url', faithful.url, '--decisions', path, ...only]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/FAIL\s+SHOULD\s+writes\.subscription-event-not-found-400/);
+    const refused = await opsapi(['conform', '--base-url', faithful.url, '--decisions', join(dir, 'none.json')]);
+    expect(refused.code).toBe(2);
+    expect(stderrLines(refused)).toHaveLength(1);
+  });
+
+  it('refuses a missing --out in one line with exit 2', async () => {
+    const run = await opsapi(['learn', '--base-url', faithful.url]);
+    expect(run.code).toBe(2);
+    expect(stderrLines(run)).toEqual([
+      'opsapi learn: --out is required (or OPSAPI_OUT): the file the decisions are written to',
+    ]);
   });
 });
