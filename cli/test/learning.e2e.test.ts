@@ -67,6 +67,9 @@ describe('opsapi proxy', () => {
     expect(json.tool.name).toBe('opsapi proxy');
     expect(json.exitCode).toBe(1);
     expect(readFileSync(reports[1] as string, 'utf8')).toContain('<testsuites');
+    const html = readFileSync(reports[2] as string, 'utf8');
+    expect(html).toContain('id="verdict">MUST VIOLATED<');
+    expect(html).toMatch(/<section id="traffic">[\s\S]*2 exchanges \(1 with violations/);
     const record = JSON.parse(readFileSync(har, 'utf8')) as { log: { version: string; entries: unknown[] } };
     expect(record.log.version).toBe('1.2');
     expect(record.log.entries).toHaveLength(2);

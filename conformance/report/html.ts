@@ -1,3 +1,4 @@
+import { trafficSection, verdictTitle } from './traffic-html.js';
 import type { CheckResult, Evidence, Report } from '../types.js';
 import {
   certificationReasons,
@@ -147,7 +148,7 @@ export function htmlReport(report: Report): string {
   const notes = report.notes.length
     ? `<h2>Notes</h2><ul>${report.notes.map((n) => `<li>${h(n)}</li>`).join('')}</ul>`
     : '';
-  const title = report.certified ? 'CERTIFIED' : 'NOT CERTIFIED';
+  const title = verdictTitle(report);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -159,7 +160,7 @@ export function htmlReport(report: Report): string {
 <body>
 <header>
 <h1>Operations Platform API conformance report</h1>
-<span class="verdict ${report.certified ? 'ok' : 'ko'}" id="verdict">${title}</span>
+<span class="verdict ${(report.traffic ? report.exitCode === 0 : report.certified) ? 'ok' : 'ko'}" id="verdict">${title}</span>
 ${whyList}
 <dl class="meta">
 <dt>Target</dt><dd>${h(report.target)}</dd>
@@ -181,6 +182,7 @@ ${failingNav(checks)}
 <table><thead><tr><th>Class</th><th>Verdict</th><th>Pass</th><th>Fail</th><th>Error</th><th>Skip</th></tr></thead><tbody>
 ${classes}
 </tbody></table>
+${trafficSection(report)}
 ${sections}
 ${notes}
 </main>
