@@ -31,6 +31,14 @@ export async function startupFacts(running: RunningMock, jwtSecret: string): Pro
   };
 }
 
+/** How many tenants the mock keeps, and what happens beyond (no acknowledged write is lost silently). */
+function tenantsLine(options: Partial<MockOptions>): string {
+  const max = options.maxTenants ?? 0;
+  return options.stateFile
+    ? `up to ${max} in memory; beyond, idle ones are evicted, and persisted ones (--state) are kept`
+    : `up to ${max} in memory; beyond, the least recently used is evicted and its writes dropped (its next answer carries a Warning header; --state keeps them)`;
+}
+
 /** The human banner. */
 export function bannerLines(running: RunningMock, options: Partial<MockOptions>, facts: StartupFacts): string[] {
   return [
@@ -42,6 +50,7 @@ export function bannerLines(running: RunningMock, options: Partial<MockOptions>,
     `  limited token:  ${facts.limitedToken}`,
     `  webhook secret: ${facts.webhookSecret}`,
     `  rate limit:     ${options.rateLimit ? `${options.rateLimit.limit}/${options.rateLimit.windowMs}ms per tenant` : 'off'}`,
+    `  tenants:        ${tenantsLine(options)}`,
     ...(options.faults?.size ? [`  FAULTS PLANTED: ${[...options.faults].join(', ')}`] : []),
     ...(options.decisions
       ? [

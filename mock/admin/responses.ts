@@ -13,6 +13,22 @@ export const Stats = Type.Object(
   {
     uptimeSeconds: Type.Integer({ minimum: 0 }),
     tenants: Type.Integer({ minimum: 0, description: 'tenants in memory' }),
+    tenantLimit: Type.Object(
+      {
+        inMemory: Type.Integer({ minimum: 0, description: 'tenants in memory now' }),
+        max: Type.Integer({ minimum: 1, description: 'most tenants kept in memory (`--max-tenants`)' }),
+        evicted: Type.Integer({ minimum: 0, description: 'tenants evicted (least recently used) since start' }),
+        evictedWithWrites: Type.Integer({
+          minimum: 0,
+          description:
+            'evicted tenants that held writes: without `--state` those writes were dropped, and the next answer to the tenant carries a `Warning` header saying so',
+        }),
+        persisted: Type.Boolean({
+          description: 'whether `--state` keeps tenants (persisted tenants are never evicted)',
+        }),
+      },
+      { description: 'How many tenants the mock keeps, and what eviction did' },
+    ),
     notifications: Type.Integer({ minimum: 0, description: 'stored notifications over all tenants' }),
     pendingDeliveries: Type.Integer({ minimum: 0, description: 'delivery attempts scheduled or under way' }),
     memory: Type.Object(

@@ -1,3 +1,4 @@
+import { evictionWarning } from '../store/eviction-warning.js';
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { mintToken } from '../auth/tokens.js';
@@ -47,6 +48,8 @@ export async function registerAdmin(app: FastifyInstance, services: MockServices
     const caller = await callerTenant(req);
     if ('refusal' in caller) return send(reply, caller.refusal);
     req.adminTenant = caller.tenant;
+    const evicted = evictionWarning(caller.tenant, store.options.maxTenants);
+    if (evicted) reply.header('warning', evicted);
     return undefined;
   };
 
@@ -79,6 +82,7 @@ export async function registerAdmin(app: FastifyInstance, services: MockServices
           ok(200, {
             uptimeSeconds: Math.round(process.uptime()),
             tenants: store.orgs().length,
+            tenantLimit: { ...store.figures(), persisted: options.stateFile !== null },
             notifications,
             pendingDeliveries: engine.pendingCount(),
             memory: {

@@ -1,3 +1,4 @@
+import { evictionWarning } from '../store/eviction-warning.js';
 import { Value } from '@sinclair/typebox/value';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../../spec/errors/index.js';
@@ -76,6 +77,8 @@ export function registerOperation(
       const principal = auth.principal;
       const tenant = store.tenant(principal.org);
       req.tenantOrg = tenant.org;
+      const evicted = evictionWarning(tenant, store.options.maxTenants);
+      if (evicted) reply.header('warning', evicted);
 
       // Limits: a per-tenant rate limit; exceeding it returns 429 COMMON.RATE_LIMIT.EXCEEDED with `parameters: {}`.
       if (limiter) {

@@ -31,6 +31,10 @@ export class LruCache<K, V> {
     }
   }
 
+  delete(key: K): boolean {
+    return this.entries.delete(key);
+  }
+
   values(): IterableIterator<V> {
     return this.entries.values();
   }

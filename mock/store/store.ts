@@ -2,7 +2,22 @@ import { generateWorld } from '../../fixtures/seed/index.js';
 import type { Clock } from '../clock.js';
 import type { Change, ChangeListener } from './change.js';
 import { webhookSecretOf } from './ids.js';
+import { LruCache } from '../lists/lru.js';
 import { TenantState } from './tenant-state.js';
+
+/** Orgs remembered as evicted with writes, so their next request can say the writes were dropped (bounded). */
+const EVICTED_REMEMBERED = 100_000;
+
+/** What the store tells of its tenant limit (`/__mock/stats`, the start-up banner). */
+export interface TenantFigures {
+  /** Tenants in memory now. */
+  inMemory: number;
+  /** Most kept in memory (`--max-tenants`). */
+  max: number;
+  /** Tenants evicted since start, and those of them that had writes (dropped, unless persisted). */
+  evicted: number;
+  evictedWithWrites: number;
+}
 
 /** Settings of the store. */
 export interface StoreOptions {
@@ -25,6 +40,11 @@ export class Store {
   private readonly listeners: ChangeListener[] = [];
   /** Tenants that must never be evicted (e.g. ones with pending deliveries), by org. */
   private readonly pinned = new Set<string>();
+
+  /** Orgs evicted while holding writes, with what was dropped: their next world carries the news. */
+  private readonly droppedWrites = new LruCache<string, { writes: number; at: number }>(EVICTED_REMEMBERED);
+  private evictions = 0;
+  private evictionsWithWrites = 0;
 
   /** API key value -> org, so a key alone finds its tenant. */
   private readonly apiKeyOrgs = new Map<string, string>();
@@ -63,6 +83,11 @@ export class Store {
       this.tenants.set(org, state);
     } else {
       state = this.create(org);
+      const dropped = this.droppedWrites.get(org);
+      if (dropped) {
+        state.reseeded = dropped;
+        this.droppedWrites.delete(org);
+      }
       this.tenants.set(org, state);
       this.evict(org);
     }
@@ -89,9 +114,27 @@ export class Store {
     else this.pinned.delete(org);
   }
 
+  /** The tenant limit and what eviction did so far. */
+  figures(): TenantFigures {
+    return {
+      inMemory: this.tenants.size,
+      max: this.options.maxTenants,
+      evicted: this.evictions,
+      evictedWithWrites: this.evictionsWithWrites,
+    };
+  }
+
   /** Forgets a tenant: its next request seeds a fresh world. */
   reset(org: string, reason: 'reset' | 'evict' = 'reset'): void {
     const state = this.tenants.get(org);
+    if (reason === 'evict' && state) {
+      this.evictions++;
+      // Eviction must not lose acknowledged writes silently: the tenant's next request is told (evictionWarning).
+      if (state.writes > 0) {
+        this.evictionsWithWrites++;
+        this.droppedWrites.set(org, { writes: state.writes, at: this.options.clock.now() });
+      }
+    }
     if (state) for (const key of state.apiKeysByValue.keys()) this.apiKeyOrgs.delete(key);
     this.tenants.delete(org);
     this.pinned.delete(org);

@@ -61,6 +61,12 @@ export class TenantState {
   /** Real-time instant of the last request, for least-recently-used eviction. */
   lastUsed = 0;
 
+  /** Writes committed to this tenant since it was seeded (an evicted tenant with writes loses them). */
+  writes = 0;
+
+  /** Set when this world replaces one evicted with writes: what was dropped (told once, by `evictionWarning`). */
+  reseeded: { writes: number; at: number } | undefined;
+
   /** Reads and writes of each kind of entity, for the write seam. */
   private readonly access: EntityAccess = entityAccess(this);
 
@@ -111,6 +117,7 @@ export class TenantState {
       ...(event ? { event } : {}),
     };
     this.apply(change);
+    this.writes++;
     // Widening a change of one kind to the union of all kinds is sound, but TypeScript cannot relate a generic
     // correlated type to its union (microsoft/TypeScript#30581), so this one assertion states it.
     this.listener(change as Change);

@@ -65,8 +65,28 @@ describe(`maxTenants: ${MAX}`, () => {
     expect(
       (await h.call('GET', '/v1/items/skus', { token: null, apiKey: key.body.key as string, op: 'listSkus' })).status,
     ).toBe(401);
-    expect((await h.call('GET', '/__mock/fixtures', { token })).body).toEqual(manifest);
+    const again = await h.call('GET', '/__mock/fixtures', { token });
+    expect(again.body).toEqual(manifest);
+    // ... and the first answer of its new world says its write was dropped, once (RFC 9111 Warning, code 299).
+    expect(again.headers.warning).toMatch(
+      new RegExp(`^299 opsapi-mock "tenant ${early} was evicted at .*: its 1 write\\(s\\) were dropped`),
+    );
+    expect((await h.call('GET', '/__mock/fixtures', { token })).headers.warning).toBeUndefined();
     expect(h.mock.control.orgs().length).toBe(MAX);
+    const stats = (await h.call('GET', '/__mock/stats')).body.tenantLimit;
+    expect(stats).toMatchObject({ inMemory: MAX, max: MAX, evictedWithWrites: 1, persisted: false });
+    expect(stats.evicted).toBeGreaterThanOrEqual(THROWAWAY - MAX);
+  });
+
+  it('says nothing to a tenant evicted without writes: its world is the same seeded one', async () => {
+    h = await injectHarness({ skus: SKUS, maxTenants: MAX });
+    const reader = freshOrg('reader');
+    const token = await h.token(adminClaims(reader));
+    expect((await h.call('GET', '/v1/items/skus', { token, op: 'listSkus' })).status).toBe(200);
+    await churn(h, MAX + 1);
+    const back = await h.call('GET', '/v1/items/skus', { token, op: 'listSkus' });
+    expect(back.status).toBe(200);
+    expect(back.headers.warning).toBeUndefined();
   });
 
   describe('a tenant with webhook deliveries still scheduled', () => {
