@@ -66,6 +66,19 @@ export function parseTarget(
   return { ok: true, origin: url.origin, basePath: url.pathname.replace(/\/+$/, '') };
 }
 
+/** Answers up to this size are written with their head in one go (see onHeaders). */
+const CORK_MAX_BYTES = 64 * 1024;
+
+/** The Content-Length of a header list ([name, value, ...]), or undefined. */
+function contentLengthOf(headers: readonly string[]): number | undefined {
+  for (let i = 0; i < headers.length; i += 2)
+    if ((headers[i] as string).length === 14 && (headers[i] as string).toLowerCase() === 'content-length') {
+      const n = Number(headers[i + 1]);
+      return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+    }
+  return undefined;
+}
+
 /** The path to ask the target for: its base path, then the path and query as received (origin-form). */
 function upstreamPath(basePath: string, target: string): string {
   // An absolute-form target (`GET http://host/path`, as sent to a forward proxy) keeps only its path and query.
@@ -93,6 +106,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   private resume: (() => void) | null = null;
   private error: string | undefined;
   private done = false;
+  private corked = false;
 
   constructor(
     private readonly shared: Shared,
@@ -120,6 +134,13 @@ class Exchange implements Dispatcher.DispatchHandler {
     this.resume = resume;
     try {
       this.res.writeHead(status, statusText, forwarded);
+      // A small answer of known length goes out in one write with its head (corked until it ends): a syscall per
+      // answer instead of two, the proxy's main cost. Larger or unsized bodies stream, so back-pressure still works.
+      const length = contentLengthOf(forwarded);
+      if (length !== undefined && length <= CORK_MAX_BYTES) {
+        this.res.cork();
+        this.corked = true;
+      }
     } catch (error) {
       // Node refuses what it cannot write (a header value with a control character): the client gets nothing usable.
       this.fail(`the target's answer cannot be passed on: ${reasonOf(error)}`);
@@ -137,7 +158,12 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 
   onComplete(): void {
-    if (!this.done) this.res.end(this.finished);
+    if (this.done) return;
+    this.res.end(this.finished);
+    if (this.corked) {
+      this.corked = false;
+      this.res.uncork();
+    }
   }
 
   onError(error: Error): void {
