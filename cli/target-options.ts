@@ -26,6 +26,12 @@ export const targetOptions = {
     ),
   header: () =>
     flag('--header <name:value>', 'extra header for every request (repeatable)', 'HEADER').argParser(header),
+  adminKey: () =>
+    flag(
+      '--admin-key <key>',
+      "the mock's admin key (its --admin-key), sent in X-Admin-Key on /__mock/* calls only",
+      'ADMIN_KEY',
+    ),
   noMockAdmin: () =>
     flag('--no-mock-admin', 'do not use the mock admin API (/__mock/*) even when the target has it', 'NO_MOCK_ADMIN'),
 };

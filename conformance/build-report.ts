@@ -19,7 +19,15 @@ function count(results: CheckResult[]): Counts {
 
 /** The options as the report shows them: credentials and header values redacted, callbacks left out. */
 function shownOptions(options: ConformOptions): Record<string, unknown> {
-  const secret = new Set(['token', 'limitedToken', 'apiKey', 'otherTenantToken', 'webhookSecret', 'tokenCommand']);
+  const secret = new Set([
+    'token',
+    'limitedToken',
+    'apiKey',
+    'otherTenantToken',
+    'webhookSecret',
+    'tokenCommand',
+    'adminKey',
+  ]);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(options)) {
     if (v === undefined || typeof v === 'function') continue;

@@ -61,6 +61,8 @@ export interface ConformOptions {
   decisions?: DecisionFile;
   /** Use the mock's admin API when the target has one (default true). */
   useMockAdmin?: boolean;
+  /** The mock's admin key (`X-Admin-Key`), sent on `/__mock/*` calls only, when the mock guards its admin API. */
+  adminKey?: string;
   /** Progress events (the CLI prints them). */
   onProgress?: (event: ProgressEvent) => void;
 }

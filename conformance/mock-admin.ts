@@ -1,7 +1,10 @@
 import { decodeJwt } from 'jose';
+import { adminKeyHeaders, adminKeyRefusalMessage, isAdminKeyRefusal } from '../common/admin-key.js';
 import { parsePartialDataManifest } from '../common/data-manifest.js';
+import type { Exchange } from './client.js';
 import { contractPermissions } from './contract.js';
 import type { RunContext } from './context.js';
+import { UsageError } from './errors.js';
 import { nonce } from './helpers.js';
 
 /** The `org` claim of a JWT, read without verification (to mint more tokens of the same tenant on a mock). */
@@ -14,9 +17,27 @@ export function orgOf(token: string): string | undefined {
   }
 }
 
+/**
+ * Headers of a call to the mock's admin API: `X-Admin-Key` when the run has one (DESIGN "Shared sandbox"). Only
+ * `/__mock/*` calls send it, so the key never reaches the operations (or a real deployment).
+ */
+export function mockAdminHeaders(run: RunContext): Record<string, string> {
+  return adminKeyHeaders(run.options.adminKey);
+}
+
+/** A run cannot use an admin API that refuses its key (or wants one): one line saying which (a usage error, exit 2). */
+function refusedKey(run: RunContext, exchange: Exchange): void {
+  if (!isAdminKeyRefusal(exchange.status, exchange.headers['www-authenticate'])) return;
+  const sent = run.options.adminKey !== undefined;
+  throw new UsageError(
+    `${run.options.baseUrl}: ${adminKeyRefusalMessage(sent)}${sent ? '' : ', or --no-mock-admin with --token to run without the admin API'}`,
+  );
+}
+
 /** On a mock with the admin API: tokens of a fresh tenant, its sample records and its webhook secret. */
 export async function prepareMock(run: RunContext): Promise<void> {
   const { client, credentials, redactor, options } = run;
+  const headers = mockAdminHeaders(run);
   const org = (credentials.main && orgOf(credentials.main)) ?? `conform-${nonce()}${nonce().slice(0, 4)}`;
   const all = contractPermissions();
   const mint = async (claims: { org: string; permissions: string[]; roles: string[] }): Promise<string | undefined> => {
@@ -24,8 +45,10 @@ export async function prepareMock(run: RunContext): Promise<void> {
       method: 'POST',
       path: '/__mock/tokens',
       auth: 'none',
+      headers,
       json: { ...claims, expiresIn: 3600 },
     });
+    refusedKey(run, ex);
     const token = (ex.json as { token?: unknown } | undefined)?.token;
     if (typeof token !== 'string') return undefined;
     redactor.add(token);
@@ -46,11 +69,11 @@ export async function prepareMock(run: RunContext): Promise<void> {
     return p;
   };
   if (credentials.main) {
-    const fixtures = await client.send('setup', { method: 'GET', path: '/__mock/fixtures' });
+    const fixtures = await client.send('setup', { method: 'GET', path: '/__mock/fixtures', headers });
     const manifest = fixtures.status === 200 ? parsePartialDataManifest(fixtures.json) : undefined;
     if (manifest?.ok) Object.assign(run.data, { ...manifest.value, ...(options.data ?? {}) });
     if (!run.webhookSecret) {
-      const secret = await client.send('setup', { method: 'GET', path: '/__mock/webhook-secret' });
+      const secret = await client.send('setup', { method: 'GET', path: '/__mock/webhook-secret', headers });
       const value = (secret.json as { secret?: unknown } | undefined)?.secret;
       if (typeof value === 'string') {
         run.webhookSecret = value;

@@ -1,5 +1,12 @@
 /** Headers whose values are credentials. */
-const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'cookie', 'set-cookie', 'proxy-authorization']);
+const SECRET_HEADERS = new Set([
+  'authorization',
+  'x-api-key',
+  'x-admin-key',
+  'cookie',
+  'set-cookie',
+  'proxy-authorization',
+]);
 
 /**
  * Removes credentials from everything the runner records or prints: the values of credential headers, and every

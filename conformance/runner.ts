@@ -73,6 +73,7 @@ export async function openRun(input: ConformOptions, needsToken: boolean): Promi
     tokenCommand: given(input.tokenCommand),
     otherTenantToken: given(input.otherTenantToken),
     webhookSecret: given(input.webhookSecret),
+    adminKey: given(input.adminKey),
     baseUrl: input.baseUrl.replace(/\/+$/, ''),
     concurrency: Math.max(1, input.concurrency ?? 8),
     timeoutMs: Math.max(100, input.timeoutMs ?? 10_000),
@@ -87,6 +88,7 @@ export async function openRun(input: ConformOptions, needsToken: boolean): Promi
     options.apiKey,
     options.otherTenantToken,
     options.webhookSecret,
+    options.adminKey,
   ])
     redactor.add(s);
   for (const [name, v] of Object.entries(options.headers ?? {})) {

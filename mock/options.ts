@@ -27,6 +27,11 @@ export interface MockOptions extends PlantedFaultsOption {
   /** Added delay per request, uniform in [min, max] ms. */
   latency: { min: number; max: number } | null;
   admin: boolean;
+  /**
+   * The key every `/__mock/*` call but health must send in `X-Admin-Key` (`--admin-key`, DESIGN "Shared sandbox");
+   * null: the admin API answers anyone who reaches it (allowed on a loopback host only, mock/shared-mode.ts).
+   */
+  adminKey: string | null;
   jwtSecret: string;
   maxTenants: number;
   /** Delay before each automatic attempt, in seconds: the first from the notification's creation, each next one from the previous attempt's due time. */
@@ -64,6 +69,7 @@ export function defaultOptions(): MockOptions {
     rateLimit: DEFAULT_RATE,
     latency: null,
     admin: true,
+    adminKey: null,
     jwtSecret: DEFAULT_JWT_SECRET,
     maxTenants: 1000,
     ...noPlantedFaults(),

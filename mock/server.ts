@@ -18,6 +18,7 @@ import { adoptDecisions } from './decisions/index.js';
 import { decisionsOf } from '../spec/decisions/index.js';
 import { Persistence, type RestoreReport } from './persistence/persistence.js';
 import { createControl, type MockControl } from './control/control.js';
+import { checkAdminKey, SharedModeError, sharedModeRefusal } from './shared-mode.js';
 
 export type { MockControl, MockStats } from './control/control.js';
 export type { TenantControl, TenantClock, TokenRequest } from './control/tenant.js';
@@ -43,6 +44,9 @@ export interface RunningMock extends Mock {
 /** Builds the mock without listening (tests may use `app.inject`). */
 export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clock = systemClock): Promise<Mock> {
   const given: MockOptions = { ...defaultOptions(), ...overrides };
+  // A key too short to guard anything is refused even on loopback (DESIGN "Shared sandbox"); nothing is built yet.
+  const key = given.admin && given.adminKey !== null ? checkAdminKey(given.adminKey) : { ok: true as const };
+  if (!key.ok) throw new SharedModeError(key.error);
   const { document, validator } = sharedContract();
   // Decisions observed at a real deployment (`--decisions`) decorate the faithful parts here, and only when given.
   const decisions = given.decisions ? adoptDecisions(decisionsOf(given.decisions), clock) : null;
@@ -109,11 +113,17 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
   };
 }
 
-/** Builds the mock and listens on `host:port` (port 0: any free port). */
+/**
+ * Builds the mock and listens on `host:port` (port 0: any free port). Throws a `SharedModeError` for options a mock on
+ * that host must not run with (mock/shared-mode.ts).
+ */
 export async function startMock(
   overrides: Partial<MockOptions> = {},
   clock: Clock = systemClock,
 ): Promise<RunningMock> {
+  // Before anything is built or bound: a non-loopback host needs a JWT secret of its own and a guarded (or no) admin API.
+  const refusal = sharedModeRefusal({ ...defaultOptions(), ...overrides });
+  if (refusal) throw new SharedModeError(refusal);
   const mock = await buildMock(overrides, clock);
   const { host, port } = mock.control.options;
   try {

@@ -94,6 +94,7 @@ interface Flags {
   rateLimitMaxRequests: number;
   rateLimitMaxSeconds: number;
   mockAdmin?: boolean;
+  adminKey?: string;
 }
 
 function listChecks(): void {
@@ -233,6 +234,7 @@ export function conformCommand(): Command {
           .argParser(integer(1, 3600)),
       )
       .addOption(targetOptions.noMockAdmin())
+      .addOption(targetOptions.adminKey())
       // Usage errors exit 2 (--help exits 0); the program's own override does not reach added subcommands.
       .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
       .action(async (o: Flags) => {
@@ -294,6 +296,7 @@ export function conformCommand(): Command {
             rateLimitMaxRequests: o.rateLimitMaxRequests,
             rateLimitMaxSeconds: o.rateLimitMaxSeconds,
             useMockAdmin: o.mockAdmin !== false,
+            ...(o.adminKey ? { adminKey: o.adminKey } : {}),
             onProgress: progress(tty),
           };
           const report = await runConformance(options);

@@ -3,6 +3,7 @@ import { dirname, extname } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { Command, InvalidArgumentError } from 'commander';
 import { request } from 'undici';
+import { adminKeyHeaders, adminKeyRefusalMessage, isAdminKeyRefusal } from '../../common/admin-key.js';
 import { CoverageBody, type Coverage } from '../../mock/admin/coverage-schema.js';
 import { adminClaims } from '../../mock/auth/presets.js';
 import { mintToken } from '../../mock/auth/tokens.js';
@@ -14,6 +15,7 @@ import { checkMinimums, parsePercent, type Minimums } from '../coverage/gate.js'
 import { coverageHtml } from '../coverage/html.js';
 import { coverageText } from '../coverage/text.js';
 import { flag, orgName, parsed } from '../options.js';
+import { targetOptions } from '../target-options.js';
 import { checkWritableFile, oneLine } from '../preflight.js';
 
 const NAME = 'opsapi coverage';
@@ -25,6 +27,7 @@ interface Flags {
   token?: string;
   org?: string;
   jwtSecret: string;
+  adminKey?: string;
   header?: Record<string, string>;
   minOperations?: number;
   minPairs?: number;
@@ -49,12 +52,22 @@ function header(value: string, previous: Record<string, string> = {}): Record<st
 }
 
 /** Reads `GET /__mock/coverage` of the token's tenant: the coverage, or the one line that says why not (exit 2). */
-async function readCoverage(baseUrl: string, token: string, headers: Record<string, string>): Promise<Coverage> {
+async function readCoverage(
+  baseUrl: string,
+  token: string,
+  headers: Record<string, string>,
+  adminKey: string | undefined,
+): Promise<Coverage> {
   const url = `${baseUrl.replace(/\/+$/, '')}/__mock/coverage`;
   let res: Awaited<ReturnType<typeof request>>;
   try {
     res = await request(url, {
-      headers: { ...headers, accept: 'application/json', authorization: `Bearer ${token}` },
+      headers: {
+        ...headers,
+        ...adminKeyHeaders(adminKey),
+        accept: 'application/json',
+        authorization: `Bearer ${token}`,
+      },
       headersTimeout: 30_000,
       bodyTimeout: 30_000,
     });
@@ -62,6 +75,8 @@ async function readCoverage(baseUrl: string, token: string, headers: Record<stri
     fail(2, `cannot reach ${baseUrl}: ${oneLine(error)}`);
   }
   const text = await res.body.text().catch(() => '');
+  if (isAdminKeyRefusal(res.statusCode, res.headers['www-authenticate']))
+    fail(2, `${url}: ${adminKeyRefusalMessage(adminKey !== undefined)}`);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -106,6 +121,7 @@ export function coverageCommand(): Command {
     .addOption(
       flag('--jwt-secret <secret>', "the mock's --jwt-secret, for --org", 'JWT_SECRET').default(DEFAULT_JWT_SECRET),
     )
+    .addOption(targetOptions.adminKey())
     .addOption(flag('--header <header>', 'extra request header "Name: value" (repeatable)', 'HEADER').argParser(header))
     .addOption(
       flag(
@@ -142,7 +158,7 @@ export function coverageCommand(): Command {
         if (!writable.ok) fail(2, writable.error);
       }
       const token = o.token ?? (await mintToken(o.jwtSecret, adminClaims(o.org ?? ''), 300));
-      const full = await readCoverage(o.baseUrl, token, o.header ?? {});
+      const full = await readCoverage(o.baseUrl, token, o.header ?? {}, o.adminKey || undefined);
       const coverage = o.operations ? restrictCoverage(full, o.operations) : full;
       const minimums: Minimums = {
         ...(o.minOperations !== undefined ? { operations: o.minOperations } : {}),

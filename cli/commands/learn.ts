@@ -13,6 +13,7 @@ interface Flags {
   tokenCommand?: string;
   header?: Record<string, string>;
   mockAdmin?: boolean;
+  adminKey?: string;
   out?: string;
   allowWrites?: boolean;
   rateLimitProbe?: boolean;
@@ -36,6 +37,7 @@ export function learnCommand(): Command {
     .addOption(targetOptions.tokenCommand())
     .addOption(targetOptions.header())
     .addOption(targetOptions.noMockAdmin())
+    .addOption(targetOptions.adminKey())
     .addOption(flag('--out <file>', 'where to write the decisions (JSON; required)', 'OUT'))
     .addOption(
       flag(
@@ -80,6 +82,7 @@ export function learnCommand(): Command {
           ...(o.tokenCommand ? { tokenCommand: o.tokenCommand } : {}),
           ...(o.header ? { headers: o.header } : {}),
           useMockAdmin: o.mockAdmin !== false,
+          ...(o.adminKey ? { adminKey: o.adminKey } : {}),
           allowWrites: o.allowWrites === true,
           rateLimitProbe: o.rateLimitProbe === true,
           rateLimitMaxRequests: o.rateLimitMaxRequests,

@@ -3,7 +3,8 @@ import { mintToken } from '../../mock/auth/tokens.js';
 import { adminClaims } from '../../mock/auth/presets.js';
 import { DEFAULT_JWT_SECRET, DEFAULT_ORG } from '../../mock/options.js';
 import { flag, integer, orgName } from '../options.js';
-import { ApiError, ListenApi } from '../receiver/api.js';
+import { targetOptions } from '../target-options.js';
+import { AdminKeyError, ApiError, ListenApi } from '../receiver/api.js';
 import { chooseEvents, type EventChoice } from '../receiver/events.js';
 import { clockTime, formatJson, formatLine } from '../receiver/format.js';
 import { RecentSet } from '../receiver/recent-set.js';
@@ -28,6 +29,7 @@ interface ListenOptions {
   org: string;
   token?: string;
   jwtSecret: string;
+  adminKey?: string;
   secret?: string;
   subscriptionId?: string[];
   publicUrl?: string;
@@ -90,6 +92,7 @@ export function listenCommand(): Command {
     .addOption(flag('--org <org>', 'tenant', 'ORG').default(DEFAULT_ORG).argParser(orgName))
     .addOption(flag('--token <token>', 'access token (default: an admin token minted with --jwt-secret)', 'TOKEN'))
     .addOption(flag('--jwt-secret <secret>', "the mock's --jwt-secret", 'JWT_SECRET').default(DEFAULT_JWT_SECRET))
+    .addOption(targetOptions.adminKey())
     .addOption(
       flag(
         '--secret <secret>',
@@ -126,9 +129,11 @@ const fail = (line: string, code = 1): number => {
 
 /**
  * Exit code of a failed API call, the rule conform and trigger follow (DESIGN / CLI exit codes): 2 when the API
- * could not be reached (usage error or target unreachable), 1 when it answered something unexpected.
+ * could not be reached or refused the admin key (usage error or target unreachable), 1 when it answered something
+ * unexpected.
  */
-const exitCodeOf = (error: unknown): number => (error instanceof ApiError && error.status === null ? 2 : 1);
+const exitCodeOf = (error: unknown): number =>
+  error instanceof AdminKeyError || (error instanceof ApiError && error.status === null) ? 2 : 1;
 
 async function listen(o: ListenOptions): Promise<number> {
   if (o.subscriptionId?.length && o.events?.length)
@@ -137,7 +142,7 @@ async function listen(o: ListenOptions): Promise<number> {
       2,
     );
   const mint = () => mintToken(o.jwtSecret, adminClaims(o.org), TOKEN_SECONDS);
-  const api = new ListenApi(o.baseUrl, o.token ?? (await mint()));
+  const api = new ListenApi(o.baseUrl, o.token ?? (await mint()), o.adminKey || undefined);
 
   let secret = o.secret;
   if (!secret) {

@@ -8,6 +8,7 @@ import { MOCK_INTEGER_RANGES as R } from './mock-ranges.js';
 import { flag, integer, parsed } from '../options.js';
 import { checkBindable, checkWritableFile, oneLine, systemErrorCode } from '../preflight.js';
 import { readDecisionFile } from '../read-decisions.js';
+import { sharedModeRefusal } from '../../mock/shared-mode.js';
 
 /** `--fault` (repeatable): parsed and validated by the planted-fault layer (mock/faults/option.ts). */
 function collectFault(value: string, previous: FaultName[] = []): FaultName[] {
@@ -51,6 +52,13 @@ export function mockCommand(): Command {
       flag('--latency <range>', 'added latency per request, e.g. 50-200ms', 'LATENCY').argParser(parsed(parseLatency)),
     )
     .addOption(flag('--no-admin', 'disable the /__mock admin API', 'NO_ADMIN'))
+    .addOption(
+      flag(
+        '--admin-key <key>',
+        'key every /__mock/* call but health must send in X-Admin-Key (16+ characters; required on a non-loopback --host unless --no-admin)',
+        'ADMIN_KEY',
+      ),
+    )
     .addOption(flag('--jwt-secret <secret>', 'HS256 secret of access tokens', 'JWT_SECRET').default(d.jwtSecret))
     .addOption(
       flag('--max-tenants <n>', 'tenants kept in memory (least recently used evicted)', 'MAX_TENANTS')
@@ -124,6 +132,7 @@ export function mockCommand(): Command {
         rateLimit: o.rateLimit as MockOptions['rateLimit'],
         latency: (o.latency as MockOptions['latency']) ?? null,
         admin: o.admin !== false,
+        adminKey: (o.adminKey as string | undefined) ?? null,
         jwtSecret: o.jwtSecret as string,
         maxTenants: o.maxTenants as number,
         deliveryTimeoutMs: o.deliveryTimeout as number,
@@ -140,6 +149,10 @@ export function mockCommand(): Command {
         process.stderr.write(`opsapi mock: ${line}\n`);
         process.exit(2);
       };
+      // Shared mode, secure by default (DESIGN "Shared sandbox"): a non-loopback --host with the default JWT secret or an
+      // unguarded admin API, or a short --admin-key, is refused before anything is built or bound (mock/shared-mode.ts).
+      const unsafe = sharedModeRefusal({ ...defaultOptions(), ...options });
+      if (unsafe) refuse(unsafe);
       // Bad --decisions, --host, --port or --state: one line and exit 2 before anything is built, bound or written.
       if (o.decisions !== undefined) {
         const decisions = await readDecisionFile(String(o.decisions));

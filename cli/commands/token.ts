@@ -12,11 +12,14 @@ const collect = (value: string, previous: string[] = []) => [
     .filter(Boolean),
 ];
 
-/** `opsapi token`: mints an access token the mock accepts. */
+/**
+ * `opsapi token`: mints an access token the mock accepts, offline: it signs with the secret it is given and never
+ * calls a mock, so it works against a shared mock whose admin API is guarded (`--admin-key`) or off (`--no-admin`).
+ */
 export function tokenCommand(): Command {
   return new Command('token')
     .description(
-      'Mint an HS256 access token for the mock (e.g. opsapi token --org acme --perm Warehouse.Counts.Write).',
+      'Mint an HS256 access token for the mock, offline with its --jwt-secret (no mock needed; e.g. opsapi token --org acme --perm Warehouse.Counts.Write).',
     )
     .addOption(flag('--org <org>', 'organisation (tenant)', 'ORG').default(DEFAULT_ORG).argParser(orgName))
     .option('--perm <permission>', 'permission to grant (repeatable or comma-separated)', collect)

@@ -1,9 +1,11 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { request } from 'undici';
+import { adminKeyHeaders, adminKeyRefusalMessage, isAdminKeyRefusal } from '../../common/admin-key.js';
 import { mintToken } from '../../mock/auth/tokens.js';
 import { adminClaims } from '../../mock/auth/presets.js';
 import { DEFAULT_JWT_SECRET, DEFAULT_ORG } from '../../mock/options.js';
 import { flag, integer, orgName } from '../options.js';
+import { targetOptions } from '../target-options.js';
 
 function json(value: string): Record<string, unknown> {
   try {
@@ -28,6 +30,7 @@ export function triggerCommand(): Command {
     .addOption(flag('--org <org>', 'tenant', 'ORG').default(DEFAULT_ORG).argParser(orgName))
     .addOption(flag('--token <token>', 'access token (default: minted with --jwt-secret)', 'TOKEN'))
     .addOption(flag('--jwt-secret <secret>', "the mock's --jwt-secret", 'JWT_SECRET').default(DEFAULT_JWT_SECRET))
+    .addOption(targetOptions.adminKey())
     .option('--json', 'print the raw JSON answer')
     .action(
       async (
@@ -39,6 +42,7 @@ export function triggerCommand(): Command {
           org: string;
           token?: string;
           jwtSecret: string;
+          adminKey?: string;
           json?: boolean;
         },
       ) => {
@@ -47,7 +51,11 @@ export function triggerCommand(): Command {
         try {
           res = await request(`${o.baseUrl.replace(/\/$/, '')}/__mock/events`, {
             method: 'POST',
-            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            headers: {
+              authorization: `Bearer ${token}`,
+              'content-type': 'application/json',
+              ...adminKeyHeaders(o.adminKey),
+            },
             body: JSON.stringify({
               eventName,
               ...(o.version ? { eventVersion: o.version } : {}),
@@ -60,6 +68,11 @@ export function triggerCommand(): Command {
         }
         // Any answer, even one that is not JSON (a base URL that is no mock), ends in one line, never a stack trace.
         const text = await res.body.text().catch(() => '');
+        // A refused admin key is the command's configuration, not the mock's answer to the event: exit 2 (DESIGN / CLI).
+        if (isAdminKeyRefusal(res.statusCode, res.headers['www-authenticate'])) {
+          process.stderr.write(`opsapi trigger: ${o.baseUrl}: ${adminKeyRefusalMessage(Boolean(o.adminKey))}\n`);
+          process.exit(2);
+        }
         let body: { eventId?: string; notifications?: string[]; detail?: string };
         try {
           const parsed: unknown = JSON.parse(text);

@@ -1,4 +1,5 @@
 import { request } from 'undici';
+import { adminKeyHeaders, adminKeyRefusalMessage, isAdminKeyRefusal } from '../../common/admin-key.js';
 
 /** An answer of the API that is not the expected one. */
 export class ApiError extends Error {
@@ -8,6 +9,14 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.name = 'ApiError';
+  }
+}
+
+/** The mock's admin API refused the admin key, or wanted one (a usage error of the command, not an API answer). */
+export class AdminKeyError extends ApiError {
+  constructor(message: string) {
+    super(message, 401);
+    this.name = 'AdminKeyError';
   }
 }
 
@@ -33,6 +42,8 @@ export class ListenApi {
   constructor(
     baseUrl: string,
     private token: string,
+    /** The mock's admin key (`--admin-key`), sent on `/__mock/*` calls only. */
+    private readonly adminKey?: string,
   ) {
     this.base = baseUrl.replace(/\/+$/, '');
   }
@@ -101,6 +112,7 @@ export class ListenApi {
           headers: {
             authorization: `Bearer ${this.token}`,
             accept: 'application/json',
+            ...(path.startsWith('/__mock/') ? adminKeyHeaders(this.adminKey) : {}),
             ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
           },
           ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
@@ -110,6 +122,8 @@ export class ListenApi {
         throw new ApiError(`cannot reach ${this.base} (${method} ${path}): ${(error as Error).message}`, null);
       }
       const text = await res.body.text();
+      if (isAdminKeyRefusal(res.statusCode, res.headers['www-authenticate']))
+        throw new AdminKeyError(`${method} ${path}: ${adminKeyRefusalMessage(Boolean(this.adminKey))}`);
       if (res.statusCode === 429 && attempt < RETRIES_ON_429) {
         const after = Number(res.headers['retry-after']);
         await new Promise((resolve) =>

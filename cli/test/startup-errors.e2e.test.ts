@@ -16,6 +16,9 @@ function expectOneLineRefusal(run: CliRun, command: string, says: RegExp): void 
   expect(run.stdout).toBe('');
 }
 
+/** What a non-loopback --host needs before its address is even tried (mock/shared-mode.ts): a secret, no admin API. */
+const SHARED = ['--jwt-secret', 'startup-errors-jwt-secret-0123456789', '--no-admin'];
+
 describe('opsapi mock with a --host, --port or --state it cannot use', () => {
   const dir = mkdtempSync(join(tmpdir(), 'opsapi-startup-'));
   let taken: Server;
@@ -37,12 +40,12 @@ describe('opsapi mock with a --host, --port or --state it cannot use', () => {
     // Binding an address that is not this machine's fails locally with EADDRNOTAVAIL: no packet leaves.
     {
       what: 'an address that is not this machine (10.99.99.99)',
-      args: ['--host', '10.99.99.99'],
+      args: ['--host', '10.99.99.99', ...SHARED],
       says: /10\.99\.99\.99 is not an address of this machine \(EADDRNOTAVAIL\)/,
     },
     {
       what: 'a name that never resolves (nonexistent.invalid)',
-      args: ['--host', 'nonexistent.invalid'],
+      args: ['--host', 'nonexistent.invalid', ...SHARED],
       says: /nonexistent\.invalid does not resolve/,
     },
     {
@@ -62,7 +65,7 @@ describe('opsapi mock with a --host, --port or --state it cannot use', () => {
   it('writes no state file when it cannot listen', async () => {
     const state = join(dir, 'state.json');
     expectOneLineRefusal(
-      await opsapi(['mock', '--port', '0', '--host', '10.99.99.99', '--state', state]),
+      await opsapi(['mock', '--port', '0', '--host', '10.99.99.99', ...SHARED, '--state', state]),
       'mock',
       /EADDRNOTAVAIL/,
     );

@@ -1,6 +1,7 @@
 import type { Exchange } from '../client.js';
 import type { CheckContext } from '../context.js';
 import { pageOf, poll } from '../helpers.js';
+import { mockAdminHeaders } from '../mock-admin.js';
 import type { Delivery } from '../receiver.js';
 import { eventVersions, subscribe } from './subscriptions.js';
 
@@ -83,6 +84,7 @@ export function scenario(c: CheckContext): Promise<Scenario> {
       s.cause = await run.client.send('webhooks', {
         method: 'POST',
         path: '/__mock/events',
+        headers: mockAdminHeaders(run),
         json: { eventName: chosen.eventName, eventVersion: chosen.eventVersion },
       });
     }

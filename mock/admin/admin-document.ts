@@ -40,7 +40,9 @@ const DESCRIPTION = [
   '`parameters.field` names the first invalid member. JSON bodies nest at most 64 levels below their top-level',
   'members. Tenant-scoped routes take the tenant from the bearer token (or API key), like `/v1`; without valid',
   'credentials they answer the plain 401 before reading the body. The schemas here are the ones the routes validate',
-  'requests with.',
+  'requests with. A mock started with `--admin-key` (a shared one) wants the key in the `X-Admin-Key` header on',
+  'every route but `/__mock/health`, this document included; without it or with a wrong one, it answers the plain',
+  '401 with the challenge `AdminKey` before anything else.',
 ].join('\n');
 
 /** TypeBox values carry symbol keys; a JSON round trip leaves the plain JSON Schema. */

@@ -13,6 +13,7 @@ import { ApiKeyParams, ClockBody, EventBody, ResetBody, StatsQuery, TokenBody } 
 import { adminErrorHandler, parseJsonBody } from './validation.js';
 import { serveAdminDocument } from './openapi-route.js';
 import { registerCoverageRoute } from './coverage.js';
+import { ADMIN_HEALTH_URL, guardAdminRoutes } from './guard.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -30,9 +31,10 @@ function tenantOf(req: FastifyRequest): TenantState {
 
 /**
  * The admin API at `/__mock/*` (DESIGN): JSON in and out; tenant-scoped calls take the tenant from the bearer
- * token (or API key), like `/v1`. Not rate limited. Turned off with `--no-admin`. A Fastify plugin of its own:
- * bodies and queries are validated by the TypeBox schemas of ./schemas.ts, and the order of answers is that of
- * Fastify's lifecycle: media type (parsing, 415), authentication (401), JSON (400), schema (400), then the route.
+ * token (or API key), like `/v1`. Not rate limited. Turned off with `--no-admin`; with `--admin-key`, every route
+ * but health needs the key (./guard.ts), before anything else. A Fastify plugin of its own: bodies and queries
+ * are validated by the TypeBox schemas of ./schemas.ts, and the order of answers is that of Fastify's lifecycle:
+ * media type (parsing, 415), authentication (401), JSON (400), schema (400), then the route.
  */
 export async function registerAdmin(app: FastifyInstance, services: MockServices): Promise<void> {
   const { store, verifier, engine, options, clock } = services;
@@ -53,6 +55,9 @@ export async function registerAdmin(app: FastifyInstance, services: MockServices
     return undefined;
   };
 
+  // `--admin-key`: first, so every /__mock route registered from here on (its document too) needs the key but health.
+  if (options.adminKey !== null) guardAdminRoutes(app, options.adminKey);
+
   // `GET /__mock/openapi.json`: every /__mock route registered from here on, with its schemas, documented.
   serveAdminDocument(app, scoped);
 
@@ -63,7 +68,7 @@ export async function registerAdmin(app: FastifyInstance, services: MockServices
     admin.setErrorHandler(adminErrorHandler);
     admin.decorateRequest('adminTenant', null);
 
-    admin.get('/__mock/health', async (_req, reply) => send(reply, ok(200, { status: 'ok' })));
+    admin.get(ADMIN_HEALTH_URL, async (_req, reply) => send(reply, ok(200, { status: 'ok' })));
 
     // Process figures for soak tests and operators: tenants in memory, stored notifications, memory. With `?gc=1`
     // and a process started with --expose-gc, a full collection runs first, so `heapUsed` is the live heap.

@@ -86,7 +86,8 @@ export async function buildApp(
   await app.register(cors, {
     origin: true,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['authorization', 'content-type', 'x-api-key', 'prefer'],
+    // `x-admin-key`: a browser-based harness may call a keyed admin API from another origin (DESIGN "Shared sandbox").
+    allowedHeaders: ['authorization', 'content-type', 'x-api-key', 'prefer', 'x-admin-key'],
     exposedHeaders: ['retry-after', 'location', 'preference-applied'],
     maxAge: 600,
     // OPTIONS is advertised in every Allow header: answer it with 204, not a text/plain 400, when it is no full preflight.
@@ -137,7 +138,8 @@ export async function buildApp(
     if (!handler) throw new Error(`no handler for ${op.operationId}`);
     registerOperation(app, op, handler, services, successSerializerSchema(document, op));
   }
-  await registerDocs(app, document, options.admin ? [ADMIN_DOCUMENT] : []);
+  // A keyed admin API's document needs the key, which the docs page cannot send when it loads it: not offered there.
+  await registerDocs(app, document, options.admin && options.adminKey === null ? [ADMIN_DOCUMENT] : []);
   registerErrorPages(app);
 
   if (services.persistence) {
