@@ -151,7 +151,8 @@ class Exchange implements Dispatcher.DispatchHandler {
   onData(chunk: Buffer): boolean {
     if (this.done) return false;
     this.responseBody.add(chunk);
-    if (this.res.write(chunk)) return true;
+    // Corked, the whole (small, sized) answer is held until it ends: no drain comes before, so none is awaited.
+    if (this.res.write(chunk) || this.corked) return true;
     // Back-pressure: undici pauses until the client has taken what was written.
     if (this.resume) this.res.once('drain', this.resume);
     return false;

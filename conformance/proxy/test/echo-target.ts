@@ -35,7 +35,7 @@ export const SLOW_GAP_MS = 150;
  *   reach the client (`Connection: X-Hop-Note`, `X-Hop-Note`, `Keep-Alive`, `Proxy-Authenticate`);
  * - `/answer/gzip`: a gzip-encoded JSON body (`Content-Encoding: gzip`, content-length kept);
  * - `/answer/chunked`: a body in three chunks without content-length;
- * - `/answer/204`, `/answer/large` (3 MB), `/answer/binary`;
+ * - `/answer/204`, `/answer/medium` (40 KB, sized, written in pieces), `/answer/large` (3 MB), `/answer/binary`;
  * - `/answer/slow`: half a body, a pause, the rest; `/answer/hang`: headers, then nothing until the client leaves;
  * - `/answer/silent`: never answers at all.
  * Anything else: 200 with a JSON echo of what was received (method, raw url, raw headers, body as base64).
@@ -93,6 +93,14 @@ function answer(req: IncomingMessage, res: ServerResponse, received: Received, o
       res.writeHead(200, { 'content-type': 'text/plain', 'content-length': LARGE_BODY.length });
       res.end(LARGE_BODY);
       return;
+    case '/answer/medium': {
+      // Sized, above a socket's high-water mark (16 KB) and below what the proxy writes in one go (64 KB), in pieces.
+      const body = LARGE_BODY.subarray(0, 40 * 1024);
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': body.length });
+      for (let at = 0; at < body.length; at += 8 * 1024) res.write(body.subarray(at, at + 8 * 1024));
+      res.end();
+      return;
+    }
     case '/answer/binary':
       res.writeHead(200, { 'content-type': 'application/octet-stream' });
       res.end(BINARY_BODY);

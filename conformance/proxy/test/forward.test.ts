@@ -158,6 +158,7 @@ describe('the forwarding proxy', () => {
       '/answer/gzip',
       '/answer/chunked',
       '/answer/204',
+      '/answer/medium',
       '/answer/large',
       '/answer/binary',
       '/answer/slow',
