@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { flag } from './options.js';
+import { flag, integer } from './options.js';
 
 function header(value: string, previous: Record<string, string> = {}): Record<string, string> {
   const at = value.indexOf(':');
@@ -34,4 +34,14 @@ export const targetOptions = {
     ),
   noMockAdmin: () =>
     flag('--no-mock-admin', 'do not use the mock admin API (/__mock/*) even when the target has it', 'NO_MOCK_ADMIN'),
+  rateLimitMaxRequests: () =>
+    flag('--rate-limit-max-requests <n>', 'most requests the rate-limit probe sends', 'RATE_LIMIT_MAX_REQUESTS')
+      .default(3000)
+      .argParser(integer(1, 1_000_000)),
+  rateLimitMaxSeconds: () =>
+    flag('--rate-limit-max-seconds <s>', 'longest the rate-limit probe runs', 'RATE_LIMIT_MAX_SECONDS')
+      .default(20)
+      .argParser(integer(1, 3600)),
+  timeout: () =>
+    flag('--timeout <ms>', 'timeout of each request, ms', 'TIMEOUT').default(10_000).argParser(integer(100, 600_000)),
 };

@@ -183,11 +183,7 @@ export function conformCommand(): Command {
       .addOption(
         flag('--concurrency <n>', 'requests in flight at once', 'CONCURRENCY').default(8).argParser(integer(1, 256)),
       )
-      .addOption(
-        flag('--timeout <ms>', 'timeout of each request, ms', 'TIMEOUT')
-          .default(10_000)
-          .argParser(integer(100, 600_000)),
-      )
+      .addOption(targetOptions.timeout())
       .addOption(
         flag('--only <ids>', 'run only these check ids or prefixes (repeatable, comma-separated)', 'ONLY').argParser(
           collect,
@@ -223,16 +219,8 @@ export function conformCommand(): Command {
       .addOption(
         flag('--max-pages <n>', 'most pages a page walk reads', 'MAX_PAGES').default(50).argParser(integer(1, 10_000)),
       )
-      .addOption(
-        flag('--rate-limit-max-requests <n>', 'most requests the rate-limit probe sends', 'RATE_LIMIT_MAX_REQUESTS')
-          .default(3000)
-          .argParser(integer(1, 1_000_000)),
-      )
-      .addOption(
-        flag('--rate-limit-max-seconds <s>', 'longest the rate-limit probe runs', 'RATE_LIMIT_MAX_SECONDS')
-          .default(20)
-          .argParser(integer(1, 3600)),
-      )
+      .addOption(targetOptions.rateLimitMaxRequests())
+      .addOption(targetOptions.rateLimitMaxSeconds())
       .addOption(targetOptions.noMockAdmin())
       .addOption(targetOptions.adminKey())
       // Usage errors exit 2 (--help exits 0); the program's own override does not reach added subcommands.

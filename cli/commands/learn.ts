@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { Command } from 'commander';
 import { decisionTable, learnDecisions } from '../../conformance/learn/learn.js';
 import { NoCredentialError, TargetUnreachableError, UsageError } from '../../conformance/runner.js';
-import { flag, integer } from '../options.js';
+import { flag } from '../options.js';
 import { targetOptions } from '../target-options.js';
 
 interface Flags {
@@ -53,19 +53,9 @@ export function learnCommand(): Command {
         'RATE_LIMIT_PROBE',
       ),
     )
-    .addOption(
-      flag('--rate-limit-max-requests <n>', 'most requests the rate-limit probe sends', 'RATE_LIMIT_MAX_REQUESTS')
-        .default(3000)
-        .argParser(integer(1, 1_000_000)),
-    )
-    .addOption(
-      flag('--rate-limit-max-seconds <s>', 'longest the rate-limit probe runs', 'RATE_LIMIT_MAX_SECONDS')
-        .default(20)
-        .argParser(integer(1, 3600)),
-    )
-    .addOption(
-      flag('--timeout <ms>', 'timeout of each request, ms', 'TIMEOUT').default(10_000).argParser(integer(100, 600_000)),
-    )
+    .addOption(targetOptions.rateLimitMaxRequests())
+    .addOption(targetOptions.rateLimitMaxSeconds())
+    .addOption(targetOptions.timeout())
     .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
     .action(async (o: Flags) => {
       const fail = (message: string): never => {

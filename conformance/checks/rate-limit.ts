@@ -1,6 +1,7 @@
 import { expected } from '../decided.js';
 import { retryDelayOf } from '../retry-delay.js';
-import { retryAfterMs, type Exchange, type RequestSpec } from '../client.js';
+import { retryAfterMs, type Exchange } from '../client.js';
+import { burstPastTheLimit } from '../rate-limit-burst.js';
 import type { CheckContext, CheckDef } from '../context.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { problemOf } from '../helpers.js';
@@ -21,28 +22,14 @@ interface Probe {
  */
 function probe(c: CheckContext): Promise<Probe> {
   return c.run.memo('rate-limit:probe', async () => {
-    const { rateLimitMaxRequests, rateLimitMaxSeconds, concurrency } = c.run.options;
-    const token = c.run.credentials.rateLimit;
-    const spec: RequestSpec = {
-      method: 'GET',
-      path: '/v1/admin/tenants/self',
-      honour429: false,
-      auth: token ? { bearer: token } : 'main',
+    const burst = await burstPastTheLimit(c.run, 'rate-limit');
+    const { spec } = burst;
+    const deadline = Date.now() - burst.elapsedMs + c.run.options.rateLimitMaxSeconds * 1000;
+    const result: Probe = {
+      sent: burst.sent,
+      elapsedMs: burst.elapsedMs,
+      ...(burst.limited ? { limited: burst.limited } : {}),
     };
-    const started = Date.now();
-    const deadline = started + rateLimitMaxSeconds * 1000;
-    const result: Probe = { sent: 0, elapsedMs: 0 };
-    const workers = Math.max(16, concurrency * 4);
-    await Promise.all(
-      Array.from({ length: workers }, async () => {
-        while (!result.limited && result.sent < rateLimitMaxRequests && Date.now() < deadline) {
-          result.sent++;
-          const ex = await c.run.client.send('rate-limit', spec, false);
-          if (ex.status === 429 && !result.limited) result.limited = ex;
-        }
-      }),
-    );
-    result.elapsedMs = Date.now() - started;
     if (!result.limited) return result;
     // Recovery: wait the indicated delay (1 s when none is indicated), at most twice.
     for (let attempt = 0; attempt < 2; attempt++) {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { INFERRED_DEFAULT_ORDER } from '../../spec/decisions/index.js';
+import { burstPastTheLimit } from '../rate-limit-burst.js';
 import { retryDelayOf } from '../retry-delay.js';
 import { OPERATIONS, operation, type OperationDef } from '../../spec/operations/index.js';
 import { retryAfterMs, type Exchange, type RequestSpec } from '../client.js';
@@ -147,26 +148,7 @@ const retryDelay: Probe = {
   kind: 'rate-limit',
   points: () => ['retry-delay'],
   async run(p) {
-    const { rateLimitMaxRequests, rateLimitMaxSeconds, concurrency } = p.run.options;
-    const token = p.run.credentials.rateLimit;
-    const spec: RequestSpec = {
-      method: 'GET',
-      path: '/v1/admin/tenants/self',
-      honour429: false,
-      auth: token ? { bearer: token } : 'main',
-    };
-    const deadline = Date.now() + rateLimitMaxSeconds * 1000;
-    let sent = 0;
-    let limited: Exchange | undefined;
-    await Promise.all(
-      Array.from({ length: Math.max(16, concurrency * 4) }, async () => {
-        while (!limited && sent < rateLimitMaxRequests && Date.now() < deadline) {
-          sent++;
-          const ex = await p.run.client.send('learn', spec, false);
-          if (ex.status === 429) limited ??= ex;
-        }
-      }),
-    );
+    const { sent, limited } = await burstPastTheLimit(p.run, 'learn');
     if (!limited)
       return p.seen.cannot('retry-delay', `no 429 after ${sent} requests (--rate-limit-max-requests/-seconds)`);
     const delay = retryDelayOf(limited.headers);

@@ -12,6 +12,7 @@ import { ProxyChecker, type Violation } from '../proxy/checker.js';
 import { startForwardingProxy } from '../proxy/forward.js';
 import { runConformance } from '../runner.js';
 import type { Report } from '../types.js';
+import { EXPECTED } from './support/fault-checks.js';
 
 const RATE = { limit: 300, windowMs: 1000 };
 const FULL = { allowWrites: true, webhooks: true, rateLimitProbe: true } as const;
@@ -122,29 +123,6 @@ const PASSIVE: Partial<Record<FaultName, string>> = {
   'rate-limit-no-parameters': 'errors.problem-shape',
   'stock-update-200-body': 'schema.responses-valid',
   'problem-status-mismatch': 'errors.problem-status',
-};
-
-/** The runner's check meant for each fault (the same table as conformance/test/runner.e2e.test.ts). */
-const EXPECTED: Record<FaultName, string> = {
-  'auth-401-with-code': 'auth.401-no-code',
-  'auth-401-wrong-type': 'auth.401-type',
-  'forbidden-wrong-code': 'permissions.403-code',
-  'forbidden-no-permission-name': 'permissions.403-names-permission',
-  'total-pages-off-by-one': 'lists.envelope-arithmetic',
-  'page-size-default-20': 'lists.defaults',
-  'page-size-1001-accepted': 'lists.page-size-max',
-  'filter-unknown-column-accepted': 'filters.unknown-column',
-  'contains-as-equals': 'filters.contains',
-  'sort-descending-ignored': 'lists.sort-descending',
-  'instance-without-method': 'errors.problem-instance',
-  'problem-content-type-missing': 'errors.problem-content-type',
-  'unknown-error-code-200': 'catalog.unknown-code-404',
-  'signature-uppercase-hex': 'webhooks.signature',
-  'signature-reserialised': 'webhooks.signature',
-  'rate-limit-no-parameters': 'rate-limit.parameters',
-  'stock-update-200-body': 'writes.stock-update-204',
-  'problem-status-mismatch': 'errors.problem-status',
-  'cancelled-line-modifiable': 'writes.cancelled-line-422',
 };
 
 /**
