@@ -52,6 +52,8 @@ export interface MockOptions extends PlantedFaultsOption {
   logRequests: boolean;
   /** Whether Contains, StartsWith and EndsWith compare case-sensitively (list engine option; inferred: insensitive). */
   textCase: TextCase;
+  /** Whether Equals compares text regardless of case (list engine option; inferred: sensitive, i.e. exact). */
+  equalsCase: TextCase;
   /**
    * Decisions observed at a real deployment (`opsapi learn`), adopted instead of the contract's inferred ones
    * (`--decisions`); its `text-case` decision sets `textCase`. Absent: the contract's inferences.
@@ -82,6 +84,7 @@ export function defaultOptions(): MockOptions {
     stateFile: null,
     logRequests: false,
     textCase: DEFAULT_LIST_ENGINE.textCase,
+    equalsCase: DEFAULT_LIST_ENGINE.equalsCase,
   };
 }
 

@@ -87,7 +87,7 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
     persistence,
   };
   // Faults are applied after decisions: they break the adopted behaviour, as they break the inferred one.
-  const faithful = withListEngine(allHandlers(engine), { textCase: options.textCase });
+  const faithful = withListEngine(allHandlers(engine), { textCase: options.textCase, equalsCase: options.equalsCase });
   const adopted = decisions?.handlers(faithful) ?? faithful;
   const handlers = faults?.handlers(adopted) ?? adopted;
   let app: FastifyInstance;

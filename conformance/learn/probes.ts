@@ -107,6 +107,34 @@ const textCase: Probe = {
   },
 };
 
+/** Equals with a whole text value in the other case: found (insensitive) or not (sensitive, the inference). */
+const equalsCase: Probe = {
+  name: 'equals case',
+  kind: 'read',
+  points: () => ['equals-case'],
+  async run(p) {
+    for (const op of plainLists().filter((o) => o.list?.filterAndSort)) {
+      const page = pageOf(await list(p, op, { pageSize: 100 }));
+      for (const field of op.list?.fields.filter((f) => f.filterable && f.type === 'string') ?? []) {
+        const item = page?.results.find((i) => {
+          const v = i[field.name];
+          return typeof v === 'string' && v.length <= 200 && !/["\\]/.test(v) && swapCase(v) !== v;
+        });
+        if (!item) continue;
+        const value = item[field.name] as string;
+        const id = JSON.stringify(item.id);
+        // Quoted, so values with spaces or punctuation are one value (Endpoints / filter language).
+        const swapped = await list(p, op, { filterBy: `${field.name}[Equals]"${swapCase(value)}"`, pageSize: 1000 });
+        if (swapped.status !== 200) continue;
+        if (ids(swapped).includes(id)) return p.seen.record('equals-case', 'insensitive', swapped);
+        const exact = await list(p, op, { filterBy: `${field.name}[Equals]"${value}"`, pageSize: 1000 });
+        if (exact.status === 200 && ids(exact).includes(id)) return p.seen.record('equals-case', 'sensitive', swapped);
+      }
+    }
+    p.seen.cannot('equals-case', 'no list item has a text value with letters to look for in the other case');
+  },
+};
+
 /** The order of each list without sortBy, found among its sortable fields in both directions. */
 const defaultOrder: Probe = {
   name: 'default order',
@@ -186,4 +214,4 @@ const writes: Probe = {
 };
 
 /** Every probe, in the order they run (the rate-limit burst last, so it slows nothing else). */
-export const PROBES: readonly Probe[] = [readErrors, otherKey, textCase, defaultOrder, writes, retryDelay];
+export const PROBES: readonly Probe[] = [readErrors, otherKey, textCase, equalsCase, defaultOrder, writes, retryDelay];

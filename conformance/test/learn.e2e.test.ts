@@ -15,6 +15,7 @@ const STAND_IN = {
   'code-status:NOTIFICATIONS.SUBSCRIPTION.EVENT_NOT_FOUND': 404,
   'retry-delay': { header: 'X-RateLimit-Reset', unit: 'seconds' },
   'text-case': 'sensitive',
+  'equals-case': 'insensitive',
   'other-api-key-with-bearer': 'ignored',
   'success-status:createWebhookSubscription': 200,
   'default-order:listSkus': '-id',

@@ -22,7 +22,7 @@ export interface AdoptedDecisions {
   /** Wraps the handlers of the operations whose success status or default order was adopted. */
   handlers<H extends Readonly<Record<string, Handler>>>(handlers: H): H;
   /** The mock options the decisions set: the list engine's text case (point `text-case`). */
-  readonly options: { readonly textCase?: TextCase };
+  readonly options: { readonly textCase?: TextCase; readonly equalsCase?: TextCase };
 }
 
 /** The decorators of `decisions` (observed values by point id); `clock` dates a retry delay told as an instant. */
@@ -44,9 +44,10 @@ export function adoptDecisions(decisions: Decisions, clock: Clock = systemClock)
   const defaultOrders = adoptedOf(decisions, 'default-order');
   // Recorded, it wins over a `textCase` option given beside it, even when it is the inferred value.
   const textCase = decisions.get('text-case') as TextCase | undefined;
+  const equalsCase = decisions.get('equals-case') as TextCase | undefined;
   return {
     app: { onRequest, onSend },
     handlers: (handlers) => withAdoptedHandlers(handlers, successStatuses, defaultOrders),
-    options: textCase ? { textCase } : {},
+    options: { ...(textCase ? { textCase } : {}), ...(equalsCase ? { equalsCase } : {}) },
   };
 }

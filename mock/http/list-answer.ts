@@ -39,7 +39,8 @@ export function listAnswer<T extends { id: string }>(
  * with the default options, the handlers themselves, so the default mock does no work for them per request.
  */
 export function withListEngine<H extends Readonly<Record<string, Handler>>>(handlers: H, engine: ListEngineOptions): H {
-  if (engine.textCase === DEFAULT_LIST_ENGINE.textCase) return handlers;
+  if (engine.textCase === DEFAULT_LIST_ENGINE.textCase && engine.equalsCase === DEFAULT_LIST_ENGINE.equalsCase)
+    return handlers;
   const out: Record<string, Handler> = { ...handlers };
   for (const op of OPERATIONS) {
     const inner = out[op.operationId];

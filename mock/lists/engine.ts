@@ -1,7 +1,7 @@
 import type { ListFieldTable } from '../../spec/lists/fields.js';
 import { ArrayColumns } from './columns.js';
 import { ListCollection } from './collection.js';
-import { DEFAULT_LIST_ENGINE, type ListEngineOptions } from './engine-options.js';
+import { caseMode, DEFAULT_LIST_ENGINE, type ListEngineOptions } from './engine-options.js';
 import { getCompiledFilter } from './filter/cache.js';
 import type { CompiledFilter } from './filter/compile.js';
 import { tableId } from './fieldIndex.js';
@@ -16,6 +16,9 @@ import { checkTextLength } from './text-limits.js';
  * (filtered and sorted from scratch on every call).
  */
 export type ListSource<T extends { id: string }> = ListCollection<T> | Iterable<T>;
+
+/** The case mode of the engine the contract infers (its cache keys carry no mode prefix). */
+const DEFAULT_MODE = caseMode(DEFAULT_LIST_ENGINE);
 
 /**
  * Runs a list query: validates paging, then the filter, then the sort, each text within its declared length
@@ -44,8 +47,9 @@ export function runList<T extends { id: string }>(
     const length = checkTextLength('filterBy', filterText);
     if (!length.ok) return length;
   }
-  const { textCase } = engine;
-  const filter = typeof filterText === 'string' ? getCompiledFilter(filterText, fields, textCase) : ok(null);
+  const { textCase, equalsCase } = engine;
+  const filter =
+    typeof filterText === 'string' ? getCompiledFilter(filterText, fields, textCase, equalsCase) : ok(null);
   if (!filter.ok) return filter;
 
   const sortText: unknown = query.sortBy;
@@ -63,11 +67,12 @@ export function runList<T extends { id: string }>(
   let totalCount: number;
   let results: T[];
   if (source instanceof ListCollection) {
-    // A collection caches matches by this key: a case-sensitive filter of the same text matches other items.
+    // A collection caches matches by this key: a filter of the same text under another case mode matches other items.
+    const mode = caseMode(engine);
     const filterKey =
       filter.value === null
         ? undefined
-        : `${textCase === 'sensitive' ? 'S\u0000' : ''}${tableId(fields)}\u0000${filterText as string}`;
+        : `${mode === DEFAULT_MODE ? '' : `${mode}\u0000`}${tableId(fields)}\u0000${filterText as string}`;
     ({ totalCount, results } = source.page(filter.value, sort.value, offset, pageSize, filterKey));
   } else {
     ({ totalCount, results } = pageOfIterable(source, filter.value, sort.value, offset, pageSize));

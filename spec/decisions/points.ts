@@ -31,6 +31,7 @@ export interface DecisionValues {
   'retry-delay': RetryDelay;
   'other-api-key-with-bearer': OtherKeyRule;
   'text-case': TextCase;
+  'equals-case': TextCase;
   'default-order': string;
 }
 export type DecisionKind = keyof DecisionValues;
@@ -135,6 +136,13 @@ function buildPoints(): DecisionPoint[] {
       kind: 'text-case',
       title: 'Case sensitivity of Contains, StartsWith and EndsWith',
       inferred: 'insensitive',
+      invalid: oneOf(TEXT_CASES),
+    },
+    {
+      id: 'equals-case',
+      kind: 'equals-case',
+      title: 'Case sensitivity of Equals on text fields',
+      inferred: 'sensitive',
       invalid: oneOf(TEXT_CASES),
     },
   );

@@ -38,6 +38,26 @@ export function applyTextCase(
   }
 }
 
+/**
+ * `equals-case`: the line of Equals in every description that lists the operators says the observed case rule for
+ * text instead of the inferred one.
+ */
+export function applyEqualsCase(
+  doc: OpenAPIObject,
+  id: string,
+  inferred: TextCase,
+  observed: TextCase,
+  at: Observation,
+): void {
+  const line = `- \`Equals\`: ${OPERATOR_SEMANTICS.Equals}`;
+  const to = line.replace(`inferred: case-${inferred} for text`, `${observedOn(at)}: case-${observed} for text`);
+  for (const node of objectsOf(doc)) {
+    if (typeof node.description !== 'string' || !node.description.includes(line)) continue;
+    node.description = node.description.replaceAll(line, to);
+    markObserved(node, at, id, inferred);
+  }
+}
+
 /** `default-order:<operationId>`: the list's `sortBy` parameter (or its search body) says the observed default. */
 export function applyDefaultOrder(
   doc: OpenAPIObject,

@@ -4,7 +4,7 @@ import { decisionPoint, type OtherKeyRule, type RetryDelay, type TextCase } from
 import { applyCodeStatuses, type CodeMove } from './publish-codes.js';
 import type { Observation } from './publish-marks.js';
 import { applyRetryDelay, applySuccessStatus } from './publish-responses.js';
-import { applyDefaultOrder, applyOtherKey, applyTextCase } from './publish-texts.js';
+import { applyDefaultOrder, applyOtherKey, applyEqualsCase, applyTextCase } from './publish-texts.js';
 
 /** One entry of the document's `x-decisions.observed`. */
 export interface ObservedDecision {
@@ -50,6 +50,9 @@ export function withObservedDecisions(document: OpenAPIObject, file: DecisionFil
         break;
       case 'text-case':
         applyTextCase(doc, point.id, point.inferred as TextCase, decision.observed as TextCase, at);
+        break;
+      case 'equals-case':
+        applyEqualsCase(doc, point.id, point.inferred as TextCase, decision.observed as TextCase, at);
         break;
       case 'default-order':
         applyDefaultOrder(doc, point.id, subject, point.inferred as string, decision.observed as string, at);

@@ -1,7 +1,7 @@
 import type { ListFieldTable } from '../../../spec/lists/fields.js';
 import { LruCache } from '../lru.js';
 import { ok, type Result } from '../result.js';
-import type { TextCase } from '../engine-options.js';
+import { caseMode, type TextCase } from '../engine-options.js';
 import { compileFilterPlan, type CompiledFilter } from './compile.js';
 import { parseFilter } from './parser.js';
 
@@ -14,16 +14,22 @@ import { parseFilter } from './parser.js';
 export const FILTER_CACHE_SIZE = 256;
 
 type Caches = WeakMap<ListFieldTable, LruCache<string, Result<CompiledFilter | null>>>;
-const insensitiveCaches: Caches = new WeakMap();
-const sensitiveCaches: Caches = new WeakMap();
+/** One set of caches per case mode (mock/lists/engine-options.ts `caseMode`). */
+const cachesByMode = new Map<string, Caches>();
 
 /** Parses and compiles `text` for `fields`; `null` means no filter (empty or whitespace-only text). */
 export function getCompiledFilter(
   text: string,
   fields: ListFieldTable,
   textCase: TextCase = 'insensitive',
+  equalsCase: TextCase = 'sensitive',
 ): Result<CompiledFilter | null> {
-  const caches = textCase === 'sensitive' ? sensitiveCaches : insensitiveCaches;
+  const mode = caseMode({ textCase, equalsCase });
+  let caches = cachesByMode.get(mode);
+  if (!caches) {
+    caches = new WeakMap();
+    cachesByMode.set(mode, caches);
+  }
   let cache = caches.get(fields);
   if (!cache) {
     cache = new LruCache(FILTER_CACHE_SIZE);
@@ -35,7 +41,7 @@ export function getCompiledFilter(
   let result: Result<CompiledFilter | null>;
   if (!parsed.ok) result = parsed;
   else if (parsed.value === null) result = ok(null);
-  else result = compileFilterPlan(parsed.value, fields, text, textCase);
+  else result = compileFilterPlan(parsed.value, fields, text, textCase, equalsCase);
   cache.set(text, result);
   return result;
 }

@@ -57,7 +57,7 @@ class CompileFailure {
 
 const STRING_OPS = new Set<FilterOperator>(['Contains', 'StartsWith', 'EndsWith']);
 
-function matcherFor(node: ConditionNode, field: ListField, textCase: TextCase): Matcher {
+function matcherFor(node: ConditionNode, field: ListField, textCase: TextCase, equalsCase: TextCase): Matcher {
   const op = node.operator;
   const text = node.value ?? '';
   const unsupported = (): never => {
@@ -88,9 +88,13 @@ function matcherFor(node: ConditionNode, field: ListField, textCase: TextCase): 
   }
 
   switch (field.type) {
-    case 'string':
+    case 'string': {
       if (op !== 'Equals') return unsupported();
-      return { field, column: 'raw', test: (v) => v === text };
+      if (equalsCase === 'sensitive') return { field, column: 'raw', test: (v) => v === text };
+      // Observed at a deployment (point `equals-case`): Equals ignores case, on the lowercased column.
+      const lower = text.toLowerCase();
+      return { field, column: 'lower', test: (v) => v === lower };
+    }
     case 'enum': {
       if (op !== 'Equals') return unsupported();
       const value = parseEnumValue(text, field);
@@ -168,9 +172,9 @@ function matcherFor(node: ConditionNode, field: ListField, textCase: TextCase): 
   }
 }
 
-function plan(node: FilterAst, fields: ListFieldTable, textCase: TextCase): Plan {
+function plan(node: FilterAst, fields: ListFieldTable, textCase: TextCase, equalsCase: TextCase): Plan {
   if (node.kind !== 'condition')
-    return { kind: node.kind, children: node.children.map((c) => plan(c, fields, textCase)) };
+    return { kind: node.kind, children: node.children.map((c) => plan(c, fields, textCase, equalsCase)) };
   const field = findField(fields, node.field);
   if (!field) throw new CompileFailure(node, `Unknown filter field '${node.field}'`);
   if (!field.filterable) throw new CompileFailure(node, `Field '${field.name}' is not filterable`);
@@ -180,7 +184,7 @@ function plan(node: FilterAst, fields: ListFieldTable, textCase: TextCase): Plan
       `Operator '${node.operator}' is not allowed for field '${field.name}'; allowed: ${field.operators.join(', ')}`,
     );
   }
-  return { kind: 'condition', matcher: matcherFor(node, field, textCase) };
+  return { kind: 'condition', matcher: matcherFor(node, field, textCase, equalsCase) };
 }
 
 type Pred<X> = (x: X) => boolean;
@@ -226,10 +230,11 @@ export function compileFilterPlan(
   fields: ListFieldTable,
   filterText?: string,
   textCase: TextCase = 'insensitive',
+  equalsCase: TextCase = 'sensitive',
 ): Result<CompiledFilter> {
   let root: Plan;
   try {
-    root = plan(ast, fields, textCase);
+    root = plan(ast, fields, textCase, equalsCase);
   } catch (e) {
     if (e instanceof CompileFailure) {
       const parameters: Record<string, string> = {

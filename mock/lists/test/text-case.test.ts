@@ -4,7 +4,8 @@ import { runList } from '../engine.js';
 import type { ListEngineOptions } from '../engine-options.js';
 import { ASSETS, FIELDS, type Asset } from './fixtures.js';
 
-const SENSITIVE: ListEngineOptions = { textCase: 'sensitive' };
+const SENSITIVE: ListEngineOptions = { textCase: 'sensitive', equalsCase: 'sensitive' };
+const EQUALS_INSENSITIVE: ListEngineOptions = { textCase: 'insensitive', equalsCase: 'insensitive' };
 
 /** The ids a filter selects, in the default order. */
 function ids(source: ListCollection<Asset> | Asset[], filterBy: string, engine?: ListEngineOptions): string[] {
@@ -33,6 +34,19 @@ describe.each([
     expect(ids(s, 'name[EndsWith]PUMP', SENSITIVE)).toEqual([]);
     // The insensitive answer of the same text is still the insensitive one.
     expect(ids(s, 'name[Contains]pump')).toEqual(insensitive);
+  });
+
+  it('compares Equals on text regardless of case with equalsCase insensitive, and leaves other fields as they were', () => {
+    const s = source();
+    const exact = ids(s, 'name[Equals]Alpha Pump');
+    expect(exact.length).toBeGreaterThan(0);
+    expect(ids(s, 'name[Equals]alpha pump')).toEqual([]);
+    expect(ids(s, 'name[Equals]alpha pump', EQUALS_INSENSITIVE)).toEqual(exact);
+    expect(ids(s, 'name[Equals]ALPHA PUMP', EQUALS_INSENSITIVE)).toEqual(exact);
+    // The exact answer of the same text is still the exact one.
+    expect(ids(s, 'name[Equals]alpha pump')).toEqual([]);
+    for (const filterBy of ['count[Gt]1', 'status[Equals]Open', 'name[Contains]pump'])
+      expect(ids(s, filterBy, EQUALS_INSENSITIVE), filterBy).toEqual(ids(s, filterBy));
   });
 
   it('leaves every other operator as it was', () => {
