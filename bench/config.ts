@@ -6,12 +6,14 @@ export const SCENARIOS = [
   'list',
   'list-10k',
   'list-100k',
+  'list-100k-varied',
   'stock',
   'unauthorized',
   'proxy',
   'webhooks',
   'conform',
   'startup-and-memory',
+  'tenants-10k',
   'start-close',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
@@ -40,6 +42,16 @@ export interface Settings {
   };
   /** SKUs of the startup-and-memory mock, and its list load (seconds). */
   startup: { skus: number; listLoadS: number };
+  /**
+   * tenants-10k: how many new tenants read once each, and how many of those first reads are in flight at once
+   * (1: a first answer's latency is the mock's work for that tenant, not a queue of others' on 2 cores).
+   */
+  tenants: { count: number; concurrency: number };
+  /**
+   * list-100k-varied: the catalog size (null: skipped unless named, like list-100k), seconds of never-repeated
+   * filters, and connections of that load (1: each latency is one uncached filter + sort, not a queue).
+   */
+  varied: { skus: number | null; loadS: number; connections: number };
   conformTimeoutS: number;
 }
 
@@ -72,6 +84,8 @@ const FULL: Settings = {
     deliveryTimeoutS: 60,
   },
   startup: { skus: 100_000, listLoadS: 10 },
+  tenants: { count: 10_000, concurrency: 1 },
+  varied: { skus: 100_000, loadS: 60, connections: 1 },
   conformTimeoutS: 180,
 };
 
@@ -94,13 +108,18 @@ const QUICK: Settings = {
   },
   // A quarter second of list load is hundreds of requests: enough for the smoke run to prove the RSS measurements.
   startup: { skus: 10_000, listLoadS: 0.25 },
+  // 500 first reads are 2.4-2.7 s of the mock's CPU (measured, 2 cores): few enough for the smoke run, which proves
+  // every measurement, not its size.
+  tenants: { count: 250, concurrency: 1 },
+  varied: { skus: null, loadS: 5, connections: 1 },
   conformTimeoutS: 30,
 };
 
 export const USAGE = `Usage: npm run bench -- [options]
 
-  --quick              one short round per scenario (smoke run); list-100k and conform skipped unless named
-                       with --scenarios, startup with 10,000 SKUs
+  --quick              one short round per scenario (smoke run); list-100k, list-100k-varied and conform
+                       skipped unless named with --scenarios (list-100k-varied then loads for 5 s), startup with
+                       10,000 SKUs, tenants-10k with 500 tenants
   --scenarios a,b      run only these (${SCENARIOS.join(', ')})
   --out DIR            write results.json and results.md into DIR (default: bench/)
   --rounds N           measured rounds per scenario
@@ -109,6 +128,10 @@ export const USAGE = `Usage: npm run bench -- [options]
   --cli FILE           run our mock from this JavaScript file (e.g. dist/cli/opsapi.js) instead of cli/opsapi.ts
                        through tsx: the same server without tsx's start-up cost
   --help               this text
+
+  tenants-10k: 10,000 new tenants read a page once each (first answer p50/p99, RSS, heap), then the list load
+  spread over them round-robin. list-100k-varied: 60 s of filters and sorts never repeated over 100,000 SKUs
+  (p50/p99 of uncached answers, RSS before/after).
 `;
 
 /** Parses the command line; throws with a message on a bad argument. */

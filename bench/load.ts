@@ -9,6 +9,8 @@ export interface RequestPlan {
   path(i: number): string;
   /** The body of the i-th request, if any. */
   body?(i: number): string;
+  /** Headers of the i-th request on top of `headers` (e.g. the token of one tenant among many), if any. */
+  headersOf?(i: number): Readonly<Record<string, string>>;
   /** Statuses that count as a correct answer. */
   readonly expected: readonly number[];
 }
@@ -49,6 +51,7 @@ export function runLoad(baseUrl: string, plan: RequestPlan, options: LoadOptions
   let unexpected = 0;
   const expected = new Set(plan.expected);
   const bodyOf = plan.body;
+  const headersOf = plan.headersOf;
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const instance = autocannon(
@@ -69,6 +72,8 @@ export function runLoad(baseUrl: string, plan: RequestPlan, options: LoadOptions
               const n = i++;
               request.path = plan.path(n);
               if (bodyOf) request.body = bodyOf(n);
+              // autocannon hands setupRequest a fresh headers object per request: adding to it is safe.
+              if (headersOf) request.headers = { ...request.headers, ...headersOf(n) };
               return request;
             },
           },

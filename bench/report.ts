@@ -46,6 +46,28 @@ export function goals(scenarios: Record<string, ScenarioResult>): Goal[] {
     metricOf(s['startup-and-memory'], 'rssAfterSecondListMb'),
   ].filter((v): v is number => v !== null);
   add(`startup: RSS <= 400 MB${label}`, rss.length ? Math.max(...rss) : null, 'MB', (v) => v <= 400);
+  const tenants = metricOf(s['tenants-10k'], 'tenants');
+  const tenantsLabel = tenants === null ? '' : ` (${tenants.toLocaleString('en-US')} tenants)`;
+  const tenantsRss = [
+    metricOf(s['tenants-10k'], 'rssAfterFirstReadsMb'),
+    metricOf(s['tenants-10k'], 'rssAfterLoadMb'),
+  ].filter((v): v is number => v !== null);
+  add(
+    `tenants-10k: RSS <= 1.5 GB${tenantsLabel}`,
+    tenantsRss.length ? Math.max(...tenantsRss) : null,
+    'MB',
+    (v) => v <= 1536,
+  );
+  add(
+    `tenants-10k: first answer p50 <= 5 ms${tenantsLabel}`,
+    metricOf(s['tenants-10k'], 'firstAnswerP50Ms'),
+    'ms',
+    (v) => v <= 5,
+  );
+  const varied = s['list-100k-varied'];
+  add('list-100k-varied: RSS growth <= 50 MB', metricOf(varied, 'rssGrowthMb'), 'MB', (v) => v <= 50);
+  add('list-100k-varied: p50 <= 10 ms', metricOf(varied, 'ours.p50Ms'), 'ms', (v) => v <= 10);
+  add('list-100k-varied: p99 <= 50 ms', metricOf(varied, 'ours.p99Ms'), 'ms', (v) => v <= 50);
   add('webhooks: >= 2,000 deliveries/s', metricOf(s.webhooks, 'deliveriesPerSec'), '/s', (v) => v >= 2000);
   add('webhooks: event-to-delivery p50 <= 5 ms', metricOf(s.webhooks, 'latencyP50Ms'), 'ms', (v) => v <= 5);
   add(
@@ -99,6 +121,9 @@ const LOAD_HEAD = [
   'ours/bare',
 ];
 
+/** The metrics of a load scenario that the load table already shows (`loadMetrics`' keys). */
+const LOAD_TABLE_METRIC = /^(?:(?:bare|prism|ours)\.(?:reqPerSec|p50Ms|p99Ms|errors|unexpected)|oursVs(?:Prism|Bare))$/;
+
 function otherRows(results: Results): Row[] {
   const rows: Row[] = [];
   for (const r of Object.values(results.scenarios)) {
@@ -106,9 +131,7 @@ function otherRows(results: Results): Row[] {
     else if (r.status === 'failed') rows.push([r.name, 'FAILED', r.error.split('\n')[0] ?? '']);
     else if (!isLoad(r)) for (const [k, v] of Object.entries(r.metrics)) rows.push([r.name, k, num(v, 2)]);
     else
-      for (const [k, v] of Object.entries(r.metrics))
-        if (k.includes('rss') || k.includes('ready') || k.includes('cold') || k === 'skus')
-          rows.push([r.name, k, num(v, 2)]);
+      for (const [k, v] of Object.entries(r.metrics)) if (!LOAD_TABLE_METRIC.test(k)) rows.push([r.name, k, num(v, 2)]);
   }
   return rows;
 }

@@ -42,3 +42,65 @@ export function stockPlan(token: string, skuReference: string, locationReference
 export function unauthorizedPlan(): RequestPlan {
   return { method: 'GET', headers: { accept: 'application/json' }, path: () => '/v1/items/skus', expected: [401] };
 }
+
+/** The list requests (`listPath`), each as one of `tokens`' tenants, taken round-robin. */
+export function tenantsListPlan(tokens: readonly string[]): RequestPlan {
+  const headers = tokens.map((token) => ({ authorization: `Bearer ${token}` }));
+  return {
+    method: 'GET',
+    headers: { accept: 'application/json' },
+    path: listPath,
+    headersOf: (i) => headers[i % headers.length] ?? {},
+    expected: [200],
+  };
+}
+
+/** A series of list requests whose filters never repeat: `variedListPath(series, n)` for n below `length`. */
+export interface VariedSeries {
+  /** 3-letter name fragments, each found in some SKU name (a filter that matches, so a real sort). */
+  readonly fragments: readonly string[];
+  /** How many `totalStock[Gt]` thresholds (0...thresholds - 1) the series cycles through. */
+  readonly thresholds: number;
+  readonly sortable: readonly string[];
+  /** How many requests differ: the series repeats from there on. */
+  readonly length: number;
+}
+
+/**
+ * The series over the distinct 3-letter fragments (lower case, letters only) of `names` and the `sortable` fields.
+ * The threshold count is a prime that does not divide the fragment count, so (n mod fragments, n mod thresholds)
+ * differs for every n below their product (Chinese remainder theorem).
+ */
+export function variedSeries(names: readonly string[], sortable: readonly string[]): VariedSeries {
+  const found = new Set<string>();
+  for (const name of names)
+    for (const word of name.toLowerCase().split(/[^a-z]+/))
+      for (let i = 0; i + 3 <= word.length; i++) found.add(word.slice(i, i + 3));
+  const fragments = [...found].sort();
+  if (fragments.length === 0) throw new Error('no 3-letter fragment in the SKU names');
+  if (sortable.length === 0) throw new Error('no sortable field');
+  const thresholds = fragments.length % 997 === 0 ? 991 : 997;
+  return { fragments, thresholds, sortable, length: fragments.length * thresholds };
+}
+
+/**
+ * The n-th request of `series`: a name fragment AND a `totalStock[Gt]` threshold, both taken from the counter,
+ * sorted by one of the sortable fields in turn (ascending, then descending). Every answer is an uncached filter + sort.
+ */
+export function variedListPath(series: VariedSeries, n: number): string {
+  const fragment = series.fragments[n % series.fragments.length] ?? 'oo';
+  const filter = `name[Contains]${fragment} && totalStock[Gt]${n % series.thresholds}`;
+  const field = series.sortable[n % series.sortable.length] ?? 'name';
+  const sort = Math.floor(n / series.sortable.length) % 2 === 0 ? field : `-${field}`;
+  return `/v1/items/skus?pageSize=25&sortBy=${encodeURIComponent(sort)}&filterBy=${encodeURIComponent(filter)}`;
+}
+
+/** `variedListPath` as a load plan of one tenant. */
+export function variedListPlan(token: string, series: VariedSeries): RequestPlan {
+  return {
+    method: 'GET',
+    headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+    path: (i) => variedListPath(series, i),
+    expected: [200],
+  };
+}

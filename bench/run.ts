@@ -107,6 +107,8 @@ const results: Results = {
     bigCatalogs: settings.bigCatalogs,
     webhooks: settings.webhooks,
     startup: settings.startup,
+    tenants: settings.tenants,
+    varied: settings.varied,
     profiled: args.profileDir !== null,
   },
   scenarios,

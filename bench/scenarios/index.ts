@@ -7,9 +7,11 @@ import {
   stockScenario,
   unauthorizedScenario,
 } from './load-scenarios.js';
+import { listVariedScenario } from './list-varied.js';
 import { proxyScenario } from './proxy.js';
 import { startCloseScenario } from './start-close.js';
 import { startupScenario } from './startup.js';
+import { tenantsScenario } from './tenants.js';
 import type { ScenarioDef } from './types.js';
 import { webhooksScenario } from './webhooks.js';
 
@@ -17,11 +19,13 @@ export const SCENARIO_DEFS: Record<ScenarioName, ScenarioDef> = {
   list: listScenario,
   'list-10k': list10kScenario,
   'list-100k': list100kScenario,
+  'list-100k-varied': listVariedScenario,
   stock: stockScenario,
   unauthorized: unauthorizedScenario,
   proxy: proxyScenario,
   webhooks: webhooksScenario,
   conform: conformScenario,
   'startup-and-memory': startupScenario,
+  'tenants-10k': tenantsScenario,
   'start-close': startCloseScenario,
 };
