@@ -108,7 +108,7 @@ const QUICK: Settings = {
   },
   // A quarter second of list load is hundreds of requests: enough for the smoke run to prove the RSS measurements.
   startup: { skus: 10_000, listLoadS: 0.25 },
-  // 500 first reads are 2.4-2.7 s of the mock's CPU (measured, 2 cores): few enough for the smoke run, which proves
+  // 250 first reads are about 1.3 s of the mock's CPU (500 measured 2.4-2.7 s, 2 cores): few enough for the smoke run, which proves
   // every measurement, not its size.
   tenants: { count: 250, concurrency: 1 },
   varied: { skus: null, loadS: 5, connections: 1 },
