@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Content, Creator, Entry, Header, Log, PostData } from 'har-format';
 import type { CapturedExchange } from './exchange.js';
-import { redactHeaders, redactQuery } from './redaction.js';
+import { redactBodyText, redactHeaders, redactQuery } from './redaction.js';
 
 export { isSecretParameter, REDACTED, redactHeaders, redactHeaderValue, redactQuery } from './redaction.js';
 
@@ -23,6 +23,7 @@ function bodyOf(
   body: Buffer,
   size: number,
   encoded: string | undefined,
+  known: readonly string[],
 ): { text?: string; encoding?: string; comment?: string } {
   if (body.length === 0) return {};
   const cut = body.length < size;
@@ -33,7 +34,7 @@ function bodyOf(
   // A cut may split a character: the up to 3 bytes of an incomplete last character are left out of the text.
   for (let drop = 0; drop <= (cut ? 3 : 0) && drop < body.length; drop++) {
     const part = drop === 0 ? body : body.subarray(0, body.length - drop);
-    if (isUtf8(part)) return { text: part.toString('utf8'), ...comment };
+    if (isUtf8(part)) return { text: redactBodyText(part.toString('utf8'), known), ...comment };
   }
   return { text: body.toString('base64'), encoding: 'base64', ...comment };
 }
@@ -61,11 +62,21 @@ export function harEntry(x: CapturedExchange, baseUrl?: string): RecordedEntry {
   const reached = x.status !== 0;
   const responseType = headerValue(x.responseHeaders, 'content-type');
   const location = headerValue(x.responseHeaders, 'location');
-  const requestBody = bodyOf(x.requestBody, x.requestBodySize, headerValue(x.requestHeaders, 'content-encoding'));
+  // The secrets this exchange sends in its credential headers are redacted from its bodies too.
+  const known = [
+    headerValue(x.requestHeaders, 'authorization')?.replace(/^\S+\s+/, ''),
+    headerValue(x.requestHeaders, 'x-api-key'),
+  ].filter((v): v is string => v !== undefined);
+  const requestBody = bodyOf(
+    x.requestBody,
+    x.requestBodySize,
+    headerValue(x.requestHeaders, 'content-encoding'),
+    known,
+  );
   const content: Content = {
     size: x.responseBodySize,
     mimeType: responseType ?? 'x-unknown',
-    ...bodyOf(x.responseBody, x.responseBodySize, headerValue(x.responseHeaders, 'content-encoding')),
+    ...bodyOf(x.responseBody, x.responseBodySize, headerValue(x.responseHeaders, 'content-encoding'), known),
   };
   const entry: RecordedEntry = {
     startedDateTime: new Date(x.startedAt).toISOString(),

@@ -93,3 +93,16 @@ export function redactQuery(target: string): { target: string; query: { name: st
   }
   return { target: `${target.slice(0, q)}?${kept.join('&')}${target.slice(end)}`, query };
 }
+
+/**
+ * Credentials in a body's text: JSON Web Tokens (a minted token in `POST /__mock/tokens`), the mock's API key values
+ * (`opsk_...`, in `POST /v1/access/apiKeys`) and webhook signing secrets (`whsec_...`), and any secret seen in a
+ * credential header of the traffic (`known`). The body keeps its shape; only the values are replaced.
+ */
+const BODY_SECRETS = /eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*|\b(?:opsk|whsec)_[A-Za-z0-9_-]{8,}/g;
+
+export function redactBodyText(text: string, known: Iterable<string> = []): string {
+  let out = text.replace(BODY_SECRETS, REDACTED);
+  for (const secret of known) if (secret.length >= 12 && out.includes(secret)) out = out.split(secret).join(REDACTED);
+  return out;
+}

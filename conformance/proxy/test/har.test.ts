@@ -186,6 +186,32 @@ describe('the HAR recorder', () => {
     expect(e.response.redirectURL).toBe('/v1/next?access_token=<redacted>&page=2');
   });
 
+  it('redacts credentials in bodies: minted tokens, API key values, webhook secrets and the secrets of its headers', async () => {
+    const minted = 'eyJhbGciOiJIUzI1NiJ9.eyJvcmciOiJkZW1vIn0.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg';
+    const key = 'opsk_AbCdEfGhIjKlMnOpQrStUvWxYz012345';
+    const secret = 'whsec_0123456789abcdef0123456789abcdef01234567';
+    const { text, entries } = await record([
+      exchange({
+        method: 'POST',
+        target: '/__mock/tokens',
+        requestHeaders: [
+          ['Host', 'h'],
+          ['Content-Type', 'application/json'],
+          ['X-Api-Key', SECRETS.apiKey],
+        ],
+        requestBody: Buffer.from(JSON.stringify({ echo: SECRETS.apiKey, org: 'demo' })),
+        requestBodySize: Buffer.byteLength(JSON.stringify({ echo: SECRETS.apiKey, org: 'demo' })),
+        responseHeaders: [['Content-Type', 'application/json']],
+        responseBody: Buffer.from(JSON.stringify({ token: minted, key, secret, name: 'kept' })),
+        responseBodySize: Buffer.byteLength(JSON.stringify({ token: minted, key, secret, name: 'kept' })),
+      }),
+    ]);
+    for (const value of [minted, key, secret, SECRETS.apiKey]) expect(text).not.toContain(value);
+    const body = JSON.parse(entries[0]!.response.content.text ?? '{}') as Record<string, string>;
+    expect(body).toEqual({ token: '<redacted>', key: '<redacted>', secret: '<redacted>', name: 'kept' });
+    expect(JSON.parse(entries[0]!.request.postData?.text ?? '{}')).toEqual({ echo: '<redacted>', org: 'demo' });
+  });
+
   it('shares its header redaction rule (redactHeaders) and keeps other headers as they are', () => {
     expect(
       redactHeaders([
