@@ -12,6 +12,14 @@ export * from './testing.js';
 export { startMock as startMockServer, buildMock, type RunningMock, type Mock } from './mock/server.js';
 export type { MockControl, MockStats, TenantControl, TenantClock, TenantView, TokenRequest } from './mock/server.js';
 export { defaultOptions, DEFAULT_JWT_SECRET, DEFAULT_ORG, type MockOptions } from './mock/options.js';
+export { SharedModeError } from './mock/shared-mode.js';
+export {
+  DECISION_FORMAT,
+  parseDecisionFile,
+  type DecisionFile,
+  type RecordedDecision,
+} from './spec/decisions/index.js';
+export { learnDecisions } from './conformance/learn/learn.js';
 export { mintToken, type TokenClaims } from './mock/auth/tokens.js';
 export { adminClaims, limitedClaims, ALL_PERMISSIONS } from './mock/auth/presets.js';
 export { DataManifest, PartialDataManifest, parsePartialDataManifest } from './common/data-manifest.js';
