@@ -1,6 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MOCK_INTEGER_RANGES, type MockIntegerOption } from '../cli/commands/mock-ranges.js';
 import { checkWritableFile } from '../cli/preflight.js';
+import { readDecisionFile } from '../cli/read-decisions.js';
+import type { DecisionFile } from '../spec/decisions/index.js';
 import { FAULT_NAMES, parseFaults } from '../mock/faults/option.js';
 import { defaultOptions, parseLatency, parseRetrySchedule, type MockOptions } from '../mock/options.js';
 import { parseRate } from '../mock/rate-limit.js';
@@ -47,6 +49,8 @@ export const StartMockOptionsSchema = Type.Partial(
       faults: Type.Array(Type.String(expects('a planted fault name')), expects('an array of planted fault names')),
       state: Type.String({ minLength: 1, ...expects('a file path') }),
       logRequests: Type.Boolean(expects('a boolean')),
+      adminKey: Type.String({ minLength: 1, ...expects('a key of 16 or more characters (X-Admin-Key)') }),
+      decisions: Type.String({ minLength: 1, ...expects('the path of a decision file (opsapi learn --out)') }),
     },
     { additionalProperties: false },
   ),
@@ -88,6 +92,12 @@ export async function resolveOptions(input: unknown): Promise<MockOptions> {
       throw new RangeError(`startMock: option faults[${i}] '${name}' is not a planted fault; known: ${FAULT_NAMES}`);
     return parsed.value;
   });
+  let decisions: DecisionFile | undefined;
+  if (o.decisions !== undefined) {
+    const read = await readDecisionFile(o.decisions);
+    if (!read.ok) throw new RangeError(`startMock: option decisions: ${read.error}`);
+    decisions = read.file;
+  }
   if (o.state !== undefined) {
     const writable = await checkWritableFile(o.state, 'option state');
     if (!writable.ok) throw new RangeError(`startMock: ${writable.error}`);
@@ -120,5 +130,7 @@ export async function resolveOptions(input: unknown): Promise<MockOptions> {
     faults: new Set(faults.flat()),
     stateFile: o.state ?? null,
     logRequests: o.logRequests ?? d.logRequests,
+    adminKey: o.adminKey ?? d.adminKey,
+    ...(decisions ? { decisions } : {}),
   };
 }

@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { decisionFile } from '../../spec/decisions/test/decision-file.js';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -125,6 +127,31 @@ describe('startMock options', () => {
     } finally {
       await mock.close();
     }
+  });
+
+  it('adopts a decision file (opsapi learn --out) and guards its admin API with adminKey, as the CLI flags do', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opsapi-options-'));
+    const file = join(dir, 'decisions.json');
+    writeFileSync(file, JSON.stringify(decisionFile({ 'success-status:listSkus': 203 })));
+    const mock = await startMock({ decisions: file, adminKey: 'a-key-of-sixteen-chars', rateLimit: 'off' });
+    try {
+      expect(mock.control.options.decisions?.decisions.map((d) => d.id)).toEqual(['success-status:listSkus']);
+      const token = await mock.tenant().token();
+      const list = await fetch(`${mock.url}/v1/items/skus?pageSize=1`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      await list.arrayBuffer();
+      expect(list.status).toBe(203);
+      const stats = await fetch(`${mock.url}/__mock/stats`);
+      await stats.arrayBuffer();
+      expect(stats.status).toBe(401);
+    } finally {
+      await mock.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    await expect(startMock({ decisions: join(dir, 'none.json') })).rejects.toThrow(
+      /^startMock: option decisions: --decisions .*none\.json: cannot read it/,
+    );
   });
 
   it('listens on a free loopback port by default, and names the port when the one asked for is taken', async () => {
