@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { problemOf } from '../bodies.js';
 import { evidenceOf, type Exchange } from '../client.js';
 import { finish } from '../build-report.js';
@@ -16,25 +15,30 @@ import { ExchangeRing } from './ring.js';
 const MAX_EVIDENCE = 8;
 const MAX_INFO = 20;
 
-/** Judgments kept for exchanges seen again (oldest dropped first). */
-const MEMO_SIZE = 2000;
+/** Judgments kept for exchanges seen again (oldest dropped first), and the largest body a kept one may hold. */
+const MEMO_SIZE = 1000;
+const MEMO_BODY_BYTES = 64 * 1024;
 
 /** What judging one exchange found: its answer for the coverage, and the findings of each rule that applied. */
 interface Judgment {
   answer: Answer;
   rules: { index: number; findings: Finding[] }[];
+  /** The bodies it was judged on (copies): an exchange of the same key is the same only with the same bytes. */
+  requestBody: Buffer;
+  responseBody: Buffer;
 }
 
-/** The identity of an exchange for the rules: request line and body, status, media type, body (SHA-1 of them). */
+/** The identity of an exchange for the rules, but for its bodies: request line, status, media type, body sizes. */
 function judgmentKey(x: CapturedExchange): string {
-  const hash = createHash('sha1');
   let type = '';
   for (const [name, value] of x.responseHeaders)
     if (name.length === 12 && name.toLowerCase() === 'content-type') type = value;
-  hash.update(`${x.method} ${x.target} ${x.status} ${type} ${x.requestBodySize} ${x.responseBodySize}\n`);
-  hash.update(x.requestBody);
-  hash.update(x.responseBody);
-  return hash.digest('base64');
+  return `${x.method} ${x.target} ${x.status} ${type} ${x.requestBodySize} ${x.responseBodySize}`;
+}
+
+/** Whether a kept judgment is that of this exchange: same key (looked up) and the same body bytes. */
+function sameBodies(known: Judgment, x: CapturedExchange): boolean {
+  return known.responseBody.equals(x.responseBody) && known.requestBody.equals(x.requestBody);
 }
 
 /** One violation, as printed when it happens. */
@@ -107,10 +111,15 @@ export class ProxyChecker {
     }
     const key = judgmentKey(captured);
     const known = this.memo.get(key);
-    if (known) return this.replay(known, captured);
+    if (known && sameBodies(known, captured)) return this.replay(known, captured);
     const ex = toExchange(captured, this.env.basePath, this.redactor);
     const rawCode = ex.status >= 400 ? problemOf(ex)?.code : undefined;
-    const judgment: Judgment = { answer: answerOf(ex, typeof rawCode === 'string' ? rawCode : null), rules: [] };
+    const judgment: Judgment = {
+      answer: answerOf(ex, typeof rawCode === 'string' ? rawCode : null),
+      rules: [],
+      requestBody: Buffer.from(captured.requestBody),
+      responseBody: Buffer.from(captured.responseBody),
+    };
     const violations: Violation[] = [];
     this.coverage.addAnswer(judgment.answer);
     for (const [index, tally] of this.tallies.entries()) {
@@ -122,8 +131,10 @@ export class ProxyChecker {
       if (tally.rule.family === 'schema')
         this.unknown[tally.rule.level].add(ex.operationId as string, ex.status, bodyOf(ex));
     }
-    if (this.memo.size >= MEMO_SIZE) this.memo.delete(this.memo.keys().next().value as string);
-    this.memo.set(key, judgment);
+    if (captured.responseBody.length + captured.requestBody.length <= MEMO_BODY_BYTES) {
+      if (!this.memo.has(key) && this.memo.size >= MEMO_SIZE) this.memo.delete(this.memo.keys().next().value as string);
+      this.memo.set(key, judgment);
+    }
     this.remember(ex, violations);
     return violations;
   }
