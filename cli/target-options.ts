@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import type { ConformOptions } from '../conformance/context.js';
 import { flag, integer } from './options.js';
 
 function header(value: string, previous: Record<string, string> = {}): Record<string, string> {
@@ -45,3 +46,27 @@ export const targetOptions = {
   timeout: () =>
     flag('--timeout <ms>', 'timeout of each request, ms', 'TIMEOUT').default(10_000).argParser(integer(100, 600_000)),
 };
+
+/** The values of the target options as commander reads them. */
+export interface TargetFlags {
+  token?: string;
+  apiKey?: string;
+  tokenCommand?: string;
+  header?: Record<string, string>;
+  mockAdmin?: boolean;
+  adminKey?: string;
+}
+
+/** The runner's options for a target and its credentials, from the target options of `conform` or `learn`. */
+export function targetConformOptions(baseUrl: string, o: TargetFlags): ConformOptions {
+  return {
+    baseUrl,
+    // Passed even when empty (an unset CI secret), so the runner can say so.
+    ...(o.token !== undefined ? { token: o.token } : {}),
+    ...(o.apiKey ? { apiKey: o.apiKey } : {}),
+    ...(o.tokenCommand ? { tokenCommand: o.tokenCommand } : {}),
+    ...(o.header ? { headers: o.header } : {}),
+    useMockAdmin: o.mockAdmin !== false,
+    ...(o.adminKey ? { adminKey: o.adminKey } : {}),
+  };
+}

@@ -1,5 +1,15 @@
 import type { Exchange } from './client.js';
 
+/** The media type of a Content-Type value, lowercased, without parameters ('' when there is none). */
+export function mediaTypeOf(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+/** Whether a media type is JSON: `application/json` or a `+json` type such as `application/problem+json`. */
+export function isJsonMedia(type: string): boolean {
+  return type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
+}
+
 /** A page envelope as received. */
 export interface PageBody {
   results: Record<string, unknown>[];

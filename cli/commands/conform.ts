@@ -6,7 +6,7 @@ import { allChecks } from '../../conformance/registry.js';
 import { textSummary } from '../../conformance/report/text.js';
 import { TargetUnreachableError, UsageError, runConformance } from '../../conformance/runner.js';
 import { flag, integer } from '../options.js';
-import { targetOptions } from '../target-options.js';
+import { targetConformOptions, targetOptions } from '../target-options.js';
 import { readDecisionFile } from '../read-decisions.js';
 import type { DecisionFile } from '../../spec/decisions/index.js';
 import { reportNameProblem, writeReport } from '../report-files.js';
@@ -256,15 +256,10 @@ export function conformCommand(): Command {
           const tty = process.stderr.isTTY === true;
           const options: ConformOptions = {
             ...(decisions ? { decisions } : {}),
-            baseUrl: o.baseUrl,
-            // Passed even when empty (an unset CI secret), so the runner can say so.
-            ...(o.token !== undefined ? { token: o.token } : {}),
+            ...targetConformOptions(o.baseUrl, o),
             ...(o.limitedToken ? { limitedToken: o.limitedToken } : {}),
-            ...(o.apiKey ? { apiKey: o.apiKey } : {}),
-            ...(o.tokenCommand ? { tokenCommand: o.tokenCommand } : {}),
             ...(o.otherTenantToken ? { otherTenantToken: o.otherTenantToken } : {}),
             ...(o.webhookSecret ? { webhookSecret: o.webhookSecret } : {}),
-            ...(o.header ? { headers: o.header } : {}),
             ...(data ? { data } : {}),
             allowWrites: o.allowWrites === true,
             webhooks: o.webhooks === true,
@@ -283,8 +278,6 @@ export function conformCommand(): Command {
             maxPages: o.maxPages,
             rateLimitMaxRequests: o.rateLimitMaxRequests,
             rateLimitMaxSeconds: o.rateLimitMaxSeconds,
-            useMockAdmin: o.mockAdmin !== false,
-            ...(o.adminKey ? { adminKey: o.adminKey } : {}),
             onProgress: progress(tty),
           };
           const report = await runConformance(options);

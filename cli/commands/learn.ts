@@ -4,7 +4,7 @@ import { Command } from 'commander';
 import { decisionTable, learnDecisions } from '../../conformance/learn/learn.js';
 import { NoCredentialError, TargetUnreachableError, UsageError } from '../../conformance/runner.js';
 import { flag } from '../options.js';
-import { targetOptions } from '../target-options.js';
+import { targetConformOptions, targetOptions } from '../target-options.js';
 
 interface Flags {
   baseUrl?: string;
@@ -66,13 +66,7 @@ export function learnCommand(): Command {
       if (!o.out) fail('--out is required (or OPSAPI_OUT): the file the decisions are written to');
       try {
         const file = await learnDecisions({
-          baseUrl: o.baseUrl as string,
-          ...(o.token !== undefined ? { token: o.token } : {}),
-          ...(o.apiKey ? { apiKey: o.apiKey } : {}),
-          ...(o.tokenCommand ? { tokenCommand: o.tokenCommand } : {}),
-          ...(o.header ? { headers: o.header } : {}),
-          useMockAdmin: o.mockAdmin !== false,
-          ...(o.adminKey ? { adminKey: o.adminKey } : {}),
+          ...targetConformOptions(o.baseUrl as string, o),
           allowWrites: o.allowWrites === true,
           rateLimitProbe: o.rateLimitProbe === true,
           rateLimitMaxRequests: o.rateLimitMaxRequests,

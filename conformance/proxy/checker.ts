@@ -7,7 +7,7 @@ import { bodyOf } from '../rules/schema.js';
 import { Redactor } from '../redact.js';
 import type { CheckResult, Evidence, Level, Report } from '../types.js';
 import { type Answer, answerOf, CoverageTally } from './coverage.js';
-import type { CapturedExchange } from './exchange.js';
+import { headerValue, type CapturedExchange } from './exchange.js';
 import { toExchange } from './judged-exchange.js';
 import { ExchangeRing } from './ring.js';
 
@@ -30,9 +30,7 @@ interface Judgment {
 
 /** The identity of an exchange for the rules, but for its bodies: request line, status, media type, body sizes. */
 function judgmentKey(x: CapturedExchange): string {
-  let type = '';
-  for (const [name, value] of x.responseHeaders)
-    if (name.length === 12 && name.toLowerCase() === 'content-type') type = value;
+  const type = headerValue(x.responseHeaders, 'content-type') ?? '';
   return `${x.method} ${x.target} ${x.status} ${type} ${x.requestBodySize} ${x.responseBodySize}`;
 }
 

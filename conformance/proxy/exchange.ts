@@ -28,6 +28,12 @@ export interface CapturedExchange {
   error?: string;
 }
 
+/** The value of the first header named `name` (lowercase) among header pairs, or undefined. */
+export function headerValue(headers: readonly (readonly [string, string])[], name: string): string | undefined {
+  for (const [n, v] of headers) if (n.length === name.length && n.toLowerCase() === name) return v;
+  return undefined;
+}
+
 /** Raw header lines ([name, value, name, value, ...]) as pairs, names and order kept. */
 export function pairsOf(raw: readonly string[]): [string, string][] {
   const out: [string, string][] = [];

@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Content, Creator, Entry, Header, Log, PostData } from 'har-format';
-import type { CapturedExchange } from './exchange.js';
+import { headerValue, type CapturedExchange } from './exchange.js';
 import { redactBodyText, redactHeaders, redactQuery } from './redaction.js';
 
 export { isSecretParameter, REDACTED, redactHeaders, redactHeaderValue, redactQuery } from './redaction.js';
@@ -37,11 +37,6 @@ function bodyOf(
     if (isUtf8(part)) return { text: redactBodyText(part.toString('utf8'), known), ...comment };
   }
   return { text: body.toString('base64'), encoding: 'base64', ...comment };
-}
-
-function headerValue(headers: readonly [string, string][], name: string): string | undefined {
-  for (const [n, v] of headers) if (n.toLowerCase() === name) return v;
-  return undefined;
 }
 
 const harHeaders = (headers: readonly [string, string][]): Header[] =>

@@ -1,3 +1,4 @@
+import { isJsonMedia, mediaTypeOf } from '../bodies.js';
 import type { Exchange } from '../client.js';
 import { matchOperation } from '../contract.js';
 import type { Redactor } from '../redact.js';
@@ -13,11 +14,6 @@ export function headerRecord(pairs: readonly [string, string][]): Record<string,
   return out;
 }
 
-function isJson(contentType: string | undefined): boolean {
-  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  return type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
-}
-
 /**
  * A forwarded exchange as the runner records its own (conformance/client.ts `Exchange`), so the same rules judge it:
  * the path below the target's base path, credentials redacted, the JSON body parsed when it came whole.
@@ -31,7 +27,7 @@ export function toExchange(captured: CapturedExchange, basePath: string, redacto
   const text = captured.responseBody.toString('utf8');
   const whole = captured.responseBody.length === captured.responseBodySize;
   let json: unknown;
-  if (whole && text !== '' && isJson(headers['content-type']))
+  if (whole && text !== '' && isJsonMedia(mediaTypeOf(headers['content-type'])))
     try {
       json = JSON.parse(text);
     } catch {

@@ -2,16 +2,12 @@ import { isErrorCode } from '../../spec/errors/index.js';
 import { operation } from '../../spec/operations/index.js';
 import { RFC9110_401_TYPE } from '../../spec/schemas/problem.js';
 import type { Exchange } from '../client.js';
-import { problemOf } from '../bodies.js';
+import { isJsonMedia, mediaTypeOf, problemOf } from '../bodies.js';
 import { Findings, where, type ExchangeRule } from './types.js';
 
-/** The media type of a response, lowercased, without parameters. */
+/** The media type of a response. */
 function mediaType(ex: Exchange): string {
-  return (ex.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-}
-
-function isJsonMedia(type: string): boolean {
-  return type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
+  return mediaTypeOf(ex.headers['content-type']);
 }
 
 /** Statuses answered by problems that carry no code: the plain 401 and errors no catalog code names. */

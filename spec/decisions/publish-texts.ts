@@ -1,6 +1,6 @@
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { KEY_WITH_BEARER } from '../credentials.js';
-import { OPERATOR_SEMANTICS } from '../lists/operators.js';
+import { OPERATOR_SEMANTICS, type FilterOperator } from '../lists/operators.js';
 import type { OtherKeyRule, TextCase } from './points.js';
 import { type Node, type Observation, markObserved, observedOn, operationById } from './publish-marks.js';
 
@@ -15,17 +15,19 @@ function* objectsOf(value: unknown): Generator<Node> {
 }
 
 /**
- * `text-case`: the lines of Contains, StartsWith and EndsWith in every description that lists the operators (the
- * `filterBy` parameters, from `OPERATOR_SEMANTICS`) say the observed case rule instead of the inferred one.
+ * The lines of `operators` in every description that lists the operators (the `filterBy` parameters, from
+ * `OPERATOR_SEMANTICS`) say the observed case rule instead of the inferred one (`inferred: case-<rule>` ->
+ * `observed at <target> on <date>: case-<rule>`), and the nodes changed are marked observed.
  */
-export function applyTextCase(
+function applyCaseRule(
   doc: OpenAPIObject,
   id: string,
+  operators: readonly FilterOperator[],
   inferred: TextCase,
   observed: TextCase,
   at: Observation,
 ): void {
-  const lines = TEXT_OPERATORS.map((op) => {
+  const lines = operators.map((op) => {
     const line = `- \`${op}\`: ${OPERATOR_SEMANTICS[op]}`;
     return [line, line.replace(`inferred: case-${inferred}`, `${observedOn(at)}: case-${observed}`)] as const;
   });
@@ -38,10 +40,18 @@ export function applyTextCase(
   }
 }
 
-/**
- * `equals-case`: the line of Equals in every description that lists the operators says the observed case rule for
- * text instead of the inferred one.
- */
+/** `text-case`: the lines of Contains, StartsWith and EndsWith. */
+export function applyTextCase(
+  doc: OpenAPIObject,
+  id: string,
+  inferred: TextCase,
+  observed: TextCase,
+  at: Observation,
+): void {
+  applyCaseRule(doc, id, TEXT_OPERATORS, inferred, observed, at);
+}
+
+/** `equals-case`: the line of Equals (its rule for text). */
 export function applyEqualsCase(
   doc: OpenAPIObject,
   id: string,
@@ -49,13 +59,7 @@ export function applyEqualsCase(
   observed: TextCase,
   at: Observation,
 ): void {
-  const line = `- \`Equals\`: ${OPERATOR_SEMANTICS.Equals}`;
-  const to = line.replace(`inferred: case-${inferred} for text`, `${observedOn(at)}: case-${observed} for text`);
-  for (const node of objectsOf(doc)) {
-    if (typeof node.description !== 'string' || !node.description.includes(line)) continue;
-    node.description = node.description.replaceAll(line, to);
-    markObserved(node, at, id, inferred);
-  }
+  applyCaseRule(doc, id, ['Equals'], inferred, observed, at);
 }
 
 /** `default-order:<operationId>`: the list's `sortBy` parameter (or its search body) says the observed default. */
