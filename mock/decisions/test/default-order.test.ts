@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { injectHarness, type InjectHarness } from '../../test/harness.js';
-import { decisionFile } from '../../../spec/decisions/test/decision-file.js';
+import { describe, expect, it } from 'vitest';
+import { sideBySide } from './side-by-side.js';
 
 /** The ids of a page, in order. */
 function ids(reply: { body: { results: { id: string }[] } }): string[] {
@@ -11,48 +10,37 @@ const ascending = (list: string[]) => [...list].sort((a, b) => (a < b ? -1 : a >
 const descending = (list: string[]) => ascending(list).reverse();
 
 describe('default-order decisions (the order of a list without sortBy, which the reference does not give)', () => {
-  let inferred: InjectHarness;
-  let observed: InjectHarness;
-
-  beforeAll(async () => {
-    inferred = await injectHarness();
-    observed = await injectHarness({
-      decisions: decisionFile({ 'default-order:listSkus': '-id', 'default-order:searchFamilies': '-id' }),
-    });
-  });
-
-  afterAll(async () => {
-    await inferred?.close();
-    await observed?.close();
-  });
+  const mocks = sideBySide({ 'default-order:listSkus': '-id', 'default-order:searchFamilies': '-id' });
 
   it('without decisions, lists SKUs by id ascending', async () => {
-    const page = ids(await inferred.call('GET', '/v1/items/skus?pageSize=20', { op: 'listSkus' }));
+    const page = ids(await mocks.inferred.call('GET', '/v1/items/skus?pageSize=20', { op: 'listSkus' }));
     expect(page.length).toBeGreaterThan(1);
     expect(page).toEqual(ascending(page));
   });
 
   it('with the decision -id, lists SKUs by id descending', async () => {
-    const page = ids(await observed.call('GET', '/v1/items/skus?pageSize=20', { op: 'listSkus' }));
+    const page = ids(await mocks.observed.call('GET', '/v1/items/skus?pageSize=20', { op: 'listSkus' }));
     expect(page.length).toBeGreaterThan(1);
     expect(page).toEqual(descending(page));
   });
 
   it('with the decision -id, searches families (parameters in the body) by id descending', async () => {
-    const page = ids(await observed.call('POST', '/v1/items/families/search', { body: {}, op: 'searchFamilies' }));
+    const page = ids(
+      await mocks.observed.call('POST', '/v1/items/families/search', { body: {}, op: 'searchFamilies' }),
+    );
     expect(page.length).toBeGreaterThan(1);
     expect(page).toEqual(descending(page));
   });
 
   it('with the decision, keeps an order the client asks for, and an empty sortBy means the adopted default', async () => {
-    const asked = ids(await observed.call('GET', '/v1/items/skus?pageSize=20&sortBy=id', { op: 'listSkus' }));
+    const asked = ids(await mocks.observed.call('GET', '/v1/items/skus?pageSize=20&sortBy=id', { op: 'listSkus' }));
     expect(asked).toEqual(ascending(asked));
-    const empty = ids(await observed.call('GET', '/v1/items/skus?pageSize=20&sortBy=', { op: 'listSkus' }));
+    const empty = ids(await mocks.observed.call('GET', '/v1/items/skus?pageSize=20&sortBy=', { op: 'listSkus' }));
     expect(empty).toEqual(descending(empty));
   });
 
   it('with the decision for SKUs only, leaves the other lists in the inferred order', async () => {
-    const page = ids(await observed.call('GET', '/v1/maintenance/assets?pageSize=20', { op: 'listAssets' }));
+    const page = ids(await mocks.observed.call('GET', '/v1/maintenance/assets?pageSize=20', { op: 'listAssets' }));
     expect(page).toEqual(ascending(page));
   });
 });

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { injectHarness, type InjectHarness } from '../../test/harness.js';
-import { decisionFile } from '../../../spec/decisions/test/decision-file.js';
+import { describe, expect, it } from 'vitest';
+import { sideBySide } from './side-by-side.js';
 
 const SUBSCRIPTIONS = '/v1/notifications/webhook/subscriptions';
 
@@ -10,37 +9,24 @@ function subscription(n: number) {
 }
 
 describe('success-status decisions (the success status the reference does not give)', () => {
-  let inferred: InjectHarness;
-  let observed: InjectHarness;
-
-  beforeAll(async () => {
-    inferred = await injectHarness();
-    observed = await injectHarness({
-      decisions: decisionFile({
-        'success-status:createWebhookSubscription': 200,
-        'success-status:deleteWebhookSubscription': 200,
-      }),
-    });
-  });
-
-  afterAll(async () => {
-    await inferred?.close();
-    await observed?.close();
+  const mocks = sideBySide({
+    'success-status:createWebhookSubscription': 200,
+    'success-status:deleteWebhookSubscription': 200,
   });
 
   it('without decisions, creates a subscription with the inferred 201 and deletes it with 204', async () => {
-    const created = await inferred.call('POST', SUBSCRIPTIONS, {
+    const created = await mocks.inferred.call('POST', SUBSCRIPTIONS, {
       body: subscription(1),
       op: 'createWebhookSubscription',
     });
     expect(created.status).toBe(201);
-    const deleted = await inferred.call('DELETE', `${SUBSCRIPTIONS}/${created.body.id}`);
+    const deleted = await mocks.inferred.call('DELETE', `${SUBSCRIPTIONS}/${created.body.id}`);
     expect(deleted.status).toBe(204);
   });
 
   it('with the decisions, creates it with the observed 200 and the very same fields', async () => {
-    const before = await inferred.call('POST', SUBSCRIPTIONS, { body: subscription(2) });
-    const created = await observed.call('POST', SUBSCRIPTIONS, { body: subscription(2) });
+    const before = await mocks.inferred.call('POST', SUBSCRIPTIONS, { body: subscription(2) });
+    const created = await mocks.observed.call('POST', SUBSCRIPTIONS, { body: subscription(2) });
     expect(created.status).toBe(200);
     expect(created.headers['content-type']).toMatch(/^application\/json/);
     expect(Object.keys(created.body).sort()).toEqual(Object.keys(before.body).sort());
@@ -48,15 +34,15 @@ describe('success-status decisions (the success status the reference does not gi
   });
 
   it('with the decisions, deletes it with the observed 200 and no body', async () => {
-    const created = await observed.call('POST', SUBSCRIPTIONS, { body: subscription(3) });
-    const deleted = await observed.call('DELETE', `${SUBSCRIPTIONS}/${created.body.id}`);
+    const created = await mocks.observed.call('POST', SUBSCRIPTIONS, { body: subscription(3) });
+    const deleted = await mocks.observed.call('DELETE', `${SUBSCRIPTIONS}/${created.body.id}`);
     expect(deleted.status).toBe(200);
     expect(deleted.text).toBe('');
-    expect((await observed.call('DELETE', `${SUBSCRIPTIONS}/${created.body.id}`)).status).toBe(404);
+    expect((await mocks.observed.call('DELETE', `${SUBSCRIPTIONS}/${created.body.id}`)).status).toBe(404);
   });
 
   it('leaves the problems of the operation alone', async () => {
-    const reply = await observed.call('POST', SUBSCRIPTIONS, {
+    const reply = await mocks.observed.call('POST', SUBSCRIPTIONS, {
       body: { ...subscription(4), eventName: 'Items.Sku.Teleported' },
     });
     expect(reply.status).toBe(400);
