@@ -83,57 +83,59 @@ function caseSample(value: unknown): string | undefined {
 const swapCase = (s: string) =>
   [...s].map((ch) => (ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase())).join('');
 
-/** Contains with the letters of a value in the other case: found (insensitive) or not (sensitive). */
-const textCase: Probe = {
-  name: 'text case',
-  kind: 'read',
-  points: () => ['text-case'],
-  async run(p) {
-    for (const op of plainLists().filter((o) => o.list?.filterAndSort)) {
-      const page = pageOf(await list(p, op, { pageSize: 100 }));
-      for (const field of op.list?.fields.filter((f) => f.filterable && f.type === 'string') ?? []) {
-        const item = page?.results.find((i) => caseSample(i[field.name]) !== undefined);
-        if (!item) continue;
-        const sample = caseSample(item[field.name]) as string;
-        const id = JSON.stringify(item.id);
-        const swapped = await list(p, op, { filterBy: `${field.name}[Contains]${swapCase(sample)}`, pageSize: 1000 });
-        if (swapped.status !== 200) continue;
-        if (ids(swapped).includes(id)) return p.seen.record('text-case', 'insensitive', swapped);
-        const exact = await list(p, op, { filterBy: `${field.name}[Contains]${sample}`, pageSize: 1000 });
-        if (exact.status === 200 && ids(exact).includes(id)) return p.seen.record('text-case', 'sensitive', swapped);
-      }
-    }
-    p.seen.cannot('text-case', 'no list item has a text value with letters to search for in the other case');
-  },
-};
+/** The filter value of an item's text as written and in the other case, or undefined when it cannot serve. */
+type CaseSample = (value: unknown) => { exact: string; swapped: string } | undefined;
 
-/** Equals with a whole text value in the other case: found (insensitive) or not (sensitive, the inference). */
-const equalsCase: Probe = {
-  name: 'equals case',
-  kind: 'read',
-  points: () => ['equals-case'],
-  async run(p) {
-    for (const op of plainLists().filter((o) => o.list?.filterAndSort)) {
-      const page = pageOf(await list(p, op, { pageSize: 100 }));
-      for (const field of op.list?.fields.filter((f) => f.filterable && f.type === 'string') ?? []) {
-        const item = page?.results.find((i) => {
-          const v = i[field.name];
-          return typeof v === 'string' && v.length <= 200 && !/["\\]/.test(v) && swapCase(v) !== v;
-        });
-        if (!item) continue;
-        const value = item[field.name] as string;
-        const id = JSON.stringify(item.id);
-        // Quoted, so values with spaces or punctuation are one value (Endpoints / filter language).
-        const swapped = await list(p, op, { filterBy: `${field.name}[Equals]"${swapCase(value)}"`, pageSize: 1000 });
-        if (swapped.status !== 200) continue;
-        if (ids(swapped).includes(id)) return p.seen.record('equals-case', 'insensitive', swapped);
-        const exact = await list(p, op, { filterBy: `${field.name}[Equals]"${value}"`, pageSize: 1000 });
-        if (exact.status === 200 && ids(exact).includes(id)) return p.seen.record('equals-case', 'sensitive', swapped);
+/**
+ * A probe of the case rule of `operator`: the first list item whose text `sample` accepts is looked for with its
+ * letters in the other case: found, `insensitive`; not found but found as written, `sensitive`.
+ */
+function caseProbe(point: string, operator: 'Contains' | 'Equals', sample: CaseSample, none: string): Probe {
+  return {
+    name: point.replace('-', ' '),
+    kind: 'read',
+    points: () => [point],
+    async run(p) {
+      for (const op of plainLists().filter((o) => o.list?.filterAndSort)) {
+        const page = pageOf(await list(p, op, { pageSize: 100 }));
+        for (const field of op.list?.fields.filter((f) => f.filterable && f.type === 'string') ?? []) {
+          const item = page?.results.find((i) => sample(i[field.name]) !== undefined);
+          if (!item) continue;
+          const { exact, swapped } = sample(item[field.name]) as { exact: string; swapped: string };
+          const id = JSON.stringify(item.id);
+          const other = await list(p, op, { filterBy: `${field.name}[${operator}]${swapped}`, pageSize: 1000 });
+          if (other.status !== 200) continue;
+          if (ids(other).includes(id)) return p.seen.record(point, 'insensitive', other);
+          const same = await list(p, op, { filterBy: `${field.name}[${operator}]${exact}`, pageSize: 1000 });
+          if (same.status === 200 && ids(same).includes(id)) return p.seen.record(point, 'sensitive', other);
+        }
       }
-    }
-    p.seen.cannot('equals-case', 'no list item has a text value with letters to look for in the other case');
+      p.seen.cannot(point, none);
+    },
+  };
+}
+
+/** Contains with a run of letters of a value in the other case. */
+const textCase = caseProbe(
+  'text-case',
+  'Contains',
+  (value) => {
+    const s = caseSample(value);
+    return s === undefined ? undefined : { exact: s, swapped: swapCase(s) };
   },
-};
+  'no list item has a text value with letters to search for in the other case',
+);
+
+/** Equals with a whole text value in the other case, quoted so values with spaces or punctuation are one value. */
+const equalsCase = caseProbe(
+  'equals-case',
+  'Equals',
+  (value) =>
+    typeof value === 'string' && value.length <= 200 && !/["\\]/.test(value) && swapCase(value) !== value
+      ? { exact: `"${value}"`, swapped: `"${swapCase(value)}"` }
+      : undefined,
+  'no list item has a text value with letters to look for in the other case',
+);
 
 /** The order of each list without sortBy, found among its sortable fields in both directions. */
 const defaultOrder: Probe = {
