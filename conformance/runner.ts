@@ -47,7 +47,35 @@ function ruleEnvOf(baseUrl: URL, file: DecisionFile | undefined): RuleEnv {
 
 /** A credential option, or undefined when it is absent or blank. */
 function given(value: string | undefined): string | undefined {
-  return value?.trim() ? value : undefined;
+  // Surrounding whitespace is dropped: a secret read from a file or a CI variable often ends in a newline.
+  const v = value?.trim();
+  return v ? v : undefined;
+}
+
+/** The credentials sent in headers, by the option that gives each. */
+const HEADER_CREDENTIALS = [
+  ['token', '--token'],
+  ['limitedToken', '--limited-token'],
+  ['apiKey', '--api-key'],
+  ['otherTenantToken', '--other-tenant-token'],
+  ['adminKey', '--admin-key'],
+] as const;
+
+/**
+ * Credentials a header can carry (a token or key never holds whitespace inside): a value with a character no header
+ * value may hold is a usage error naming its option, never a failed request deep in the run.
+ */
+function headerSafe(options: RunContext['options']): void {
+  const bad = (v: string) => /[^\t\x20-\x7e\x80-\xff]/.test(v);
+  for (const [key, flag] of HEADER_CREDENTIALS) {
+    const value = options[key];
+    if (value !== undefined && (bad(value) || /\s/.test(value)))
+      throw new UsageError(
+        `${flag}: the value holds a character a header cannot carry (a line break, a space or a control character)`,
+      );
+  }
+  for (const [name, value] of Object.entries(options.headers ?? {}))
+    if (bad(value)) throw new UsageError(`--header ${name}: the value holds a character a header cannot carry`);
 }
 
 /**
@@ -81,6 +109,7 @@ export async function openRun(input: ConformOptions, needsToken: boolean): Promi
     rateLimitMaxRequests: Math.max(1, input.rateLimitMaxRequests ?? 3000),
     rateLimitMaxSeconds: Math.max(1, input.rateLimitMaxSeconds ?? 20),
   };
+  headerSafe(options);
   const redactor = new Redactor();
   for (const s of [
     options.token,

@@ -126,6 +126,18 @@ describe('runConformance without a credential', () => {
     await expect(runConformance({ baseUrl: bare.url, token: '  ' })).rejects.toThrow(/the token given is empty/);
   });
 
+  it('takes a token that ends in a line break (a secret read from a file), and refuses one broken inside, naming the option', async () => {
+    const token = await admin.control.tenant('gate-newline').token();
+    const report = await runConformance({ baseUrl: bare.url, token: `${token}\n`, only: ['lists.defaults'] });
+    expect(report.exitCode).toBe(0);
+    await expect(
+      runConformance({ baseUrl: bare.url, token: `${token.slice(0, 10)}\n${token.slice(10)}` }),
+    ).rejects.toThrow(/^--token: the value holds a character a header cannot carry/);
+    await expect(runConformance({ baseUrl: bare.url, token, headers: { 'X-Trace': 'a\u0007b' } })).rejects.toThrow(
+      /^--header X-Trace: /,
+    );
+  });
+
   it('says so when the admin API of a mock is turned off by useMockAdmin: false', async () => {
     await expect(runConformance({ baseUrl: admin.url, useMockAdmin: false })).rejects.toThrow(
       /its admin API is off: --no-mock-admin/,
