@@ -47,6 +47,8 @@ export interface Settings {
    * (1: a first answer's latency is the mock's work for that tenant, not a queue of others' on 2 cores).
    */
   tenants: { count: number; concurrency: number };
+  /** start-close: measured cycles of startMock(), first answer, close (after one cold cycle). */
+  startCloseCycles: number;
   /**
    * list-100k-varied: the catalog size (null: skipped unless named, like list-100k), seconds of never-repeated
    * filters, and connections of that load (1: each latency is one uncached filter + sort, not a queue).
@@ -85,6 +87,7 @@ const FULL: Settings = {
   },
   startup: { skus: 100_000, listLoadS: 10 },
   tenants: { count: 10_000, concurrency: 1 },
+  startCloseCycles: 20,
   varied: { skus: 100_000, loadS: 60, connections: 1 },
   conformTimeoutS: 180,
 };
@@ -106,11 +109,16 @@ const QUICK: Settings = {
     rounds: 1,
     deliveryTimeoutS: 20,
   },
-  // A quarter second of list load is hundreds of requests: enough for the smoke run to prove the RSS measurements.
-  startup: { skus: 10_000, listLoadS: 0.25 },
-  // 250 first reads are about 1.3 s of the mock's CPU (500 measured 2.4-2.7 s, 2 cores): few enough for the smoke run, which proves
-  // every measurement, not its size.
-  tenants: { count: 250, concurrency: 1 },
+  // The quick run is the smoke run (bench/bench.e2e.test.ts): it proves every measurement of a scenario, not its size,
+  // so its catalogs, tenant counts and cycles are the smallest that still give each figure a value (inferred; the full
+  // run's sizes are unchanged). A tenth of a second of list load is a hundred requests or more even on a loaded
+  // machine: enough to prove the RSS measurements; 2,000 SKUs seed in a fraction of the time 10,000 take.
+  startup: { skus: 2_000, listLoadS: 0.1 },
+  // 50 first reads give every first-answer figure (p50, p99, max, per second, the mock's CPU) and the per-tenant RSS a
+  // value; 250 cost about 1.3 s of the mock's CPU on 2 cores.
+  tenants: { count: 50, concurrency: 1 },
+  // Five cycles give the median and p90 a value; each costs ~50 ms of the bench's own CPU.
+  startCloseCycles: 5,
   varied: { skus: null, loadS: 5, connections: 1 },
   conformTimeoutS: 30,
 };
@@ -119,7 +127,7 @@ export const USAGE = `Usage: npm run bench -- [options]
 
   --quick              one short round per scenario (smoke run); list-100k, list-100k-varied and conform
                        skipped unless named with --scenarios (list-100k-varied then loads for 5 s), startup with
-                       10,000 SKUs, tenants-10k with 500 tenants
+                       2,000 SKUs, tenants-10k with 50 tenants, start-close with 5 cycles
   --scenarios a,b      run only these (${SCENARIOS.join(', ')})
   --out DIR            write results.json and results.md into DIR (default: bench/)
   --rounds N           measured rounds per scenario

@@ -3,9 +3,6 @@ import { call } from '../http.js';
 import { median, percentileSorted, round } from '../stats.js';
 import type { Outcome, ScenarioDef } from './types.js';
 
-/** Measured start/close cycles (the same in --quick: a cycle costs a fraction of a second). */
-const CYCLES = 20;
-
 /** One cycle's times, ms. */
 interface Cycle {
   startMs: number;
@@ -46,15 +43,17 @@ const metricsOf = (name: string, samples: number[]) => ({
 
 export const startCloseScenario: ScenarioDef = {
   name: 'start-close',
-  description: `startMock() of opsapi/testing in this process: start, first answer of one GET with a token, close; ${CYCLES} cycles`,
+  description:
+    'startMock() of opsapi/testing in this process: start, first answer of one GET with a token, close; 20 cycles (--quick: 5)',
   async run(ctx): Promise<Outcome> {
     // The first cycle of a process is slower (one-time warm-up of the modules and the JIT; inferred from the numbers):
     // a suite pays it once, so it is reported apart.
     const cold = await cycle();
+    const count = ctx.settings.startCloseCycles;
     const cycles: Cycle[] = [];
-    for (let i = 0; i < CYCLES; i++) cycles.push(await cycle());
+    for (let i = 0; i < count; i++) cycles.push(await cycle());
     const metrics: Record<string, number | null> = {
-      cycles: CYCLES,
+      cycles: count,
       'cold.startMs': round(cold.startMs, 2),
       'cold.firstAnswerMs': round(cold.firstAnswerMs, 2),
       'cold.closeMs': round(cold.closeMs, 2),
@@ -78,7 +77,7 @@ export const startCloseScenario: ScenarioDef = {
       metrics,
       details: { cycles },
       notes: [
-        `startMock() with default options (300 SKUs per tenant) in the bench process: median and p90 over ${CYCLES} cycles after one cold cycle (cold.*), the warm-up every process pays once.`,
+        `startMock() with default options (300 SKUs per tenant) in the bench process: median and p90 over ${count} cycles after one cold cycle (cold.*), the warm-up every process pays once.`,
         'firstAnswer is one GET /v1/items/skus?pageSize=1 of a fresh tenant, whose world that first request seeds (300 SKUs).',
       ],
     };

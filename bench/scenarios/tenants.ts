@@ -42,7 +42,7 @@ const minus = (a: number | null, b: number | null) => (a !== null && b !== null 
 export const tenantsScenario: ScenarioDef = {
   name: 'tenants-10k',
   description:
-    'one mock, 10,000 new tenants (--quick: 500) each reading a page once, then the list requests spread over them round-robin: RSS, heap, first answer per tenant',
+    'one mock, 10,000 new tenants (--quick: 50) each reading a page once, then the list requests spread over them round-robin: RSS, heap, first answer per tenant',
   async run(ctx) {
     const { count, concurrency } = ctx.settings.tenants;
     // Minted offline with the mock's default secret before the mock starts: minting is not what is measured.

@@ -26,14 +26,39 @@ const ownImportMetaUrl: Plugin = {
  * cli/opsapi.ts` spends ~1.2 s of CPU loading the sources one by one through tsx's loader thread at every start; the
  * compiled CLI starts in ~0.2-0.45 s, and the e2e tests start it some 80 times per run. It is the same esbuild
  * transform tsx applies, done once per test run. The CLI loads each command lazily, so the output is split into
- * chunks: a command's packages are imported only when that command runs.
+ * chunks: a command's packages are imported only when that command runs. Most packages are bundled into those
+ * chunks too (see UNBUNDLED).
  */
 export function compileCli(outDir: string): Promise<string> {
-  return compileEntry('cli/opsapi.ts', outDir);
+  return compileEntry('cli/opsapi.ts', outDir, { bundlePackages: true });
 }
 
-/** Compiles another entry point of this checkout (a path from its root) the same way, e.g. the benchmark's runner. */
-export async function compileEntry(entry: string, outDir: string): Promise<string> {
+/**
+ * Packages that stay imports resolved in this checkout's node_modules: they read files that lie next to their own
+ * modules (`__dirname`), which a bundle does not carry: the docs page's assets, autocannon's workers, ioredis' error
+ * stacks. Every other package is bundled into the chunks. Why (inferred; measured on 2 cores): resolving and reading
+ * the ~60 packages the mock imports, file by file, was half of each start, ~0.2 s of CPU of the ~0.45 s a refused
+ * `opsapi mock` costs, and the e2e layer starts the CLI and its mocks some 100 times per run. Bundling costs esbuild
+ * ~0.4 s of CPU, so entries started once or twice a run (the benchmark's and the soak's runners) leave every package
+ * external. The packages' code is the same; how the kit installs and runs as published is test/pack.e2e.test.ts.
+ */
+const UNBUNDLED = ['@fastify/swagger', '@fastify/swagger-ui', 'autocannon', 'ioredis'];
+
+/** Bundled CommonJS packages call `require` (built-ins, JSON files): an ES module has none, so each chunk makes one. */
+const BUNDLE_REQUIRE = [
+  "import { createRequire as __opsapiCreateRequire } from 'node:module';",
+  'const require = __opsapiCreateRequire(import.meta.url);',
+].join(' ');
+
+/**
+ * Compiles another entry point of this checkout (a path from its root) the same way, e.g. the benchmark's runner;
+ * its packages stay imports unless `bundlePackages`.
+ */
+export async function compileEntry(
+  entry: string,
+  outDir: string,
+  options: { bundlePackages?: boolean } = {},
+): Promise<string> {
   const name = basename(entry, extname(entry));
   await build({
     entryPoints: { [name]: join(root, entry) },
@@ -44,7 +69,9 @@ export async function compileEntry(entry: string, outDir: string): Promise<strin
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    packages: 'external',
+    ...(options.bundlePackages
+      ? { external: UNBUNDLED, banner: { js: BUNDLE_REQUIRE } }
+      : { packages: 'external' as const }),
     logLevel: 'error',
     plugins: [ownImportMetaUrl],
   });

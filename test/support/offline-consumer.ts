@@ -44,8 +44,14 @@ export function productionEntries(lockFile: string): [path: string, entry: LockE
  * in the kit's node_modules, which `npm ci` verified against the lock's integrity when it installed it. What this proves:
  * the tarball installs with the dependency versions the kit is tested with, and its declared dependencies are satisfied
  * by them. What it cannot prove without a network: that a registry resolution of its ranges today picks working versions.
+ * With `omitOptional` (a consumer that installs with --omit=optional), optional packages get no tarball.
  */
-export function writeOfflineConsumer(root: string, tarball: string, dir: string): void {
+export function writeOfflineConsumer(
+  root: string,
+  tarball: string,
+  dir: string,
+  options: { omitOptional?: boolean } = {},
+): void {
   mkdirSync(join(dir, 'deps'), { recursive: true });
   copyFileSync(tarball, join(dir, 'opsapi.tgz'));
   // The tarball's own manifest, not the repository's: the consumer must get what the package declares.
@@ -66,9 +72,11 @@ export function writeOfflineConsumer(root: string, tarball: string, dir: string)
     },
   };
   productionEntries(join(root, 'package-lock.json')).forEach(([path, entry], index) => {
-    if (entry.optional && !existsSync(join(root, path))) {
-      // A native build for another platform, which this machine did not install: npm ci skips it here (os/cpu), but the
-      // lock must still name it.
+    const optional = entry.optional === true || entry.devOptional === true;
+    if (optional && (options.omitOptional || !existsSync(join(root, path)))) {
+      // A native build for another platform, which this machine did not install, or any optional package when the
+      // consumer installs with --omit=optional (tsx and esbuild, most of the dependencies' bytes): npm ci skips it
+      // (os/cpu, omit), but the lock must still name it.
       const { resolved: _resolved, integrity: _integrity, ...rest } = entry;
       packages[path] = rest;
       return;
