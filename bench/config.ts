@@ -15,6 +15,7 @@ export const SCENARIOS = [
   'startup-and-memory',
   'tenants-10k',
   'start-close',
+  'redis',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 

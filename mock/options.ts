@@ -34,6 +34,11 @@ export interface MockOptions extends PlantedFaultsOption {
   adminKey: string | null;
   jwtSecret: string;
   maxTenants: number;
+  /**
+   * Byte budget of the list engine's caches over all tenants, MB (`--cache-mb`; each tenant may hold a quarter of
+   * it); null: inferred from the memory available (mock/cache-memory.ts `defaultCacheBytes`).
+   */
+  cacheMb: number | null;
   /** Delay before each automatic attempt, in seconds: the first from the notification's creation, each next one from the previous attempt's due time. */
   retrySchedule: readonly number[];
   /** Per-attempt timeout of a webhook delivery, ms. */
@@ -48,6 +53,11 @@ export interface MockOptions extends PlantedFaultsOption {
   bodyLimit: number;
   /** Persist all state to this file (null: in memory). */
   stateFile: string | null;
+  /**
+   * Redis of a replicated mock (`--redis URL`, DESIGN "Shared sandbox"): tenants' writes, rate-limit buckets and the
+   * webhook schedule live there, so every process started with the same URL answers as one mock. null: one process.
+   */
+  redis: string | null;
   /** Log each request to stderr. */
   logRequests: boolean;
   /** Whether Contains, StartsWith and EndsWith compare case-sensitively (list engine option; inferred: insensitive). */
@@ -74,6 +84,7 @@ export function defaultOptions(): MockOptions {
     adminKey: null,
     jwtSecret: DEFAULT_JWT_SECRET,
     maxTenants: 1000,
+    cacheMb: null,
     ...noPlantedFaults(),
     retrySchedule: DEFAULT_RETRY_SCHEDULE,
     deliveryTimeoutMs: 10_000,
@@ -82,6 +93,7 @@ export function defaultOptions(): MockOptions {
     blockPrivateEndpoints: false,
     bodyLimit: 1024 * 1024,
     stateFile: null,
+    redis: null,
     logRequests: false,
     textCase: DEFAULT_LIST_ENGINE.textCase,
     equalsCase: DEFAULT_LIST_ENGINE.equalsCase,

@@ -68,6 +68,7 @@ const HTTP_TITLES: Readonly<Record<number, string>> = {
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
 
 /** RFC 9110 section anchors of the statuses used by uncoded problems. */
@@ -79,6 +80,7 @@ const RFC9110_SECTIONS: Readonly<Record<number, string>> = {
   413: '15.5.14',
   415: '15.5.16',
   500: '15.6.1',
+  503: '15.6.4',
 };
 
 /** A problem for an error no catalog code names (unknown route, 405, 413, 415): no `code` (inferred, DESIGN). */

@@ -19,6 +19,10 @@ import { decisionsOf } from '../spec/decisions/index.js';
 import { Persistence, type RestoreReport } from './persistence/persistence.js';
 import { createControl, type MockControl } from './control/control.js';
 import { checkAdminKey, SharedModeError, sharedModeRefusal } from './shared-mode.js';
+import { startReplication } from './replication/index.js';
+
+/** Where a running mock reports trouble it survives (Redis outages of a replica). */
+const warn = (message: string) => process.stderr.write(`opsapi mock: ${message}\n`);
 
 export type { MockControl, MockStats } from './control/control.js';
 export type { TenantControl, TenantClock, TokenRequest } from './control/tenant.js';
@@ -47,6 +51,10 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
   // A key too short to guard anything is refused even on loopback (DESIGN "Shared sandbox"); nothing is built yet.
   const key = given.admin && given.adminKey !== null ? checkAdminKey(given.adminKey) : { ok: true as const };
   if (!key.ok) throw new SharedModeError(key.error);
+  if (given.redis && given.stateFile)
+    throw new SharedModeError(
+      '--state and --redis cannot be used together: with --redis the state lives in Redis (run Redis with persistence on, e.g. appendonly yes)',
+    );
   const { document, validator } = sharedContract();
   // Decisions observed at a real deployment (`--decisions`) decorate the faithful parts here, and only when given.
   const decisions = given.decisions ? adoptDecisions(decisionsOf(given.decisions), clock) : null;
@@ -57,9 +65,13 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
     seed: options.seed,
     skus: options.skus,
     maxTenants: options.maxTenants,
+    cacheMb: options.cacheMb,
     jwtSecret: options.jwtSecret,
     clock,
   });
+  const verifier = new TokenVerifier(options.jwtSecret);
+  // `--redis`: this process is one replica of a mock whose state lives in Redis (mock/replication/), wired only then.
+  const replication = options.redis ? await startReplication(options, options.redis, store, verifier, warn) : null;
   const transport = new UndiciTransport({
     timeoutMs: options.deliveryTimeoutMs,
     blockPrivate: options.blockPrivateEndpoints,
@@ -72,15 +84,21 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
       concurrency: options.deliveryConcurrency,
       maxNotificationsPerTenant: options.maxNotifications,
     },
-    { clock, ...(faults?.webhookParts({ signer: hmacSigner, transport }) ?? { signer: hmacSigner, transport }) },
+    {
+      clock,
+      ...(faults?.webhookParts({ signer: hmacSigner, transport }) ?? { signer: hmacSigner, transport }),
+      ...(replication ? { schedulers: replication.schedulers } : {}),
+    },
   );
+  replication?.start(engine);
   const persistence = options.stateFile ? new Persistence(options.stateFile, store, engine) : null;
   const restored = persistence ? persistence.restore() : null;
   const services: MockServices = {
     options,
     store,
-    verifier: new TokenVerifier(options.jwtSecret),
-    limiter: options.rateLimit ? new RateLimiter(options.rateLimit) : null,
+    verifier,
+    // A replicated mock's buckets are shared in Redis (its gate takes the token): none in this process.
+    limiter: options.rateLimit && !replication ? new RateLimiter(options.rateLimit) : null,
     engine,
     validator,
     clock,
@@ -92,9 +110,15 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
   const handlers = faults?.handlers(adopted) ?? adopted;
   let app: FastifyInstance;
   try {
-    app = await buildApp(services, handlers, document, composeDecorators(decisions?.app, faults?.app));
+    app = await buildApp(
+      services,
+      handlers,
+      document,
+      composeDecorators(replication?.gate, decisions?.app, faults?.app),
+    );
   } catch (error) {
-    // Nothing may outlive a failed build: the delivery engine's timers and the state file's handle.
+    // Nothing may outlive a failed build: the delivery engine's timers, the state file's handle, the Redis connection.
+    await replication?.close();
     await engine.close();
     persistence?.close();
     throw error;
@@ -107,6 +131,7 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
     close: () =>
       (closing ??= (async () => {
         await app.close();
+        await replication?.close();
         await engine.close();
         persistence?.close();
       })()),

@@ -9,6 +9,7 @@ import {
 } from './load-scenarios.js';
 import { listVariedScenario } from './list-varied.js';
 import { proxyScenario } from './proxy.js';
+import { redisScenario } from './redis.js';
 import { startCloseScenario } from './start-close.js';
 import { startupScenario } from './startup.js';
 import { tenantsScenario } from './tenants.js';
@@ -28,4 +29,5 @@ export const SCENARIO_DEFS: Record<ScenarioName, ScenarioDef> = {
   'startup-and-memory': startupScenario,
   'tenants-10k': tenantsScenario,
   'start-close': startCloseScenario,
+  redis: redisScenario,
 };

@@ -23,7 +23,7 @@ interface Inbox {
 }
 
 /** A receiver in this process: verifies every signature on the raw body with the tenant's secret, answers 200. */
-class Receiver {
+export class Receiver {
   private readonly inboxes = new Map<string, Inbox>();
   private server: Server | null = null;
   url = '';
@@ -74,7 +74,7 @@ class Receiver {
   }
 }
 
-interface RoundResult {
+export interface RoundResult {
   subscriptions: number;
   events: number;
   expected: number;
@@ -96,7 +96,7 @@ interface RoundResult {
   benchCpuPct: number | null;
 }
 
-async function oneRound(
+export async function oneRound(
   baseUrl: string,
   oursPid: number,
   receiver: Receiver,

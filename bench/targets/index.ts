@@ -5,7 +5,7 @@ import { freePort, spawnChild, type Child } from '../children.js';
 /** The project root (bench/targets/ -> ../..). */
 export const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 
-export type TargetName = 'bare' | 'prism' | 'ours' | 'proxy';
+export type TargetName = 'bare' | 'prism' | 'ours' | 'proxy' | 'redis';
 export const TARGET_NAMES: readonly TargetName[] = ['bare', 'prism', 'ours'];
 
 /** A target listening on loopback, in its own process. */

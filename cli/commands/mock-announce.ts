@@ -2,6 +2,8 @@ import type { RunningMock } from '../../mock/server.js';
 import { DEFAULT_ORG, type MockOptions } from '../../mock/options.js';
 import { mintToken } from '../../mock/auth/tokens.js';
 import { adminClaims, limitedClaims } from '../../mock/auth/presets.js';
+import { CacheBudget } from '../../mock/lists/cache-budget.js';
+import { cacheBytesOf } from '../../mock/cache-memory.js';
 
 /** Validity of the tokens printed at start: long enough for a working day or a CI job of any length (inferred). */
 const PRINTED_TOKEN_SECONDS = 30 * 24 * 3600;
@@ -34,9 +36,28 @@ export async function startupFacts(running: RunningMock, jwtSecret: string): Pro
 /** How many tenants the mock keeps, and what happens beyond (no acknowledged write is lost silently). */
 function tenantsLine(options: Partial<MockOptions>): string {
   const max = options.maxTenants ?? 0;
+  if (options.redis)
+    return `up to ${max} in memory as a cache of Redis; beyond, the least recently used is dropped from memory and read back from Redis on its next request (nothing lost)`;
   return options.stateFile
-    ? `up to ${max} in memory; beyond, idle ones are evicted, and persisted ones (--state) are kept`
+    ? `up to ${max} in memory; beyond, the least recently used idle one is evicted and reloaded from --state on its next request (nothing lost)`
     : `up to ${max} in memory; beyond, the least recently used is evicted and its writes dropped (its next answer carries a Warning header; --state keeps them)`;
+}
+
+/** The list caches' byte budget (`--cache-mb`, or the default inferred from memory). */
+function cachesLine(options: Partial<MockOptions>): string {
+  const mb = (bytes: number) => `${Number((bytes / (1024 * 1024)).toFixed(2))} MB`;
+  const budget = new CacheBudget(cacheBytesOf(options.cacheMb));
+  return `${mb(budget.limitBytes)} over all tenants, ${mb(budget.shareBytes)} per tenant${options.cacheMb ? '' : ' (inferred from memory; --cache-mb sets it)'}`;
+}
+
+/** Where Redis is, without the credentials a `redis://user:password@host` URL may carry. */
+function redisHost(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`;
+  } catch {
+    return 'the given URL';
+  }
 }
 
 /** The human banner. */
@@ -49,8 +70,14 @@ export function bannerLines(running: RunningMock, options: Partial<MockOptions>,
     `  admin token:    ${facts.adminToken}`,
     `  limited token:  ${facts.limitedToken}`,
     `  webhook secret: ${facts.webhookSecret}`,
-    `  rate limit:     ${options.rateLimit ? `${options.rateLimit.limit}/${options.rateLimit.windowMs}ms per tenant` : 'off'}`,
+    `  rate limit:     ${options.rateLimit ? `${options.rateLimit.limit}/${options.rateLimit.windowMs}ms per tenant${options.redis ? ' over all replicas' : ''}` : 'off'}`,
     `  tenants:        ${tenantsLine(options)}`,
+    `  list caches:    ${cachesLine(options)}`,
+    ...(options.redis
+      ? [
+          `  replica of:     the mock on Redis at ${redisHost(options.redis)}: tenants' writes, rate limits and the webhook schedule are shared by every process started with it`,
+        ]
+      : []),
     ...(options.faults?.size ? [`  FAULTS PLANTED: ${[...options.faults].join(', ')}`] : []),
     ...(options.decisions
       ? [

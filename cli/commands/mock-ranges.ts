@@ -8,6 +8,8 @@ export const MOCK_INTEGER_RANGES = {
   seed: [0, 2 ** 31 - 1],
   skus: [1, 1_000_000],
   maxTenants: [1, 1_000_000],
+  /** Megabytes (at most 1 TB). */
+  cacheMb: [1, 1_048_576],
   /** Milliseconds. */
   deliveryTimeout: [1, 600_000],
   deliveryConcurrency: [1, 10_000],

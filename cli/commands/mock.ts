@@ -67,6 +67,13 @@ export function mockCommand(): Command {
     )
     .addOption(
       flag(
+        '--cache-mb <n>',
+        'list cache budget in MB over all tenants, a quarter of it per tenant (default: 1/8 of memory, at most 512)',
+        'CACHE_MB',
+      ).argParser(integer(...R.cacheMb)),
+    )
+    .addOption(
+      flag(
         '--retry-schedule <list>',
         'webhook attempt delays, e.g. 0,5s,5m,30m,2h,5h,10h,10h',
         'RETRY_SCHEDULE',
@@ -114,6 +121,13 @@ export function mockCommand(): Command {
     .addOption(
       flag('--state <file>', 'persist all state to this file (journal + snapshot) and restore it on start', 'STATE'),
     )
+    .addOption(
+      flag(
+        '--redis <url>',
+        'one replica of a mock whose state lives in Redis (redis://host:port[/db]): run N of them behind a load balancer',
+        'REDIS',
+      ),
+    )
     .addOption(flag('--log-requests', 'log every request to stderr', 'LOG_REQUESTS'))
     .addOption(flag('--quiet', 'print only the URL', 'QUIET'))
     .addOption(
@@ -135,6 +149,7 @@ export function mockCommand(): Command {
         adminKey: (o.adminKey as string | undefined) ?? null,
         jwtSecret: o.jwtSecret as string,
         maxTenants: o.maxTenants as number,
+        cacheMb: (o.cacheMb as number | undefined) ?? null,
         deliveryTimeoutMs: o.deliveryTimeout as number,
         deliveryConcurrency: o.deliveryConcurrency as number,
         maxNotifications: o.maxNotifications as number,
@@ -143,6 +158,7 @@ export function mockCommand(): Command {
         faults: new Set((o.fault as FaultName[] | undefined) ?? []),
         logRequests: o.logRequests === true,
         stateFile: (o.state as string | undefined) ?? null,
+        redis: (o.redis as string | undefined) ?? null,
         ...(o.retrySchedule ? { retrySchedule: o.retrySchedule as number[] } : {}),
       };
       const refuse = (line: string): never => {
@@ -169,7 +185,10 @@ export function mockCommand(): Command {
       try {
         mock = await startMock(options);
       } catch (error) {
-        if ((error as Error).name === 'StateFileError') refuse((error as Error).message);
+        const name = (error as Error).name;
+        if (name === 'StateFileError' || name === 'SharedModeError') refuse((error as Error).message);
+        // --redis unreachable or serving replicas with other settings (mock/replication/).
+        if (name === 'RedisUnavailableError' || name === 'ReplicationConfigError') refuse((error as Error).message);
         const code = systemErrorCode(error);
         if (code === 'EADDRINUSE') refuse(`${options.host}:${options.port} is already in use; pick another --port.`);
         // Another system error (the state file unreadable, the port taken since the check): still one line.

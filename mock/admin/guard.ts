@@ -22,6 +22,15 @@ export function adminKeyRefused(ref: RequestRef, sent: boolean): ProblemAnswer {
   return { ...unauthorized(ref, detail), headers: { 'www-authenticate': ADMIN_KEY_CHALLENGE } };
 }
 
+/** Whether a request carries the admin key in `X-Admin-Key` (compared in constant time: SHA-256 of both). */
+export function adminKeyHolder(key: string): (req: FastifyRequest) => boolean {
+  const expected = digest(key);
+  return (req) => {
+    const given = req.headers[ADMIN_KEY_HEADER];
+    return typeof given === 'string' && timingSafeEqual(digest(given), expected);
+  };
+}
+
 /**
  * Guards every `/__mock/*` route registered on `app` from here on, wherever (so a route added later cannot be left
  * open), except health: an `onRequest` hook that answers the 401 unless `X-Admin-Key` carries `key`. It runs before
@@ -30,10 +39,10 @@ export function adminKeyRefused(ref: RequestRef, sent: boolean): ProblemAnswer {
  * and the document names every route a stranger would try (inferred). Compared in constant time: SHA-256 of both.
  */
 export function guardAdminRoutes(app: FastifyInstance, key: string): void {
-  const expected = digest(key);
+  const holdsKey = adminKeyHolder(key);
   const check = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const given = req.headers[ADMIN_KEY_HEADER];
-    if (typeof given === 'string' && timingSafeEqual(digest(given), expected)) return undefined;
+    if (holdsKey(req)) return undefined;
     return send(reply, adminKeyRefused(refOf(req), given !== undefined));
   };
   app.addHook('onRoute', (route) => {

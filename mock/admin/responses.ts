@@ -21,13 +21,32 @@ export const Stats = Type.Object(
         evictedWithWrites: Type.Integer({
           minimum: 0,
           description:
-            'evicted tenants that held writes: without `--state` those writes were dropped, and the next answer to the tenant carries a `Warning` header saying so',
+            'evicted tenants that held writes: without `--state` those writes were dropped, and the next answer to the tenant carries a `Warning` header saying so; with `--state` they were kept',
+        }),
+        reloaded: Type.Integer({
+          minimum: 0,
+          description:
+            'tenants reloaded from `--state` on their next request (after an eviction or a restart), with their writes, API keys, id sequences and clock',
         }),
         persisted: Type.Boolean({
-          description: 'whether `--state` keeps tenants (persisted tenants are never evicted)',
+          description:
+            'whether `--state` keeps every tenant that wrote: an evicted one is reloaded on its next request, nothing lost and no `Warning`',
         }),
       },
       { description: 'How many tenants the mock keeps, and what eviction did' },
+    ),
+    listCaches: Type.Object(
+      {
+        limitBytes: Type.Integer({ minimum: 0, description: 'the budget over all tenants (`--cache-mb`)' }),
+        shareBytes: Type.Integer({ minimum: 0, description: 'most one tenant may hold (a quarter of the budget)' }),
+        usedBytes: Type.Integer({ minimum: 0, description: 'estimated bytes cached now (never above the budget)' }),
+        entries: Type.Integer({ minimum: 0, description: 'values cached now' }),
+        evictions: Type.Integer({ minimum: 0, description: 'values dropped to stay within the budget since start' }),
+      },
+      {
+        description:
+          "The list engine's caches (sorted orders, filter matches, compiled filters): a byte budget, least recently used values dropped beyond it",
+      },
     ),
     notifications: Type.Integer({ minimum: 0, description: 'stored notifications over all tenants' }),
     pendingDeliveries: Type.Integer({ minimum: 0, description: 'delivery attempts scheduled or under way' }),

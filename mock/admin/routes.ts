@@ -88,6 +88,7 @@ export async function registerAdmin(app: FastifyInstance, services: MockServices
             uptimeSeconds: Math.round(process.uptime()),
             tenants: store.orgs().length,
             tenantLimit: { ...store.figures(), persisted: options.stateFile !== null },
+            listCaches: store.caches.figures(),
             notifications,
             pendingDeliveries: engine.pendingCount(),
             memory: {

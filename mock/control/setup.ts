@@ -22,7 +22,7 @@ export function setupWrites(store: Store, org: string) {
       return structuredClone(addSubscription(store.tenant(org), { endpoint, eventName, eventVersion }));
     },
     unsubscribe: (id: string): boolean => {
-      const tenant = store.peek(org);
+      const tenant = store.existing(org);
       if (!tenant?.subscriptions.has(id)) return false;
       tenant.commit('subscription', id, null);
       return true;

@@ -49,7 +49,8 @@ export async function authenticate(
   let fromKey: Principal | undefined;
   if (apiKeyHeader !== undefined && !repeatsBearer(apiKeyHeader, bearerToken)) {
     const org = store.apiKeyOrg(apiKeyHeader);
-    const tenant = org === undefined ? undefined : store.peek(org);
+    // A persisted tenant evicted from memory is reloaded: its keys stay valid (mock/store/tenant-loader.ts).
+    const tenant = org === undefined ? undefined : store.existing(org);
     const id = tenant?.apiKeysByValue.get(apiKeyHeader);
     const record = id === undefined ? undefined : tenant?.apiKeys.get(id);
     if (!tenant || !record) return { ok: false, reason: 'The API key is not valid.' };

@@ -5,8 +5,11 @@ import { send } from './send.js';
 /** An `onSend` hook: sees, and may replace, the serialised body of an answer. */
 export type PayloadHook = (req: FastifyRequest, reply: FastifyReply, payload: unknown) => Promise<unknown>;
 
-/** An `onRequest` hook: sees every request before it is routed to its handler. */
-export type RequestHook = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+/** An `onRequest` hook: sees every request before it is routed to its handler; may answer it (returns the reply). */
+export type RequestHook = (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined>;
+
+/** An `onResponse` hook: runs once the answer was sent (or the request ended without one). */
+export type ResponseHook = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
 /**
  * What the composition root (mock/server.ts) may add to the faithful HTTP shell to build a variant of the mock,
@@ -15,12 +18,17 @@ export type RequestHook = (req: FastifyRequest, reply: FastifyReply) => Promise<
 export interface AppDecorator {
   readonly onSend: readonly PayloadHook[];
   readonly onRequest?: readonly RequestHook[];
+  readonly onResponse?: readonly ResponseHook[];
+  /** Runs when the client goes away before the answer (Fastify's `onRequestAbort`). */
+  readonly onRequestAbort?: readonly ((req: FastifyRequest) => Promise<void>)[];
 }
 
 /** Adds the decorator's hooks to the root instance; called before any route or plugin, so all of them inherit them. */
 export function decorateApp(app: FastifyInstance, decorator: AppDecorator | undefined): void {
   for (const hook of decorator?.onRequest ?? []) app.addHook('onRequest', hook);
   for (const hook of decorator?.onSend ?? []) app.addHook('onSend', hook);
+  for (const hook of decorator?.onResponse ?? []) app.addHook('onResponse', hook);
+  for (const hook of decorator?.onRequestAbort ?? []) app.addHook('onRequestAbort', hook);
 }
 
 /** One decorator doing what each given one does, in their order (hooks of the first run first); none: undefined. */
@@ -30,6 +38,8 @@ export function composeDecorators(...decorators: (AppDecorator | undefined)[]): 
   return {
     onRequest: given.flatMap((d) => d.onRequest ?? []),
     onSend: given.flatMap((d) => d.onSend),
+    onResponse: given.flatMap((d) => d.onResponse ?? []),
+    onRequestAbort: given.flatMap((d) => d.onRequestAbort ?? []),
   };
 }
 

@@ -8,6 +8,7 @@ import { codedProblem, plainProblem, unauthorized, type ProblemAnswer, type Requ
 import type { Handler, HandlerContext } from './context.js';
 import { authenticate } from './credentials.js';
 import { preferredCode } from './prefer.js';
+import { rateLimited } from './rate-limited.js';
 import { send } from './send.js';
 import type { MockServices } from './services.js';
 
@@ -83,15 +84,7 @@ export function registerOperation(
       // Limits: a per-tenant rate limit; exceeding it returns 429 COMMON.RATE_LIMIT.EXCEEDED with `parameters: {}`.
       if (limiter) {
         const taken = limiter.take(tenant.org, clock.now());
-        if (!taken.ok) {
-          const seconds = Math.max(1, Math.ceil(taken.retryAfterMs / 1000));
-          const answer = problem(
-            'COMMON.RATE_LIMIT.EXCEEDED',
-            `The request rate limit of the tenant is exceeded; retry after ${seconds} s.`,
-            {},
-          );
-          return send(reply, { ...answer, headers: { 'retry-after': String(seconds) } });
-        }
+        if (!taken.ok) return send(reply, rateLimited(baseUrl, ref, taken.retryAfterMs));
       }
 
       const preferred = preferredCode(op, req.headers.prefer);

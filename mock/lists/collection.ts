@@ -1,7 +1,14 @@
 import type { ListField } from '../../spec/lists/fields.js';
 import { columnKey, emptyValue, extractor, type ColumnKind, type ColumnSource, type Extractor } from './columns.js';
 import type { CompiledFilter } from './filter/compile.js';
-import { LruCache } from './lru.js';
+import {
+  BudgetedLru,
+  ENTRY_OVERHEAD_BYTES,
+  standaloneBudget,
+  stringBytes,
+  type CacheAccount,
+  type CacheBudget,
+} from './cache-budget.js';
 import { slotComparator, type SortSpec } from './sort.js';
 
 /**
@@ -11,7 +18,10 @@ import { slotComparator, type SortSpec } from './sort.js';
  * `columns.ts`) are computed lazily per field, once, and kept per slot. Sorted orders are built lazily per sort
  * specification (at most `ORDER_CACHE_SIZE` of them) and then maintained incrementally on every mutation (binary
  * search + splice), so a write never forces a full re-sort. The matching positions of recent (filter, sort) pairs
- * are cached too (`RESULT_CACHE_SIZE`); that cache is dropped on every mutation.
+ * are cached too (`RESULT_CACHE_SIZE`); that cache is dropped on every mutation. Orders and matches also count
+ * against a byte budget (`--cache-mb`, ./cache-budget.ts) through the account the collection is given (its
+ * tenant's), which may drop them at any time: they are rebuilt on next use. The columns are not in the budget: they
+ * are bounded by the field table (a few kinds per field), not by the variety of queries, and sorted orders read them.
  *
  * `version` increases on every mutation. Items are stored by reference: after changing an item object in place,
  * call `set(item)` again so the derived values and orders are refreshed.
@@ -30,6 +40,16 @@ interface Order {
   readonly slots: number[];
 }
 
+/** Estimated bytes of a sorted order: a slot array (8 bytes per element: V8 small integers on 64 bits). */
+function orderBytes(key: string, order: Order): number {
+  return ENTRY_OVERHEAD_BYTES + stringBytes(key) + 8 * order.slots.length;
+}
+
+/** Estimated bytes of cached matches: the typed array's own bytes. */
+function matchBytes(key: string, matched: Int32Array): number {
+  return ENTRY_OVERHEAD_BYTES + stringBytes(key) + matched.byteLength;
+}
+
 export interface CollectionPage<T> {
   totalCount: number;
   results: T[];
@@ -41,11 +61,17 @@ export class ListCollection<T extends { id: string }> implements ColumnSource, I
   private slotById = new Map<string, number>();
   private freeSlots: number[] = [];
   private columns = new Map<string, Column>();
-  private orders = new LruCache<string, Order>(ORDER_CACHE_SIZE);
-  private matches = new LruCache<string, Int32Array>(RESULT_CACHE_SIZE);
+  private readonly orders: BudgetedLru<string, Order>;
+  private readonly matches: BudgetedLru<string, Int32Array>;
   private mutations = 0;
+  /** The budget the caches count against (the engine caches compiled filters for this collection there too). */
+  readonly cacheBudget: CacheBudget;
 
-  constructor(items: Iterable<T> = []) {
+  /** `account`: what the caches count against (a tenant's); a collection built alone gets a budget of its own. */
+  constructor(items: Iterable<T> = [], account: CacheAccount = standaloneBudget().account()) {
+    this.cacheBudget = account.budget;
+    this.orders = new BudgetedLru(account, orderBytes, ORDER_CACHE_SIZE);
+    this.matches = new BudgetedLru(account, matchBytes, RESULT_CACHE_SIZE);
     for (const item of items) this.set(item);
     this.mutations = 0;
   }
@@ -75,10 +101,14 @@ export class ListCollection<T extends { id: string }> implements ColumnSource, I
     this.touch();
     const existing = this.slotById.get(id);
     if (existing !== undefined) {
-      for (const order of this.orders.values()) removeSlot(order, existing);
+      this.orders.forEach((order) => {
+        removeSlot(order, existing);
+      });
       this.items[existing] = item;
       for (const col of this.columns.values()) col.data[existing] = col.extract(item);
-      for (const order of this.orders.values()) insertSlot(order, existing);
+      this.orders.forEach((order) => {
+        insertSlot(order, existing);
+      });
       return;
     }
     let slot = this.freeSlots.pop();
@@ -93,7 +123,11 @@ export class ListCollection<T extends { id: string }> implements ColumnSource, I
       for (const col of this.columns.values()) col.data[slot] = col.extract(item);
     }
     this.slotById.set(id, slot);
-    for (const order of this.orders.values()) insertSlot(order, slot);
+    const added = slot;
+    this.orders.forEach((order) => {
+      insertSlot(order, added);
+    });
+    this.remeasureOrders();
   }
 
   /** Removes the item with this id; returns whether it existed. */
@@ -101,7 +135,10 @@ export class ListCollection<T extends { id: string }> implements ColumnSource, I
     const slot = this.slotById.get(id);
     if (slot === undefined) return false;
     this.touch();
-    for (const order of this.orders.values()) removeSlot(order, slot);
+    this.orders.forEach((order) => {
+      removeSlot(order, slot);
+    });
+    this.remeasureOrders();
     this.slotById.delete(id);
     this.items[slot] = undefined;
     this.ids[slot] = '';
@@ -117,13 +154,19 @@ export class ListCollection<T extends { id: string }> implements ColumnSource, I
     this.slotById = new Map();
     this.freeSlots = [];
     this.columns = new Map();
-    this.orders = new LruCache(ORDER_CACHE_SIZE);
+    this.orders.clear();
     for (const item of items) this.set(item);
     this.touch();
   }
 
   clear(): void {
     this.replaceAll([]);
+  }
+
+  /** Gives back every cached order and match to the budget (the collection's tenant left memory). */
+  dropCaches(): void {
+    this.orders.clear();
+    this.matches.clear();
   }
 
   /** The items in insertion order (a replaced item keeps its place). */
@@ -213,6 +256,11 @@ export class ListCollection<T extends { id: string }> implements ColumnSource, I
   private touch(): void {
     this.mutations++;
     this.matches.clear();
+  }
+
+  /** Counts the orders at their new length (an item came or went); a budget over its bounds drops some. */
+  private remeasureOrders(): void {
+    if (this.orders.size > 0) this.orders.remeasureAll();
   }
 }
 

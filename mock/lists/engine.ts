@@ -48,8 +48,10 @@ export function runList<T extends { id: string }>(
     if (!length.ok) return length;
   }
   const { textCase, equalsCase } = engine;
+  // Compiled filters count against the budget of the collection's mock (a plain array's: the process's own).
+  const budget = source instanceof ListCollection ? source.cacheBudget : undefined;
   const filter =
-    typeof filterText === 'string' ? getCompiledFilter(filterText, fields, textCase, equalsCase) : ok(null);
+    typeof filterText === 'string' ? getCompiledFilter(filterText, fields, textCase, equalsCase, budget) : ok(null);
   if (!filter.ok) return filter;
 
   const sortText: unknown = query.sortBy;

@@ -8,6 +8,7 @@ import { StateFile } from './state-file.js';
 
 /** What a restore found. */
 export interface RestoreReport {
+  /** Tenants with persisted state (each loaded on its first request, or at once when it has deliveries to resume). */
   readonly tenants: number;
   readonly entities: number;
   readonly pendingNotifications: number;
@@ -17,9 +18,11 @@ export interface RestoreReport {
 const ID_PATTERN = /^([a-z]+)_[A-Za-z0-9]+_(\d+)$/;
 
 /**
- * State that survives restarts (`--state FILE`): every write of every tenant reaches the journal through the
- * store's one write seam; a restart re-seeds each persisted tenant's world (deterministic from seed and org) and
- * replays its changed entities on top; pending webhook retries resume on schedule.
+ * State that survives restarts and evictions (`--state FILE`): every write of every tenant reaches the journal
+ * through the store's one write seam. The store's loader (mock/store/tenant-loader.ts) is this state: when a
+ * persisted tenant is next requested, after a restart or after `--max-tenants` evicted it, its world is re-seeded
+ * (deterministic from seed and org) and its changed entities are replayed on top; pending webhook retries resume
+ * on schedule at start-up.
  */
 export class Persistence {
   readonly file: StateFile;
@@ -37,21 +40,25 @@ export class Persistence {
     });
   }
 
-  /** Loads the state file into the store. Throws StateFileError for a file that cannot be trusted. */
+  /**
+   * Opens the state file and makes it the store's loader. Tenants with deliveries pending are loaded at once to
+   * resume them (and stay pinned in memory while they run); the others on their first request. Throws
+   * StateFileError for a file that cannot be trusted.
+   */
   restore(): RestoreReport {
     const loaded = this.file.load();
-    this.store.retained = (org) => this.file.has(org);
+    const { file } = this;
+    this.store.useLoader({
+      holds: (org) => file.has(org),
+      load: (tenant) => replayInto(tenant, file.records(tenant.org)),
+      orgs: () => file.orgs(),
+      apiKeys: (org) => apiKeysOf(file.records(org)),
+    });
     let entities = 0;
     let pendingNotifications = 0;
     for (const [org, records] of loaded.tenants) {
-      const tenant = this.store.tenant(org);
-      for (const record of records.values()) {
-        tenant.apply(replayed(org, record));
-        entities++;
-      }
-      restoreCounters(tenant, records.values());
-      this.store.indexApiKeys(tenant);
-      pendingNotifications += this.engine.resume(tenant);
+      entities += records.size;
+      if (hasPending(records.values())) pendingNotifications += this.engine.resume(this.store.tenant(org));
     }
     // Attach after replay: restored entities are not journaled again.
     this.store.onChange((change: Change) =>
@@ -72,6 +79,25 @@ export class Persistence {
   close(): void {
     this.file.close();
   }
+}
+
+/** Replays a tenant's persisted entities onto its freshly seeded world, and continues its id sequences. */
+function replayInto(tenant: TenantState, records: readonly EntityRecord[]): void {
+  for (const record of records) tenant.apply(replayed(tenant.org, record));
+  restoreCounters(tenant, records);
+}
+
+/** The API key values among persisted entities (deactivated keys too: they still name their tenant). */
+function apiKeysOf(records: readonly EntityRecord[]): string[] {
+  const keys: string[] = [];
+  for (const r of records) if (r.entity === 'apiKey' && r.after) keys.push(r.after.apiKey.key);
+  return keys;
+}
+
+/** Whether persisted entities include a notification still Pending (its deliveries resume at start-up). */
+function hasPending(records: Iterable<EntityRecord>): boolean {
+  for (const r of records) if (r.entity === 'notification' && r.after?.status === 'Pending') return true;
+  return false;
 }
 
 /** A persisted entity as a change to replay onto a freshly seeded tenant (nothing before it, at time 0). */

@@ -181,6 +181,20 @@ export class StateFile {
     return (this.tenants.get(org)?.size ?? 0) > 0;
   }
 
+  /**
+   * One tenant's persisted entities, in write order, from memory (the file is read once, at `load`): what an
+   * evicted tenant is reloaded from. Empty for an org without state.
+   */
+  records(org: string): EntityRecord[] {
+    const map = this.tenants.get(org);
+    return map ? [...map.values()] : [];
+  }
+
+  /** The orgs holding persisted state. */
+  orgs(): string[] {
+    return [...this.tenants.keys()].filter((org) => this.has(org));
+  }
+
   private flushBufferOnly(): void {
     if (this.buffer.length === 0 || this.fd === null) return;
     writeSync(this.fd, this.buffer.join(''));

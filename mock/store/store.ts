@@ -3,7 +3,10 @@ import type { Clock } from '../clock.js';
 import type { Change, ChangeListener } from './change.js';
 import { webhookSecretOf } from './ids.js';
 import { LruCache } from '../lists/lru.js';
+import { CacheBudget } from '../lists/cache-budget.js';
+import { cacheBytesOf } from '../cache-memory.js';
 import { TenantState } from './tenant-state.js';
+import type { TenantLoader } from './tenant-loader.js';
 
 /** Orgs remembered as evicted with writes, so their next request can say the writes were dropped (bounded). */
 const EVICTED_REMEMBERED = 100_000;
@@ -17,6 +20,8 @@ export interface TenantFigures {
   /** Tenants evicted since start, and those of them that had writes (dropped, unless persisted). */
   evicted: number;
   evictedWithWrites: number;
+  /** Tenants brought back from kept state (`--state`) on their next request, after an eviction or a restart. */
+  reloaded: number;
 }
 
 /** Settings of the store. */
@@ -28,6 +33,8 @@ export interface StoreOptions {
   readonly maxTenants: number;
   readonly jwtSecret: string;
   readonly clock: Clock;
+  /** The list caches' byte budget over all tenants, MB (`--cache-mb`; absent or null: inferred from memory). */
+  readonly cacheMb?: number | null;
 }
 
 /**
@@ -45,11 +52,19 @@ export class Store {
   private readonly droppedWrites = new LruCache<string, { writes: number; at: number }>(EVICTED_REMEMBERED);
   private evictions = 0;
   private evictionsWithWrites = 0;
+  private reloads = 0;
+
+  /** Where evicted tenants' state is kept, if anywhere (`useLoader`). */
+  private loader: TenantLoader | undefined;
 
   /** API key value -> org, so a key alone finds its tenant. */
   private readonly apiKeyOrgs = new Map<string, string>();
 
+  /** The byte budget of every tenant's list caches (each tenant an account of it: its share is bounded too). */
+  readonly caches: CacheBudget;
+
   constructor(readonly options: StoreOptions) {
+    this.caches = new CacheBudget(cacheBytesOf(options.cacheMb));
     this.onChange((change) => {
       if (change.entity !== 'apiKey') return;
       if (change.before) this.apiKeyOrgs.delete(change.before.apiKey.key);
@@ -60,6 +75,16 @@ export class Store {
   /** Indexes the API keys a tenant holds (after its state was restored without going through `commit`). */
   indexApiKeys(tenant: TenantState): void {
     for (const key of tenant.apiKeysByValue.keys()) this.apiKeyOrgs.set(key, tenant.org);
+  }
+
+  /**
+   * Installs where evicted tenants' state is kept (persistence, `--state`): such a tenant may be evicted like any
+   * other, and its next request reloads it (`tenant`). The API keys the loader holds are indexed at once, so a key
+   * finds its tenant while the tenant is out of memory.
+   */
+  useLoader(loader: TenantLoader): void {
+    this.loader = loader;
+    for (const org of loader.orgs()) for (const key of loader.apiKeys(org)) this.apiKeyOrgs.set(key, org);
   }
 
   /** The org an API key value belongs to, if any. */
@@ -75,7 +100,13 @@ export class Store {
   /** Registered callbacks when a tenant is evicted or reset. */
   readonly onDrop: ((org: string, reason: 'reset' | 'evict') => void)[] = [];
 
-  /** The tenant of an org, seeded on first use; marks it most recently used. */
+  /** Registered callbacks when every tenant is reset at once (also those not in memory: a replicated mock's). */
+  readonly onResetAll: (() => void)[] = [];
+
+  /**
+   * The tenant of an org, seeded on first use (and its kept state reloaded, when the loader holds some); marks it
+   * most recently used.
+   */
   tenant(org: string): TenantState {
     let state = this.tenants.get(org);
     if (state) {
@@ -83,6 +114,12 @@ export class Store {
       this.tenants.set(org, state);
     } else {
       state = this.create(org);
+      if (this.loader?.holds(org)) {
+        // Nothing was lost: no eviction Warning, the kept writes are replayed (not journaled again: no commit).
+        this.loader.load(state);
+        this.indexApiKeys(state);
+        this.reloads++;
+      }
       const dropped = this.droppedWrites.get(org);
       if (dropped) {
         state.reseeded = dropped;
@@ -100,13 +137,18 @@ export class Store {
     return this.tenants.get(org);
   }
 
+  /**
+   * The tenant if it has a world: in memory (not touched, like `peek`), or out of memory with kept state (then
+   * reloaded, like `tenant`). Undefined for an org with neither: nothing is seeded for it.
+   */
+  existing(org: string): TenantState | undefined {
+    return this.tenants.get(org) ?? (this.loader?.holds(org) ? this.tenant(org) : undefined);
+  }
+
   /** Orgs in memory, least recently used first. */
   orgs(): string[] {
     return [...this.tenants.keys()];
   }
-
-  /** Tenants never evicted because they hold persisted state (set by the persistence layer). */
-  retained?: (org: string) => boolean;
 
   /** Keeps a tenant from eviction (or releases it). */
   pin(org: string, pinned: boolean): void {
@@ -121,45 +163,60 @@ export class Store {
       max: this.options.maxTenants,
       evicted: this.evictions,
       evictedWithWrites: this.evictionsWithWrites,
+      reloaded: this.reloads,
     };
   }
 
-  /** Forgets a tenant: its next request seeds a fresh world. */
+  /**
+   * Forgets a tenant (`reset`: its next request seeds a fresh world), or drops it from memory (`evict`: a tenant the
+   * loader holds comes back whole on its next request; any other comes back seeded afresh, its writes dropped).
+   */
   reset(org: string, reason: 'reset' | 'evict' = 'reset'): void {
     const state = this.tenants.get(org);
+    const kept = reason === 'evict' && this.loader?.holds(org) === true;
     if (reason === 'evict' && state) {
       this.evictions++;
+      if (kept || state.writes > 0) this.evictionsWithWrites++;
       // Eviction must not lose acknowledged writes silently: the tenant's next request is told (evictionWarning).
-      if (state.writes > 0) {
-        this.evictionsWithWrites++;
+      if (!kept && state.writes > 0)
         this.droppedWrites.set(org, { writes: state.writes, at: this.options.clock.now() });
-      }
     }
-    if (state) for (const key of state.apiKeysByValue.keys()) this.apiKeyOrgs.delete(key);
+    // A kept tenant's keys stay indexed; a reset one's go, also when it is out of memory (read before onDrop forgets it).
+    if (!kept) {
+      const keys = state ? state.apiKeysByValue.keys() : (this.loader?.apiKeys(org) ?? []);
+      for (const key of [...keys]) this.apiKeyOrgs.delete(key);
+    }
+    state?.dropCaches();
     this.tenants.delete(org);
     this.pinned.delete(org);
     for (const drop of this.onDrop) drop(org, reason);
   }
 
-  /** Forgets every tenant. */
+  /** Forgets every tenant, those out of memory with kept state too. */
   resetAll(): void {
-    for (const org of [...this.tenants.keys()]) this.reset(org);
+    const orgs = new Set([...this.tenants.keys(), ...(this.loader?.orgs() ?? [])]);
+    for (const org of orgs) this.reset(org);
+    for (const reset of this.onResetAll) reset();
   }
 
   private create(org: string): TenantState {
     const { seed, skus, jwtSecret, clock } = this.options;
     const world = generateWorld({ seed, org, skus });
-    return new TenantState(org, world, webhookSecretOf(seed, org, jwtSecret), clock, (change: Change) => {
+    const emit = (change: Change) => {
       for (const listener of this.listeners) listener(change);
-    });
+    };
+    return new TenantState(org, world, webhookSecretOf(seed, org, jwtSecret), clock, emit, this.caches.account());
   }
 
-  /** Evicts least recently used tenants beyond the limit, never `keep` (the tenant being served), pinned or retained ones. */
+  /**
+   * Evicts least recently used tenants beyond the limit, never `keep` (the tenant being served) nor a pinned one
+   * (deliveries scheduled or under way). Tenants the loader holds go too: their next request reloads them.
+   */
   private evict(keep: string): void {
     if (this.tenants.size <= this.options.maxTenants) return;
     for (const org of this.tenants.keys()) {
       if (this.tenants.size <= this.options.maxTenants) return;
-      if (org === keep || this.pinned.has(org) || this.retained?.(org)) continue;
+      if (org === keep || this.pinned.has(org)) continue;
       this.reset(org, 'evict');
     }
   }

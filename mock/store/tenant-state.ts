@@ -12,6 +12,7 @@ import type {
   World,
 } from '../../fixtures/seed/model.js';
 import { ListCollection } from '../lists/index.js';
+import { standaloneBudget, type CacheAccount } from '../lists/cache-budget.js';
 import { VirtualClock, type Clock } from '../clock.js';
 import type { Change, ChangeEvent, ChangeListener } from './change.js';
 import type { ApiKeyRecord, EntityKind, EntityMap, FamilyTombstone } from './entities.js';
@@ -40,17 +41,17 @@ export class TenantState {
   readonly locations = new Map<string, StockLocation>();
   readonly lots = new Map<string, Lot>();
 
-  readonly skus = new ListCollection<SkuListItem>();
+  readonly skus: ListCollection<SkuListItem>;
   readonly skuRecords = new Map<string, SkuRecord>();
-  readonly families = new ListCollection<Family>();
+  readonly families: ListCollection<Family>;
   readonly familyTombstones = new Map<string, FamilyTombstone>();
-  readonly assets = new ListCollection<Asset>();
+  readonly assets: ListCollection<Asset>;
   readonly purchaseOrderLines = new Map<string, PurchaseOrderLine>();
 
   readonly apiKeys = new Map<string, ApiKeyRecord>();
   readonly apiKeysByValue = new Map<string, string>();
-  readonly subscriptions = new ListCollection<Subscription>();
-  readonly notifications = new ListCollection<Notification>();
+  readonly subscriptions: ListCollection<Subscription>;
+  readonly notifications: ListCollection<Notification>;
   /**
    * Attempts per notification, oldest first. Plain arrays, not indexed collections: a notification has a handful
    * of attempts and a tenant may hold thousands of notifications, so an index per notification would cost more
@@ -70,13 +71,21 @@ export class TenantState {
   /** Reads and writes of each kind of entity, for the write seam. */
   private readonly access: EntityAccess = entityAccess(this);
 
+  /** `caches`: the tenant's account of the mock's list cache budget (`--cache-mb`); alone, a budget of its own. */
   constructor(
     readonly org: string,
     world: World,
     readonly webhookSecret: string,
     baseClock: Clock,
     private readonly listener: ChangeListener,
+    caches?: CacheAccount,
   ) {
+    const account = caches ?? standaloneBudget().account();
+    this.skus = new ListCollection([], account);
+    this.families = new ListCollection([], account);
+    this.assets = new ListCollection([], account);
+    this.subscriptions = new ListCollection([], account);
+    this.notifications = new ListCollection([], account);
     this.tag = tenantTag(org);
     this.clock = new VirtualClock(baseClock);
     this.ids = new IdSequence(this.tag);
@@ -93,6 +102,12 @@ export class TenantState {
     for (const a of world.assets) this.assets.set(a);
     for (const line of world.purchaseOrderLines)
       this.purchaseOrderLines.set(lineKey(line.purchaseOrderId, line.id), line);
+  }
+
+  /** Gives the list caches back to the budget (the tenant leaves memory: evicted or reset). */
+  dropCaches(): void {
+    for (const list of [this.skus, this.families, this.assets, this.subscriptions, this.notifications])
+      list.dropCaches();
   }
 
   /** The tenant clock's current time as ISO 8601. */

@@ -10,7 +10,7 @@ import { firstAttempt, manualRetry, next, resumedAttempt } from './policy.js';
 import { recordAttempt } from './record.js';
 import { deliveryRequest, originOf } from './request.js';
 import { TenantRuntime, type Job } from './runtime.js';
-import { TenantScheduler } from './scheduler.js';
+import { TenantScheduler, type SchedulerFactory } from './scheduler.js';
 import { KeyedSemaphore, Semaphore } from './semaphore.js';
 import type { Signer } from './signer.js';
 import { laterIso, placeAttempt } from './timeline.js';
@@ -47,6 +47,8 @@ export interface WebhookEngineParts {
   readonly signer: Signer;
   /** Default: Node's timers. */
   readonly timers?: Timers;
+  /** Makes each tenant's schedule; default an in-memory `TenantScheduler` (a replicated mock shares one in Redis). */
+  readonly schedulers?: SchedulerFactory<Job>;
 }
 
 /**
@@ -81,6 +83,9 @@ export class WebhookEngine {
   private readonly transport: Transport;
   private readonly signer: Signer;
   private readonly timers: Timers;
+  private readonly schedulers: SchedulerFactory<Job>;
+  /** Whether the schedules are not this process's own (given by the composition root: a replicated mock). */
+  private readonly sharedSchedule: boolean;
   private eventCounter = 0;
   private closed = false;
 
@@ -93,6 +98,8 @@ export class WebhookEngine {
     this.transport = parts.transport;
     this.signer = parts.signer;
     this.timers = parts.timers ?? realTimers;
+    this.schedulers = parts.schedulers ?? ((clock, timers, hooks) => new TenantScheduler<Job>(clock, timers, hooks));
+    this.sharedSchedule = parts.schedulers !== undefined;
     const concurrency = Math.max(1, Math.floor(options.concurrency));
     const perEndpoint = Math.max(
       1,
@@ -189,13 +196,14 @@ export class WebhookEngine {
    * whose next retry is already due (after a clock jump) is retried within the same walk.
    */
   async runDue(tenant: TenantState): Promise<void> {
-    const rt = this.runtimes.get(tenant.org);
+    // A schedule shared with other processes may hold attempts of a tenant this process never scheduled one of.
+    const rt = this.runtimes.get(tenant.org) ?? (this.sharedSchedule ? this.runtime(tenant) : undefined);
     if (!rt || rt.tenant !== tenant || this.closed) return;
-    rt.scheduler.afterClockJump();
+    await rt.scheduler.afterClockJump();
     while (rt.inflight.size > 0) {
       await Promise.race(rt.inflight);
       if (this.closed || this.runtimes.get(tenant.org) !== rt) return;
-      rt.scheduler.dispatch();
+      await rt.scheduler.dispatch();
     }
   }
 
@@ -233,12 +241,17 @@ export class WebhookEngine {
       rt?.scheduler.stop();
       const fresh: TenantRuntime = new TenantRuntime(
         tenant,
-        new TenantScheduler<Job>(tenant.clock, this.timers, {
-          live: () => this.live(fresh),
-          start: (id, job) => this.start(fresh, id, job),
-          changed: () => this.pin(fresh),
-          track: (dispatched) => this.track(dispatched),
-        }),
+        this.schedulers(
+          tenant.clock,
+          this.timers,
+          {
+            live: () => this.live(fresh),
+            start: (id, job) => this.start(fresh, id, job),
+            changed: () => this.pin(fresh),
+            track: (dispatched) => this.track(dispatched),
+          },
+          tenant.org,
+        ),
       );
       if (this.closed) fresh.scheduler.stop();
       this.runtimes.set(tenant.org, fresh);
@@ -257,8 +270,17 @@ export class WebhookEngine {
     this.runtime(tenant).scheduler.add(id, job);
   }
 
-  /** Starts one attempt and tracks it until it is recorded. */
-  private start(rt: TenantRuntime, id: string, job: Job): void {
+  /**
+   * Makes an attempt another process scheduled and this one claimed (a replicated mock's shared schedule); resolves
+   * once it has been made and recorded.
+   */
+  startClaimed(tenant: TenantState, id: string, job: Job): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return this.start(this.runtime(tenant), id, job);
+  }
+
+  /** Starts one attempt and tracks it until it is recorded; resolves then. */
+  private start(rt: TenantRuntime, id: string, job: Job): Promise<void> {
     rt.begin(id);
     const done = this.attempt(rt, id, job)
       .catch(() => undefined)
@@ -270,6 +292,7 @@ export class WebhookEngine {
     rt.inflight.add(done);
     this.pin(rt);
     this.track(done);
+    return done;
   }
 
   /** A tenant with attempts scheduled or under way is never evicted. */

@@ -1,6 +1,6 @@
 import type { TenantState } from '../store/tenant-state.js';
 import type { PlannedAttempt } from './policy.js';
-import type { TenantScheduler } from './scheduler.js';
+import type { JobScheduler } from './scheduler.js';
 
 /** An attempt as the engine tracks it: the policy's plan plus where it sits on the timeline (see timeline.ts). */
 export interface Job extends PlannedAttempt {
@@ -24,7 +24,7 @@ export class TenantRuntime {
 
   constructor(
     readonly tenant: TenantState,
-    readonly scheduler: TenantScheduler<Job>,
+    readonly scheduler: JobScheduler<Job>,
   ) {}
 
   /** The current generation of a notification. */

@@ -13,13 +13,38 @@ export interface Due {
 export interface SchedulerHooks<J> {
   /** Whether jobs may still start (the engine is open and the tenant is still the live one). */
   live(): boolean;
-  /** Starts a job that fell due; it has already left the queue. */
-  start(id: string, job: J): void;
+  /** Starts a job that fell due (it has already left the queue); resolves once it has been made and recorded. */
+  start(id: string, job: J): Promise<void>;
   /** The queue changed (the engine keeps a tenant with work from eviction). */
   changed(): void;
   /** A dispatch queued for the next turn of the event loop; the engine waits for it when asked to be idle. */
   track(dispatched: Promise<void>): void;
 }
+
+/**
+ * What the engine asks of a tenant's schedule of automatic attempts: the in-memory `TenantScheduler` below, or a
+ * schedule shared by several processes (mock/replication/shared-scheduler.ts), whose dispatches take a round trip.
+ */
+export interface JobScheduler<J extends Due> {
+  /** Jobs waiting for their due time, as far as this process knows. */
+  readonly size: number;
+  add(id: string, job: J): void;
+  cancel(id: string): void;
+  /** Starts every job due now. */
+  dispatch(): void | Promise<void>;
+  /** The tenant clock jumped forward: starts what fell due. */
+  afterClockJump(): void | Promise<void>;
+  stop(): void;
+  discard(): void;
+}
+
+/** Makes the schedule of one tenant (the engine's default: `new TenantScheduler(tenant.clock, timers, hooks)`). */
+export type SchedulerFactory<J extends Due> = (
+  clock: Clock,
+  timers: Timers,
+  hooks: SchedulerHooks<J>,
+  org: string,
+) => JobScheduler<J>;
 
 /**
  * The due queue of one tenant: at most one job per notification id, each due at a tenant (virtual) time, and
@@ -30,7 +55,7 @@ export interface SchedulerHooks<J> {
  * for the earliest job left. A job due already starts on the next turn of the event loop (after the request that
  * queued it has been answered), once for every job queued in the same turn.
  */
-export class TenantScheduler<J extends Due> {
+export class TenantScheduler<J extends Due> implements JobScheduler<J> {
   private readonly queue = new Map<string, J>();
   /** The armed timer; an object so a stale callback recognises it is no longer the current one. */
   private timer: { readonly handle: TimerHandle } | null = null;

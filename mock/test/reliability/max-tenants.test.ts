@@ -1,11 +1,8 @@
 /**
  * The memory bound: with `maxTenants`, only that many tenants stay in memory (least recently used evicted), except
- * tenants that must not lose anything: those with webhook deliveries still scheduled, and, with a state file, those
- * holding persisted state.
+ * tenants with webhook deliveries still scheduled. With a state file, evicted tenants are reloaded whole on their
+ * next request: ./evicted-reload.test.ts.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureManifest } from '../../../fixtures/seed/index.js';
 import { adminClaims } from '../../auth/presets.js';
@@ -135,62 +132,6 @@ describe(`maxTenants: ${MAX}`, () => {
       await churn(h, MAX + 1);
       expect(h.mock.control.tenant(busy).inspect()).toBeUndefined();
       expect(receiver.badSignatures).toBe(0);
-    });
-  });
-
-  describe('with a state file', () => {
-    const dir = mkdtempSync(join(fileURLToPath(new URL('.', import.meta.url)), '.state-'));
-    afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-    it('retains the tenants holding persisted state, with their data, and evicts the others', async () => {
-      const stateFile = join(dir, 'state.jsonl');
-      h = await injectHarness({ skus: SKUS, maxTenants: MAX, stateFile });
-      const kept: { org: string; token: string; key: string; reference: string; stock: number }[] = [];
-      for (let i = 0; i < 3; i++) {
-        const org = freshOrg('persisted');
-        const token = await h.token(adminClaims(org));
-        const m = (await h.call('GET', '/__mock/fixtures', { token })).body as FixtureManifest;
-        const key = await h.call('POST', '/v1/access/apiKeys', {
-          token,
-          body: { name: `kept ${i}` },
-          op: 'createApiKey',
-        });
-        expect(key.status).toBe(201);
-        const stock = 1000 + i;
-        const put = await h.call('PUT', `/v1/items/skus/${m.sku.reference}/stock`, {
-          token,
-          body: { locationReference: m.sku.locationReference, lotId: m.sku.lotId, stock },
-          op: 'updateSkuStock',
-        });
-        expect(put.status).toBe(204);
-        kept.push({ org, token, key: key.body.key as string, reference: m.sku.reference, stock });
-      }
-      const keptOrgs = kept.map((k) => k.org);
-      const throwaways = await churn(h, THROWAWAY, keptOrgs);
-      const inMemory = h.mock.control.orgs();
-      expect(inMemory.length).toBeLessThanOrEqual(MAX);
-      for (const org of keptOrgs) expect(inMemory).toContain(org);
-      expect(throwaways.filter((o) => inMemory.includes(o)).length).toBe(MAX - keptOrgs.length);
-
-      const check = async (mock: InjectHarness) => {
-        for (const k of kept) {
-          const self = await mock.call('GET', '/v1/admin/tenants/self', {
-            token: null,
-            apiKey: k.key,
-            op: 'getTenantSelf',
-          });
-          expect(self.status).toBe(200);
-          expect(self.body.orgCode).toBe(k.org);
-          const record = mock.mock.control.tenant(k.org).inspect()?.sku(k.reference);
-          expect(record?.stock.some((e) => e.quantity === k.stock)).toBe(true);
-        }
-      };
-      await check(h);
-
-      // And after a restart from the file.
-      await h.close();
-      h = await injectHarness({ skus: SKUS, maxTenants: MAX, stateFile });
-      await check(h);
     });
   });
 });

@@ -15,7 +15,7 @@ function setUp() {
   let live = true;
   const scheduler = new TenantScheduler<Due & { name: string }>(tenantClock, time, {
     live: () => live,
-    start: (_id, job) => void started.push(job.name),
+    start: async (_id, job) => void started.push(job.name),
     changed: () => undefined,
     track: (p) => void tracked.push(p),
   });

@@ -1,0 +1,48 @@
+import { startChild, type Child } from './process.js';
+import { freePort } from './free-port.js';
+
+/** A `redis-server` started for tests or a benchmark, on a free loopback port, without persistence to disk. */
+export interface RedisServer {
+  readonly url: string;
+  readonly port: number;
+  readonly child: Child;
+  /** Stops it (SIGTERM, then SIGKILL). */
+  stop(): Promise<void>;
+}
+
+/** The binary (Debian's `redis-server` package; `.ci/run` installs it when missing). */
+export const REDIS_SERVER = process.env.OPSAPI_REDIS_SERVER ?? 'redis-server';
+
+/** Where and how to start it. */
+export interface RedisServerOptions {
+  /** Default: a free loopback port. */
+  readonly port?: number;
+  /** A folder for an append-only file, so a restart on the same folder keeps the data (default: no persistence). */
+  readonly dir?: string;
+}
+
+/**
+ * Starts `redis-server` bound to 127.0.0.1 only, with `noeviction` (a replicated mock's log must never be evicted) and,
+ * unless `dir` is given, no snapshot or append-only file (the data of a test lives as long as the test). Resolves
+ * once it accepts connections.
+ */
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
+  const chosen = options.port ?? (await freePort());
+  const persistence = options.dir
+    ? ['--dir', options.dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '']
+    : ['--save', '', '--appendonly', 'no'];
+  const child = startChild(
+    REDIS_SERVER,
+    ['--port', String(chosen), '--bind', '127.0.0.1', '--maxmemory-policy', 'noeviction', ...persistence],
+    { name: `redis-server :${chosen}`, killOnExit: true },
+  );
+  await child.waitFor(/Ready to accept connections/, 10_000);
+  return {
+    url: `redis://127.0.0.1:${chosen}`,
+    port: chosen,
+    child,
+    stop: async () => {
+      await child.stop(2000);
+    },
+  };
+}

@@ -1,0 +1,17 @@
+import { codedProblem, type ProblemAnswer, type RequestRef } from '../problems.js';
+
+/**
+ * The answer to a request over the tenant's rate limit (Limits: 429 `COMMON.RATE_LIMIT.EXCEEDED` with
+ * `parameters: {}`); the delay before a token is free is told in `Retry-After`, whole seconds, at least 1 (inferred).
+ */
+export function rateLimited(baseUrl: string, ref: RequestRef, retryAfterMs: number): ProblemAnswer {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  const answer = codedProblem(
+    baseUrl,
+    'COMMON.RATE_LIMIT.EXCEEDED',
+    `The request rate limit of the tenant is exceeded; retry after ${seconds} s.`,
+    ref,
+    {},
+  );
+  return { ...answer, headers: { 'retry-after': String(seconds) } };
+}

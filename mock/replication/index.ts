@@ -1,0 +1,139 @@
+import { createHash } from 'node:crypto';
+import type { TokenVerifier } from '../auth/tokens.js';
+import type { AppDecorator } from '../http/decorator.js';
+import type { MockOptions } from '../options.js';
+import type { Store } from '../store/store.js';
+import type { WebhookEngine } from '../webhooks/engine.js';
+import type { Job } from '../webhooks/runtime.js';
+import type { SchedulerFactory } from '../webhooks/scheduler.js';
+import { ClaimPoller } from './claim-poller.js';
+import { replicationGate } from './gate.js';
+import { replicationKeys } from './keys.js';
+import { connectRedis, RedisUnavailableError } from './redis-commands.js';
+import { Replica } from './replica.js';
+import { SharedScheduler } from './shared-scheduler.js';
+
+export { RedisUnavailableError } from './redis-commands.js';
+
+/** Replicas that would answer differently for the same tenant must not share one Redis. */
+export class ReplicationConfigError extends Error {
+  override readonly name = 'ReplicationConfigError';
+}
+
+/** What the composition root (mock/server.ts) wires in when `--redis` is given. */
+export interface Replication {
+  /** Hooks around the HTTP shell: bring a tenant up to date before its request, append its writes before the answer. */
+  readonly gate: AppDecorator;
+  /** The webhook engine's schedules, shared in Redis. */
+  readonly schedulers: SchedulerFactory<Job>;
+  /** Starts making the attempts that fall due (this replica's share). */
+  start(engine: WebhookEngine): void;
+  /** Stops claiming, waits for the attempts under way, closes the connection. */
+  close(): Promise<void>;
+}
+
+/** Timings (inferred): see ClaimSettings and ReplicaSettings. */
+const POLL_MS = 20;
+const LOCK_MS = 5_000;
+const LOCK_WAIT_MS = 6_000;
+/** The same trouble is told at most this often (a lost Redis would otherwise fill the log 50 times a second). */
+const WARN_EVERY_MS = 10_000;
+
+/** `warn`, saying each distinct message at most once per `everyMs` (with how many were held back). */
+function throttled(warn: (message: string) => void, everyMs: number): (message: string) => void {
+  const last = new Map<string, { at: number; held: number }>();
+  return (message) => {
+    const now = Date.now();
+    const seen = last.get(message);
+    if (seen && now - seen.at < everyMs) {
+      seen.held++;
+      return;
+    }
+    if (last.size > 100) last.clear();
+    last.set(message, { at: now, held: 0 });
+    warn(seen?.held ? `${message} (and ${seen.held} more like it)` : message);
+  };
+}
+
+/** The settings that make replicas answer alike: a replica started with others is refused by Redis's first one. */
+function sharedSettings(options: MockOptions): Record<string, unknown> {
+  return {
+    format: 'opsapi-replication/1',
+    seed: options.seed,
+    skus: options.skus,
+    jwtSecret: createHash('sha256').update(options.jwtSecret).digest('hex').slice(0, 16),
+    retrySchedule: options.retrySchedule,
+    rateLimit: options.rateLimit,
+  };
+}
+
+/**
+ * Connects this process to the Redis of a replicated mock (DESIGN "Shared sandbox", `--redis URL`). Throws a
+ * `RedisUnavailableError` when Redis cannot be reached and a `ReplicationConfigError` when Redis already serves
+ * replicas started with other settings.
+ */
+export async function startReplication(
+  options: MockOptions,
+  url: string,
+  store: Store,
+  verifier: TokenVerifier,
+  warn: (message: string) => void,
+): Promise<Replication> {
+  const link = await connectRedis(url, warn);
+  const tell = throttled(warn, WARN_EVERY_MS);
+  const keys = replicationKeys();
+  const mine = JSON.stringify(sharedSettings(options));
+  try {
+    await link.client.set(keys.config, mine, 'NX');
+    const theirs = await link.client.get(keys.config);
+    if (theirs !== mine)
+      throw new ReplicationConfigError(
+        `Redis at ${new URL(url).host} serves replicas started with other settings (${describe(theirs, mine)}); start every replica with the same --seed, --skus, --jwt-secret, --retry-schedule and --rate-limit, or use another Redis database`,
+      );
+  } catch (error) {
+    link.client.disconnect();
+    if (error instanceof ReplicationConfigError) throw error;
+    throw new RedisUnavailableError(`cannot use Redis at ${new URL(url).host}: ${(error as Error).message}`);
+  }
+  // Every tenant is kept in Redis: evicting a copy from this process's memory drops nothing (no eviction Warning), and
+  // the copy's next request brings it back from the log (the gate; nothing to load synchronously here).
+  store.useLoader({ holds: () => true, load: () => undefined, orgs: () => [], apiKeys: () => [] });
+  const replica = new Replica(link, keys, store, { lockMs: LOCK_MS, lockWaitMs: LOCK_WAIT_MS }, tell);
+  const poller = new ClaimPoller(
+    link,
+    keys,
+    replica,
+    { pollMs: POLL_MS, leaseMs: options.deliveryTimeoutMs + 5_000, batch: 32 },
+    tell,
+  );
+  return {
+    gate: replicationGate({
+      replica,
+      store,
+      verifier,
+      rate: options.rateLimit,
+      adminKey: options.admin ? options.adminKey : null,
+      warn: tell,
+    }),
+    schedulers: (clock, _timers, hooks, org) => new SharedScheduler(org, clock, hooks, replica, poller),
+    start: (engine) => poller.start(engine),
+    close: async () => {
+      await poller.stop();
+      replica.close();
+      await link.client.quit().catch(() => link.client.disconnect());
+    },
+  };
+}
+
+/** Which shared settings differ, for the refusal. */
+function describe(theirs: string | null, mine: string): string {
+  if (theirs === null) return 'unknown';
+  try {
+    const a = JSON.parse(theirs) as Record<string, unknown>;
+    const b = JSON.parse(mine) as Record<string, unknown>;
+    const names = Object.keys({ ...a, ...b }).filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+    return `differing: ${names.join(', ')}`;
+  } catch {
+    return 'unreadable';
+  }
+}

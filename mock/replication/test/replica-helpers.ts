@@ -1,0 +1,71 @@
+/** Helpers of the replica tests: replica processes of the compiled CLI, calls, fresh tenants, polling. */
+import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+import { freePort, startProcess, type Started } from '../../../common/process.js';
+import type { WebhookReceiver } from '../../../common/receiver.js';
+import { opsapiNodeArgs } from '../../../test/support/cli-command.js';
+import { adminClaims } from '../../auth/presets.js';
+import { mintToken } from '../../auth/tokens.js';
+import { DEFAULT_JWT_SECRET } from '../../options.js';
+import { BACKEND_HEADER } from './round-robin.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** The settings every replica of one Redis shares (a replica with others is refused). */
+export const SHARED = ['--rate-limit', '40/1m', '--retry-schedule', '0,2s', '--delivery-timeout', '1000'];
+export const EVENT = 'Warehouse.Shipment.Shipped';
+
+export interface Replica {
+  readonly url: string;
+  readonly process: Started;
+}
+
+export async function startReplica(redis: string, extra: readonly string[] = []): Promise<Replica> {
+  const port = await freePort();
+  const args = opsapiNodeArgs(['mock', '--redis', redis, '--port', String(port), '--quiet', ...SHARED, ...extra]);
+  const proc = await startProcess(process.execPath, args, /http:\/\//, { cwd: root, timeoutMs: 30_000 });
+  return { url: `http://127.0.0.1:${port}`, process: proc };
+}
+
+/** One call with the bearer token; the answer parsed, with the balancer's backend index when it went through one. */
+export async function call(base: string, token: string, method: string, path: string, body?: unknown) {
+  const res = await request(`${base}${path}`, {
+    method: method as 'GET',
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.body.text();
+  return {
+    status: res.statusCode,
+    backend: res.headers[BACKEND_HEADER],
+    headers: res.headers,
+    body: (text ? JSON.parse(text) : undefined) as any,
+  };
+}
+
+let orgCount = 0;
+export async function tenantToken(): Promise<string> {
+  return mintToken(DEFAULT_JWT_SECRET, adminClaims(`replicas-${process.pid}-${++orgCount}`));
+}
+
+/** Polls until `probe` holds, at most `timeoutMs`. */
+export async function until(probe: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not reached in ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** How many deliveries of each event id a receiver got. */
+export function perEvent(receiver: WebhookReceiver): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const d of receiver.received) {
+    const id = String(d.json?.id);
+    counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  return counts;
+}

@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedisServer, type RedisServer } from '../../../common/redis-server.js';
+import { jobMember, replicationKeys } from '../keys.js';
+import { connectRedis, type RedisLink } from '../redis-commands.js';
+import { redisAvailability } from '../../../test/support/redis.js';
+
+const availability = redisAvailability();
+
+/** The Lua scripts of a replicated mock, each called as the replicas call it, against a real redis-server. */
+let redis: RedisServer;
+let link: RedisLink;
+const k = replicationKeys('test:');
+let n = 0;
+const freshOrg = () => `org-${++n}`;
+
+beforeAll(async () => {
+  if (!availability.run) return;
+  redis = await startRedisServer();
+  link = await connectRedis(redis.url, () => undefined);
+}, 20_000);
+
+afterAll(async () => {
+  link?.client.disconnect();
+  await redis?.stop();
+});
+
+type GateReply = [string, string?, [string, string[]][]?, number?, number?];
+
+const gate = (org: string, epoch: string, last: string, token = '', limit = 0, windowMs = 1000) =>
+  link.run(
+    'opsapiGate',
+    [k.meta(org), k.log(org), k.lock(org), k.rate(org), k.globalEpoch],
+    [epoch, last, token, 5000, limit, windowMs],
+  ) as Promise<GateReply>;
+
+const append = (org: string, token: string, changes: string[], ops: (string | number)[] = []) =>
+  link.run(
+    'opsapiAppend',
+    [k.meta(org), k.log(org), k.rate(org), k.globalEpoch, k.apiKeys, k.lock(org), k.jobs(org), k.due],
+    [token, org, changes.length, 'r1', ...changes.flatMap((c) => [c, '']), ...ops],
+  ) as Promise<[string, string, string[], string]>;
+
+const claim = (now: number, leaseMs: number, org = '') =>
+  link.run('opsapiClaim', [k.due, k.leases, `${k.leases}:owners`], [now, leaseMs, 10, 'r1', k.prefix, org]) as Promise<
+    string[]
+  >;
+
+describe.skipIf(!availability.run)('gate and append: one ordered log per tenant', () => {
+  it('gives a fresh copy every entry, then only what came after its last one', async () => {
+    const org = freshOrg();
+    const first = await gate(org, '', '');
+    expect(first[0]).toBe('ok');
+    const epoch = first[1] as string;
+    const [before, , ids] = await append(org, '', ['{"a":1}', '{"a":2}']);
+    expect(before).toBe('');
+    expect(ids).toHaveLength(2);
+
+    const again = await gate(org, '', '');
+    expect(again[2]?.map((e) => e[1][1])).toEqual(['{"a":1}', '{"a":2}']);
+    const after = await gate(org, epoch, ids[0] as string);
+    expect(after[2]?.map((e) => e[1][1])).toEqual(['{"a":2}']);
+    const none = await gate(org, epoch, ids[1] as string);
+    expect(none[2]).toEqual([]);
+  });
+
+  it('tells an appending replica what came in between (its last id is not the log last)', async () => {
+    const org = freshOrg();
+    const [, , [mine]] = await append(org, '', ['{"by":"a"}']);
+    await append(org, '', ['{"by":"b"}']);
+    const [before] = await append(org, '', ['{"by":"a"}']);
+    expect(before).not.toBe(mine);
+  });
+
+  it('lets one replica at a time hold the write lock, released by its append only', async () => {
+    const org = freshOrg();
+    expect((await gate(org, '', '', 'a:1'))[0]).toBe('ok');
+    expect((await gate(org, '', '', 'b:1'))[0]).toBe('locked');
+    await append(org, 'b:1', []);
+    expect((await gate(org, '', '', 'b:2'))[0]).toBe('locked');
+    await append(org, 'a:1', ['{}']);
+    expect((await gate(org, '', '', 'b:3'))[0]).toBe('ok');
+  });
+
+  it('empties a tenant on reset and on a reset of every tenant, with a new epoch each time', async () => {
+    const org = freshOrg();
+    const e0 = (await gate(org, '', ''))[1];
+    await append(org, '', ['{"x":1}']);
+    await link.run('opsapiReset', [k.meta(org), k.log(org), k.rate(org), k.jobs(org), k.due], [org]);
+    const e1 = await gate(org, e0 as string, '');
+    expect(e1[1]).not.toBe(e0);
+    expect(e1[2]).toEqual([]);
+    await append(org, '', ['{"x":2}']);
+    await link.client.incr(k.globalEpoch);
+    const e2 = await gate(org, e1[1] as string, '');
+    expect(e2[1]).not.toBe(e1[1]);
+    expect(e2[2]).toEqual([]);
+  });
+
+  it('takes rate-limit tokens from one bucket: the limit passes, then the wait for the next token', async () => {
+    const org = freshOrg();
+    const taken: number[] = [];
+    for (let i = 0; i < 6; i++) taken.push((await gate(org, '', '', '', 5, 60_000))[3] as number);
+    expect(taken).toEqual([1, 1, 1, 1, 1, 0]);
+    const refused = await gate(org, '', '', '', 5, 60_000);
+    // One token every 12 s at 5 per minute.
+    expect(refused[4]).toBeGreaterThan(10_000);
+    expect(refused[4]).toBeLessThanOrEqual(12_000);
+  });
+});
+
+describe.skipIf(!availability.run)('the shared schedule: claims and leases', () => {
+  const job = (dueAt: number) => JSON.stringify({ trigger: 'Scheduled', dueAt, auto: 0, generation: 0 });
+
+  it('gives each due attempt to one claimer, never one not yet due', async () => {
+    const org = freshOrg();
+    const now = Date.now();
+    await append(org, '', ['{}'], ['s', 'ntf_1', job(now), now - 1, 's', 'ntf_2', job(now + 60_000), now + 60_000]);
+    const first = await claim(now, 10_000);
+    const mine = first.filter((_, i) => i % 3 === 0).filter((m) => m.startsWith(`${org}\n`));
+    expect(mine).toEqual([jobMember(org, 'ntf_1')]);
+    const second = await claim(now, 10_000);
+    expect(second.filter((_, i) => i % 3 === 0).filter((m) => m.startsWith(`${org}\n`))).toEqual([]);
+  });
+
+  it('makes an attempt due again when its claim lapses (the claimer died), and completes it once', async () => {
+    const org = freshOrg();
+    const now = Date.now();
+    await append(org, '', [], ['s', 'ntf_1', job(now), now]);
+    const [member, , token] = (await claim(now, 1000, org)) as [string, string, string];
+    expect(member).toBe(jobMember(org, 'ntf_1'));
+    expect(await claim(now + 500, 1000, org)).toEqual([]);
+    const retaken = await claim(now + 1500, 1000, org);
+    expect(retaken[0]).toBe(member);
+    // The first claimer's late completion is refused: the lease is someone else's now.
+    const complete = (t: string) =>
+      link.run('opsapiComplete', [k.leases, `${k.leases}:owners`, k.jobs(org), k.due], [member, t, 'ntf_1']);
+    expect(await complete(token)).toBe(0);
+    expect(await complete(retaken[2] as string)).toBe(1);
+    expect(await link.client.hexists(k.jobs(org), 'ntf_1')).toBe(0);
+  });
+
+  it('moves waiting attempts sooner when the tenant clock jumps', async () => {
+    const org = freshOrg();
+    const now = Date.now();
+    await append(org, '', [], ['s', 'ntf_1', job(now + 3_600_000), now + 3_600_000]);
+    expect(await claim(now, 1000, org)).toEqual([]);
+    await link.run('opsapiRescore', [k.jobs(org), k.due], [org, 3_600_000]);
+    expect((await claim(now, 1000, org))[0]).toBe(jobMember(org, 'ntf_1'));
+  });
+
+  it('drops a cancelled attempt', async () => {
+    const org = freshOrg();
+    const now = Date.now();
+    await append(org, '', [], ['s', 'ntf_1', job(now), now]);
+    await append(org, '', [], ['c', 'ntf_1', '', 0]);
+    expect(await claim(now, 1000, org)).toEqual([]);
+  });
+});
