@@ -103,6 +103,7 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
     validator,
     clock,
     persistence,
+    replication,
   };
   // Faults are applied after decisions: they break the adopted behaviour, as they break the inferred one.
   const faithful = withListEngine(allHandlers(engine), { textCase: options.textCase, equalsCase: options.equalsCase });

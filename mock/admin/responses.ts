@@ -48,8 +48,22 @@ export const Stats = Type.Object(
           "The list engine's caches (sorted orders, filter matches, compiled filters): a byte budget, least recently used values dropped beyond it",
       },
     ),
-    notifications: Type.Integer({ minimum: 0, description: 'stored notifications over all tenants' }),
-    pendingDeliveries: Type.Integer({ minimum: 0, description: 'delivery attempts scheduled or under way' }),
+    notifications: Type.Integer({ minimum: 0, description: 'stored notifications over all tenants (in this process)' }),
+    pendingDeliveries: Type.Integer({
+      minimum: 0,
+      description: 'delivery attempts scheduled or under way (with `--redis`: over every replica)',
+    }),
+    replication: Type.Optional(
+      Type.Object(
+        {
+          replica: Type.String({ description: "this process's id among the replicas" }),
+          redis: Type.String({ description: 'where the shared state lives (without credentials)' }),
+          due: Type.Integer({ minimum: 0, description: 'attempts waiting in the shared schedule' }),
+          claimed: Type.Integer({ minimum: 0, description: 'attempts claimed by some replica and under way' }),
+        },
+        { description: 'With `--redis` only: this replica and the shared webhook schedule' },
+      ),
+    ),
     memory: Type.Object(
       { rss: Type.Integer(), heapUsed: Type.Integer(), heapTotal: Type.Integer(), external: Type.Integer() },
       { description: 'bytes' },

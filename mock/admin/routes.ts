@@ -81,6 +81,7 @@ export async function registerAdmin(app: FastifyInstance, services: MockServices
         if (wantGc && gc) gc();
         let notifications = 0;
         for (const org of store.orgs()) notifications += store.peek(org)?.notifications.size ?? 0;
+        const replication = services.replication ? await services.replication.stats().catch(() => null) : null;
         const memory = process.memoryUsage();
         return send(
           reply,
@@ -90,7 +91,9 @@ export async function registerAdmin(app: FastifyInstance, services: MockServices
             tenantLimit: { ...store.figures(), persisted: options.stateFile !== null },
             listCaches: store.caches.figures(),
             notifications,
-            pendingDeliveries: engine.pendingCount(),
+            ...(replication
+              ? { pendingDeliveries: replication.due + replication.claimed, replication }
+              : { pendingDeliveries: engine.pendingCount() }),
             memory: {
               rss: memory.rss,
               heapUsed: memory.heapUsed,

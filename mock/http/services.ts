@@ -7,6 +7,14 @@ import type { Store } from '../store/store.js';
 import type { WebhookEngine } from '../webhooks/engine.js';
 import type { Persistence } from '../persistence/persistence.js';
 
+/** What `/__mock/stats` tells of a replicated mock. */
+export interface ReplicationStats {
+  readonly replica: string;
+  readonly redis: string;
+  readonly due: number;
+  readonly claimed: number;
+}
+
 /** The parts the HTTP shell wires together. */
 export interface MockServices {
   readonly options: MockOptions;
@@ -16,6 +24,8 @@ export interface MockServices {
   readonly engine: WebhookEngine;
   readonly validator: ContractValidator;
   readonly clock: Clock;
+  /** A replicated mock's figures (`--redis`), or null for one process. */
+  readonly replication?: { stats(): Promise<ReplicationStats> } | null;
   /** Durable state (`--state FILE`), or null for in-memory state. */
   readonly persistence: Persistence | null;
 }

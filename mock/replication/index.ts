@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { TokenVerifier } from '../auth/tokens.js';
 import type { AppDecorator } from '../http/decorator.js';
+import type { ReplicationStats } from '../http/services.js';
 import type { MockOptions } from '../options.js';
 import type { Store } from '../store/store.js';
 import type { WebhookEngine } from '../webhooks/engine.js';
@@ -28,6 +29,8 @@ export interface Replication {
   readonly schedulers: SchedulerFactory<Job>;
   /** Starts making the attempts that fall due (this replica's share). */
   start(engine: WebhookEngine): void;
+  /** This replica and the shared schedule, for `/__mock/stats`. */
+  stats(): Promise<ReplicationStats>;
   /** Stops claiming, waits for the attempts under way, closes the connection. */
   close(): Promise<void>;
 }
@@ -117,6 +120,11 @@ export async function startReplication(
     }),
     schedulers: (clock, _timers, hooks, org) => new SharedScheduler(org, clock, hooks, replica, poller),
     start: (engine) => poller.start(engine),
+    stats: async () => {
+      const [due, claimed] = await Promise.all([link.client.zcard(keys.due), link.client.zcard(keys.leases)]);
+      const where = new URL(url);
+      return { replica: replica.id, redis: `${where.protocol}//${where.host}${where.pathname}`, due, claimed };
+    },
     close: async () => {
       await poller.stop();
       replica.close();

@@ -116,6 +116,19 @@ describe.skipIf(!availability.run)('three replicas on one Redis behind a round-r
     expect(limited).toBe(90 - passed);
   });
 
+  it('tells in /__mock/stats which replica answered and what waits in the shared schedule', async () => {
+    const token = await tenantToken();
+    const ids = new Set<string>();
+    for (const replica of replicas) {
+      const stats = await call(replica.url, token, 'GET', '/__mock/stats');
+      expect(stats.status).toBe(200);
+      expect(stats.body.replication.redis).toBe(redis.url);
+      expect(stats.body.pendingDeliveries).toBe(stats.body.replication.due + stats.body.replication.claimed);
+      ids.add(stats.body.replication.replica);
+    }
+    expect(ids.size).toBe(3);
+  });
+
   it("moves a tenant's clock on every replica when one replica is told", async () => {
     const token = await tenantToken();
     const moved = await call(replicas[0]!.url, token, 'POST', '/__mock/clock', { advanceSeconds: 3600 });
