@@ -5,6 +5,7 @@ import type { WebhookEngine } from '../webhooks/engine.js';
 import type { EntityKind } from '../store/entities.js';
 import { entityRecordOf, type EntityRecord, type EntityRecordOf } from './records.js';
 import { StateFile } from './state-file.js';
+import { raiseIdFloors } from '../store/id-floor.js';
 
 /** What a restore found. */
 export interface RestoreReport {
@@ -14,8 +15,6 @@ export interface RestoreReport {
   readonly pendingNotifications: number;
   readonly tornTail: boolean;
 }
-
-const ID_PATTERN = /^([a-z]+)_[A-Za-z0-9]+_(\d+)$/;
 
 /**
  * State that survives restarts and evictions (`--state FILE`): every write of every tenant reaches the journal
@@ -84,7 +83,7 @@ export class Persistence {
 /** Replays a tenant's persisted entities onto its freshly seeded world, and continues its id sequences. */
 function replayInto(tenant: TenantState, records: readonly EntityRecord[]): void {
   for (const record of records) tenant.apply(replayed(tenant.org, record));
-  restoreCounters(tenant, records);
+  raiseIdFloors(tenant, records);
 }
 
 /** The API key values among persisted entities (deactivated keys too: they still name their tenant). */
@@ -103,23 +102,4 @@ function hasPending(records: Iterable<EntityRecord>): boolean {
 /** A persisted entity as a change to replay onto a freshly seeded tenant (nothing before it, at time 0). */
 function replayed<K extends EntityKind>(org: string, record: EntityRecordOf<K>): Change<K> {
   return { org, entity: record.entity, id: record.id, before: null, after: record.after, at: 0 };
-}
-
-/** Continues each id sequence after the highest id the restored state holds. */
-function restoreCounters(tenant: TenantState, records: Iterable<EntityRecord>): void {
-  const max: Record<string, number> = { ...tenant.ids.snapshot() };
-  const see = (id: unknown) => {
-    if (typeof id !== 'string') return;
-    const m = ID_PATTERN.exec(id);
-    if (m?.[1] && m[2]) max[m[1]] = Math.max(max[m[1]] ?? 0, Number(m[2]));
-  };
-  for (const r of records) {
-    see(r.id.includes('/') ? r.id.split('/')[1] : r.id);
-    const after = r.after;
-    if (after === null || typeof after !== 'object') continue;
-    if ('id' in after) see(after.id);
-    if ('eventId' in after) see(after.eventId);
-    if ('apiKey' in after) see(after.apiKey?.id);
-  }
-  tenant.ids.restore(max);
 }

@@ -7,7 +7,8 @@ import { opsapiNodeArgs } from '../../../test/support/cli-command.js';
 import { adminClaims } from '../../auth/presets.js';
 import { mintToken } from '../../auth/tokens.js';
 import { DEFAULT_JWT_SECRET } from '../../options.js';
-import { BACKEND_HEADER } from './round-robin.js';
+import { startRedisServer, type RedisServer, type RedisServerOptions } from '../../../common/redis-server.js';
+import { BACKEND_HEADER, startRoundRobin, type RoundRobin } from './round-robin.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -68,4 +69,30 @@ export function perEvent(receiver: WebhookReceiver): Map<string, number> {
     counts.set(id, (counts.get(id) ?? 0) + 1);
   }
   return counts;
+}
+
+/** A redis-server, replicas on it and a round-robin balancer in front of them. */
+export interface Cluster {
+  /** Replaced by a test that restarts Redis (`stopCluster` stops the current one). */
+  redis: RedisServer;
+  readonly replicas: Replica[];
+  readonly balancer: RoundRobin;
+}
+
+/** Starts Redis, `count` replicas (with `extra` flags after the shared ones) and the balancer. */
+export async function startCluster(
+  count: number,
+  extra: readonly string[] = [],
+  redisOptions: RedisServerOptions = {},
+): Promise<Cluster> {
+  const redis = await startRedisServer(redisOptions);
+  const replicas = await Promise.all(Array.from({ length: count }, () => startReplica(redis.url, extra)));
+  return { redis, replicas, balancer: await startRoundRobin(replicas.map((r) => r.url)) };
+}
+
+/** Stops what `startCluster` started (what is left of it). */
+export async function stopCluster(cluster: Cluster | undefined): Promise<void> {
+  await cluster?.balancer.close();
+  await Promise.all(cluster?.replicas.map((r) => r.process.stop()) ?? []);
+  await cluster?.redis.stop();
 }

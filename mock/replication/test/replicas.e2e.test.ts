@@ -1,14 +1,26 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../common/process.js';
 import { startReceiver } from '../../../common/receiver.js';
-import { startRedisServer, type RedisServer } from '../../../common/redis-server.js';
+import { startRedisServer } from '../../../common/redis-server.js';
 import { runOpsapi } from '../../../test/support/cli-command.js';
-import { startRoundRobin, type RoundRobin } from './round-robin.js';
-import { call, EVENT, perEvent, type Replica, SHARED, startReplica, tenantToken, until } from './replica-helpers.js';
+import type { RoundRobin } from './round-robin.js';
+import {
+  call,
+  type Cluster,
+  EVENT,
+  perEvent,
+  type Replica,
+  SHARED,
+  startCluster,
+  startReplica,
+  stopCluster,
+  tenantToken,
+  until,
+} from './replica-helpers.js';
 import { redisAvailability } from '../../../test/support/redis.js';
 
 const availability = redisAvailability();
@@ -16,24 +28,19 @@ const dir = mkdtempSync(join(tmpdir(), 'opsapi-replicas-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe.skipIf(!availability.run)('three replicas on one Redis behind a round-robin balancer (--redis)', () => {
-  let redis: RedisServer;
-  let replicas: Replica[] = [];
-  let balancer: RoundRobin;
   const redisDir = join(dir, 'redis-a');
+  let cluster: Cluster;
+  let replicas: Replica[];
+  let balancer: RoundRobin;
 
   beforeAll(async () => {
-    rmSync(redisDir, { recursive: true, force: true });
-    await import('node:fs').then((fs) => fs.mkdirSync(redisDir, { recursive: true }));
-    redis = await startRedisServer({ dir: redisDir });
-    replicas = await Promise.all([0, 1, 2].map(() => startReplica(redis.url)));
-    balancer = await startRoundRobin(replicas.map((r) => r.url));
+    mkdirSync(redisDir, { recursive: true });
+    // Persistent (an append-only file): the outage test restarts it on the same folder.
+    cluster = await startCluster(3, [], { dir: redisDir });
+    ({ replicas, balancer } = cluster);
   }, 60_000);
 
-  afterAll(async () => {
-    await balancer?.close();
-    await Promise.all(replicas.map((r) => r.process.stop()));
-    await redis?.stop();
-  });
+  afterAll(() => stopCluster(cluster));
 
   it('reads a write made on one replica on the next request, on each of the others', async () => {
     const token = await tenantToken();
@@ -149,7 +156,7 @@ describe.skipIf(!availability.run)('three replicas on one Redis behind a round-r
     for (const replica of replicas) {
       const stats = await call(replica.url, token, 'GET', '/__mock/stats');
       expect(stats.status).toBe(200);
-      expect(stats.body.replication.redis).toBe(redis.url);
+      expect(stats.body.replication.redis).toBe(cluster.redis.url);
       expect(stats.body.pendingDeliveries).toBe(stats.body.replication.due + stats.body.replication.claimed);
       ids.add(stats.body.replication.replica);
     }
@@ -280,7 +287,7 @@ describe.skipIf(!availability.run)('three replicas on one Redis behind a round-r
     const alive = replicas.filter((_, i) => !balancer.down.has(i));
     const before = await call(alive[0]!.url, token, 'POST', '/v1/access/apiKeys', { name: 'before-outage' });
     expect(before.status).toBe(201);
-    await redis.stop();
+    await cluster.redis.stop();
     for (const replica of alive) {
       const res = await call(replica.url, token, 'GET', '/v1/admin/tenants/self');
       expect(res.status).toBe(503);
@@ -289,7 +296,7 @@ describe.skipIf(!availability.run)('three replicas on one Redis behind a round-r
       expect(res.headers['retry-after']).toBe('1');
     }
     // The same port and data folder: the append-only file brings every write back.
-    redis = await startRedisServer({ port: redis.port, dir: redisDir });
+    cluster.redis = await startRedisServer({ port: cluster.redis.port, dir: redisDir });
     for (const replica of alive) {
       await until(
         async () => (await call(replica.url, token, 'GET', '/v1/admin/tenants/self')).status === 200,
