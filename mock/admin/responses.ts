@@ -28,6 +28,11 @@ export const Stats = Type.Object(
           description:
             'tenants reloaded from `--state` on their next request (after an eviction or a restart), with their writes, API keys, id sequences and clock',
         }),
+        worldsBuilt: Type.Integer({
+          minimum: 0,
+          description:
+            'tenants in memory whose world is built now; a tenant that never wrote may drop its world (256 are kept built) and builds the same one again from the seed on its next read',
+        }),
         persisted: Type.Boolean({
           description:
             'whether `--state` keeps every tenant that wrote: an evicted one is reloaded on its next request, nothing lost and no `Warning`',

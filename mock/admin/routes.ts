@@ -80,7 +80,7 @@ export async function registerAdmin(app: FastifyInstance, services: MockServices
         const gc = (globalThis as { gc?: () => void }).gc;
         if (wantGc && gc) gc();
         let notifications = 0;
-        for (const org of store.orgs()) notifications += store.peek(org)?.notifications.size ?? 0;
+        for (const org of store.orgs()) notifications += store.peek(org)?.notificationCount ?? 0;
         const replication = services.replication ? await services.replication.stats().catch(() => null) : null;
         const memory = process.memoryUsage();
         return send(

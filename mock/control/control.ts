@@ -39,7 +39,7 @@ export function createControl(services: MockServices): MockControl {
     orgs: () => store.orgs(),
     stats: () => {
       let notifications = 0;
-      for (const org of store.orgs()) notifications += store.peek(org)?.notifications.size ?? 0;
+      for (const org of store.orgs()) notifications += store.peek(org)?.notificationCount ?? 0;
       return { tenants: store.orgs().length, notifications, pendingDeliveries: engine.pendingCount() };
     },
     idle: () => engine.idle(),

@@ -60,17 +60,17 @@ function queryCopy(query: unknown): Record<string, string | string[]> {
 
 /** A bounded ring of the tenant's most recent requests. Recording is O(1); redaction happens on read. */
 export class RequestJournal {
-  private readonly ring: (RawJournalEntry | undefined)[];
+  /** Grows to `capacity` as requests come (a tenant that made few requests holds a short array), then wraps. */
+  private ring: (RawJournalEntry | undefined)[] = [];
   private next = 0;
   private count = 0;
   private firstId = 1;
 
-  constructor(private readonly capacity = 500) {
-    this.ring = new Array<RawJournalEntry | undefined>(capacity);
-  }
+  constructor(private readonly capacity = 500) {}
 
   add(entry: RawJournalEntry): void {
-    this.ring[this.next] = entry;
+    if (this.ring.length < this.capacity) this.ring.push(entry);
+    else this.ring[this.next] = entry;
     this.next = (this.next + 1) % this.capacity;
     if (this.count < this.capacity) this.count++;
     else this.firstId++;
@@ -103,7 +103,7 @@ export class RequestJournal {
   }
 
   clear(): void {
-    this.ring.fill(undefined);
+    this.ring = [];
     this.next = 0;
     this.firstId += this.count;
     this.count = 0;

@@ -22,6 +22,8 @@ export interface TenantFigures {
   evictedWithWrites: number;
   /** Tenants brought back from kept state (`--state`) on their next request, after an eviction or a restart. */
   reloaded: number;
+  /** Tenants in memory whose world is built now (the others never wrote, and build it again on their next read). */
+  worldsBuilt: number;
 }
 
 /** Settings of the store. */
@@ -35,7 +37,15 @@ export interface StoreOptions {
   readonly clock: Clock;
   /** The list caches' byte budget over all tenants, MB (`--cache-mb`; absent or null: inferred from memory). */
   readonly cacheMb?: number | null;
+  /** Most worlds of tenants that never wrote kept built in memory (default `WORLDS_KEPT`); see `worldBuilt`. */
+  readonly maxWorlds?: number;
 }
+
+/**
+ * Worlds of tenants that never wrote kept built (inferred): a default world costs ~330 KB built and ~2.5 ms to build
+ * (bench tenants-10k), so 256 of them are ~85 MB, while a tenant that only reads costs a few KB beyond them.
+ */
+export const WORLDS_KEPT = 256;
 
 /**
  * The tenants of the mock. Each tenant's world is seeded lazily and deterministically from (seed, org) the first
@@ -44,6 +54,8 @@ export interface StoreOptions {
  */
 export class Store {
   private readonly tenants = new Map<string, TenantState>();
+  /** Tenants that never wrote whose world is built, least recently used first (`worldBuilt`). */
+  private readonly builtWorlds = new Map<string, TenantState>();
   private readonly listeners: ChangeListener[] = [];
   /** Tenants that must never be evicted (e.g. ones with pending deliveries), by org. */
   private readonly pinned = new Set<string>();
@@ -112,6 +124,7 @@ export class Store {
     if (state) {
       this.tenants.delete(org);
       this.tenants.set(org, state);
+      if (this.builtWorlds.delete(org)) this.builtWorlds.set(org, state);
     } else {
       state = this.create(org);
       if (this.loader?.holds(org)) {
@@ -164,6 +177,7 @@ export class Store {
       evicted: this.evictions,
       evictedWithWrites: this.evictionsWithWrites,
       reloaded: this.reloads,
+      worldsBuilt: [...this.tenants.values()].filter((t) => t.worldInMemory).length,
     };
   }
 
@@ -188,6 +202,7 @@ export class Store {
     }
     state?.dropCaches();
     this.tenants.delete(org);
+    this.builtWorlds.delete(org);
     this.pinned.delete(org);
     for (const drop of this.onDrop) drop(org, reason);
   }
@@ -201,11 +216,35 @@ export class Store {
 
   private create(org: string): TenantState {
     const { seed, skus, jwtSecret, clock } = this.options;
-    const world = generateWorld({ seed, org, skus });
     const emit = (change: Change) => {
       for (const listener of this.listeners) listener(change);
     };
-    return new TenantState(org, world, webhookSecretOf(seed, org, jwtSecret), clock, emit, this.caches.account());
+    return new TenantState(
+      org,
+      () => generateWorld({ seed, org, skus }),
+      webhookSecretOf(seed, org, jwtSecret),
+      clock,
+      emit,
+      this.caches.account(),
+      (state) => this.worldBuilt(state),
+    );
+  }
+
+  /**
+   * A tenant's world was built. Tenants cost little until they write: beyond `maxWorlds` built worlds, the least
+   * recently used tenant that never wrote drops its world (it stays a tenant: clock, journal, coverage), and its next
+   * read builds the same world again from the seed. Tenants that wrote keep theirs (eviction rules apply to them).
+   */
+  private worldBuilt(state: TenantState): void {
+    this.builtWorlds.delete(state.org);
+    this.builtWorlds.set(state.org, state);
+    const max = this.options.maxWorlds ?? WORLDS_KEPT;
+    for (const [org, other] of this.builtWorlds) {
+      if (this.builtWorlds.size <= max) return;
+      if (other === state) continue;
+      this.builtWorlds.delete(org);
+      other.releaseWorld();
+    }
   }
 
   /**

@@ -11,7 +11,8 @@ import type {
   UnitOfMeasure,
   World,
 } from '../../fixtures/seed/model.js';
-import { ListCollection } from '../lists/index.js';
+import type { ListCollection } from '../lists/index.js';
+import { TenantData } from './tenant-data.js';
 import { standaloneBudget, type CacheAccount } from '../lists/cache-budget.js';
 import { VirtualClock, type Clock } from '../clock.js';
 import type { Change, ChangeEvent, ChangeListener } from './change.js';
@@ -20,10 +21,7 @@ import { entityAccess, type EntityAccess } from './entity-access.js';
 import { IdSequence, tenantTag } from './ids.js';
 import { RequestJournal } from './journal.js';
 
-/** Key of a purchase order line in the tenant's map. */
-export function lineKey(purchaseOrderId: string, lineId: string): string {
-  return `${purchaseOrderId}\u0000${lineId}`;
-}
+export { lineKey } from './tenant-data.js';
 
 /**
  * All the state of one tenant. Reads are direct; every write goes through `commit`, which applies a `Change`
@@ -35,29 +33,69 @@ export class TenantState {
   readonly ids: IdSequence;
   readonly journal = new RequestJournal();
 
-  tenant: Tenant;
-  manifest: FixtureManifest;
-  readonly unitsOfMeasure = new Map<string, UnitOfMeasure>();
-  readonly locations = new Map<string, StockLocation>();
-  readonly lots = new Map<string, Lot>();
+  /** The collections, built from the seeded world on first use (null: not in memory). */
+  private data: TenantData | null = null;
+  /** Whether anything was written or replayed: the data then is the tenant's own and never dropped. */
+  private modified = false;
 
-  readonly skus: ListCollection<SkuListItem>;
-  readonly skuRecords = new Map<string, SkuRecord>();
-  readonly families: ListCollection<Family>;
-  readonly familyTombstones = new Map<string, FamilyTombstone>();
-  readonly assets: ListCollection<Asset>;
-  readonly purchaseOrderLines = new Map<string, PurchaseOrderLine>();
+  get tenant(): Tenant {
+    return this.world().tenant;
+  }
+  get manifest(): FixtureManifest {
+    return this.world().manifest;
+  }
+  get unitsOfMeasure(): Map<string, UnitOfMeasure> {
+    return this.world().unitsOfMeasure;
+  }
+  get locations(): Map<string, StockLocation> {
+    return this.world().locations;
+  }
+  get lots(): Map<string, Lot> {
+    return this.world().lots;
+  }
+  get skus(): ListCollection<SkuListItem> {
+    return this.world().skus;
+  }
+  get skuRecords(): Map<string, SkuRecord> {
+    return this.world().skuRecords;
+  }
+  get families(): ListCollection<Family> {
+    return this.world().families;
+  }
+  get familyTombstones(): Map<string, FamilyTombstone> {
+    return this.world().familyTombstones;
+  }
+  get assets(): ListCollection<Asset> {
+    return this.world().assets;
+  }
+  get purchaseOrderLines(): Map<string, PurchaseOrderLine> {
+    return this.world().purchaseOrderLines;
+  }
+  get apiKeys(): Map<string, ApiKeyRecord> {
+    return this.world().apiKeys;
+  }
+  get apiKeysByValue(): Map<string, string> {
+    return this.world().apiKeysByValue;
+  }
+  get subscriptions(): ListCollection<Subscription> {
+    return this.world().subscriptions;
+  }
+  get notifications(): ListCollection<Notification> {
+    return this.world().notifications;
+  }
+  get attempts(): Map<string, DeliveryAttempt[]> {
+    return this.world().attempts;
+  }
 
-  readonly apiKeys = new Map<string, ApiKeyRecord>();
-  readonly apiKeysByValue = new Map<string, string>();
-  readonly subscriptions: ListCollection<Subscription>;
-  readonly notifications: ListCollection<Notification>;
-  /**
-   * Attempts per notification, oldest first. Plain arrays, not indexed collections: a notification has a handful
-   * of attempts and a tenant may hold thousands of notifications, so an index per notification would cost more
-   * memory than it saves time (the list engine filters and sorts iterables directly).
-   */
-  readonly attempts = new Map<string, DeliveryAttempt[]>();
+  /** Notifications stored, without building the world of a tenant that has none in memory (figures, stats). */
+  get notificationCount(): number {
+    return this.data?.notifications.size ?? 0;
+  }
+
+  /** Whether the collections are in memory. */
+  get worldInMemory(): boolean {
+    return this.data !== null;
+  }
 
   /** Real-time instant of the last request, for least-recently-used eviction. */
   lastUsed = 0;
@@ -71,43 +109,56 @@ export class TenantState {
   /** Reads and writes of each kind of entity, for the write seam. */
   private readonly access: EntityAccess = entityAccess(this);
 
-  /** `caches`: the tenant's account of the mock's list cache budget (`--cache-mb`); alone, a budget of its own. */
+  private readonly account: CacheAccount;
+
+  /**
+   * `world`: the seeded world, or how to seed it (then a tenant that never wrote may drop its collections and build
+   * them again: `releaseWorld`). `caches`: the tenant's account of the mock's list cache budget (`--cache-mb`);
+   * alone, a budget of its own. `onWorld`: told each time the collections are built.
+   */
   constructor(
     readonly org: string,
-    world: World,
+    private readonly world0: World | (() => World),
     readonly webhookSecret: string,
     baseClock: Clock,
     private readonly listener: ChangeListener,
     caches?: CacheAccount,
+    private readonly onWorld?: (tenant: TenantState) => void,
   ) {
-    const account = caches ?? standaloneBudget().account();
-    this.skus = new ListCollection([], account);
-    this.families = new ListCollection([], account);
-    this.assets = new ListCollection([], account);
-    this.subscriptions = new ListCollection([], account);
-    this.notifications = new ListCollection([], account);
+    this.account = caches ?? standaloneBudget().account();
     this.tag = tenantTag(org);
     this.clock = new VirtualClock(baseClock);
     this.ids = new IdSequence(this.tag);
-    this.tenant = world.tenant;
-    this.manifest = world.manifest;
-    for (const u of world.unitsOfMeasure) this.unitsOfMeasure.set(u.id, u);
-    for (const l of world.locations) this.locations.set(l.reference, l);
-    for (const l of world.lots) this.lots.set(l.id, l);
-    for (const record of world.skus) {
-      this.skuRecords.set(record.item.reference, record);
-      this.skus.set(record.item);
-    }
-    for (const f of world.families) this.families.set(f);
-    for (const a of world.assets) this.assets.set(a);
-    for (const line of world.purchaseOrderLines)
-      this.purchaseOrderLines.set(lineKey(line.purchaseOrderId, line.id), line);
+  }
+
+  /** The collections, built from the seeded world when they are not in memory. */
+  private world(): TenantData {
+    if (this.data) return this.data;
+    const world = typeof this.world0 === 'function' ? this.world0() : this.world0;
+    this.data = new TenantData(world, this.account);
+    this.onWorld?.(this);
+    return this.data;
+  }
+
+  /**
+   * Drops the collections of a tenant that never wrote (nothing of its own is in them: its next read builds the same
+   * ones again from the seed). False, and nothing dropped, once it wrote or had writes replayed.
+   */
+  releaseWorld(): boolean {
+    if (this.modified || !this.data || typeof this.world0 !== 'function') return false;
+    this.data.dropCaches();
+    this.data = null;
+    return true;
+  }
+
+  /** Whether anything was written or replayed into the tenant (its collections are then never dropped). */
+  get isModified(): boolean {
+    return this.modified;
   }
 
   /** Gives the list caches back to the budget (the tenant leaves memory: evicted or reset). */
   dropCaches(): void {
-    for (const list of [this.skus, this.families, this.assets, this.subscriptions, this.notifications])
-      list.dropCaches();
+    this.data?.dropCaches();
   }
 
   /** The tenant clock's current time as ISO 8601. */
@@ -146,6 +197,7 @@ export class TenantState {
 
   /** Applies a change to the collections (also used to replay persisted changes). */
   apply<K extends EntityKind>(change: Change<K>): void {
+    this.modified = true;
     this.access[change.entity].write(change.id, change.after);
   }
 }

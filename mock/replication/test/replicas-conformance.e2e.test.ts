@@ -9,7 +9,9 @@ describe.skipIf(!availability.run)('the whole conformance run through two replic
   let cluster: Cluster;
 
   // The default rate (300/s per tenant, now over both replicas): the main run seldom meets it, the probe does.
-  beforeAll(async () => void (cluster = await startCluster(2, ['--rate-limit', '300/1s'])), 60_000);
+  beforeAll(async () => {
+    cluster = await startCluster(2, ['--rate-limit', '300/1s']);
+  }, 60_000);
   afterAll(() => stopCluster(cluster));
 
   it('passes every check, writes, webhooks and the rate-limit probe included: the replicas act as one mock', async () => {
