@@ -26,7 +26,13 @@ import { slotComparator, type SortSpec } from './sort.js';
  * `version` increases on every mutation. Items are stored by reference: after changing an item object in place,
  * call `set(item)` again so the derived values and orders are refreshed.
  */
-export const ORDER_CACHE_SIZE = 16;
+/**
+ * Sorted orders kept per list (inferred, measured): a list's clients cycle through its sortable fields in both
+ * directions (listSkus: 11 fields, 22 orders), and an LRU smaller than that cycle misses every time; with 16, the
+ * never-repeated filters of bench list-100k-varied re-sorted 100,000 SKUs per request (p50 ~45 ms). Memory is bounded
+ * by the byte budget; a write maintains each kept order (a binary search and a splice).
+ */
+export const ORDER_CACHE_SIZE = 48;
 export const RESULT_CACHE_SIZE = 16;
 
 interface Column {
