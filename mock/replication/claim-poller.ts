@@ -54,14 +54,13 @@ export class ClaimPoller {
     while (this.working.size > 0) await Promise.allSettled([...this.working]);
   }
 
-  /** Moves a tenant's waiting attempts after its clock jumped (offset in ms). */
-  async rescore(org: string, offset: number): Promise<void> {
-    await this.link.run('opsapiRescore', [this.keys.jobs(org), this.keys.due], [org, Math.round(offset)]);
-  }
-
-  /** Claims one tenant's due attempts and starts each with `start` (a clock jump on this replica). */
-  async claimTenant(org: string, start: (id: string, job: Job) => Promise<void>): Promise<void> {
-    for (const claim of await this.claim(org))
+  /**
+   * Claims one tenant's due attempts and starts each with `start`; with `offset` (its clock jumped: the clock's offset,
+   * ms), its waiting attempts are first moved to when they are now due, in the same script, so no other replica's
+   * look takes them between the two (the replica told of the jump makes them before it answers).
+   */
+  async claimTenant(org: string, start: (id: string, job: Job) => Promise<void>, offset?: number): Promise<void> {
+    for (const claim of await this.claim(org, offset))
       this.track(claim.member, claim.token, org, () => start(claim.id, claim.job));
   }
 
@@ -109,12 +108,23 @@ export class ClaimPoller {
     this.working.add(work);
   }
 
-  private async claim(org: string): Promise<{ member: string; org: string; id: string; job: Job; token: string }[]> {
+  private async claim(
+    org: string,
+    offset?: number,
+  ): Promise<{ member: string; org: string; id: string; job: Job; token: string }[]> {
     const { leases, due } = this.keys;
     const flat = (await this.link.run(
       'opsapiClaim',
       [due, leases, `${leases}:owners`],
-      [Date.now(), this.settings.leaseMs, this.settings.batch, this.replica.id, this.keys.prefix, org],
+      [
+        Date.now(),
+        this.settings.leaseMs,
+        this.settings.batch,
+        this.replica.id,
+        this.keys.prefix,
+        org,
+        offset === undefined ? '' : Math.round(offset),
+      ],
     )) as string[];
     const out = [];
     for (let i = 0; i + 2 < flat.length; i += 3) {

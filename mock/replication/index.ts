@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { TokenVerifier } from '../auth/tokens.js';
 import type { AppDecorator } from '../http/decorator.js';
 import type { ReplicationStats } from '../http/services.js';
@@ -86,22 +86,28 @@ export async function startReplication(
   const tell = throttled(warn, WARN_EVERY_MS);
   const keys = replicationKeys();
   const mine = JSON.stringify(sharedSettings(options));
-  try {
+  /** First come first served: the config and an instance id; a replica with other settings is refused. */
+  const claimRedis = async (): Promise<string> => {
     await link.client.set(keys.config, mine, 'NX');
     const theirs = await link.client.get(keys.config);
     if (theirs !== mine)
       throw new ReplicationConfigError(
         `Redis at ${new URL(url).host} serves replicas started with other settings (${describe(theirs, mine)}); start every replica with the same --seed, --skus, --jwt-secret, --retry-schedule and --rate-limit, or use another Redis database`,
       );
+    await link.client.set(keys.instance, randomUUID(), 'NX');
+    return (await link.client.get(keys.instance)) ?? '';
+  };
+  // Every tenant is kept in Redis: evicting a copy from this process's memory drops nothing (no eviction Warning), and
+  // the copy's next request brings it back from the log (the gate; nothing to load synchronously here).
+  store.useLoader({ holds: () => true, load: () => undefined, orgs: () => [], apiKeys: () => [] });
+  const replica = new Replica(link, keys, store, { lockMs: LOCK_MS, lockWaitMs: LOCK_WAIT_MS }, tell, claimRedis);
+  try {
+    await replica.join();
   } catch (error) {
     link.client.disconnect();
     if (error instanceof ReplicationConfigError) throw error;
     throw new RedisUnavailableError(`cannot use Redis at ${new URL(url).host}: ${(error as Error).message}`);
   }
-  // Every tenant is kept in Redis: evicting a copy from this process's memory drops nothing (no eviction Warning), and
-  // the copy's next request brings it back from the log (the gate; nothing to load synchronously here).
-  store.useLoader({ holds: () => true, load: () => undefined, orgs: () => [], apiKeys: () => [] });
-  const replica = new Replica(link, keys, store, { lockMs: LOCK_MS, lockWaitMs: LOCK_WAIT_MS }, tell);
   const poller = new ClaimPoller(
     link,
     keys,

@@ -8,6 +8,8 @@ export interface ReplicationKeys {
   readonly prefix: string;
   /** The settings every replica must share (seed, catalog size, JWT secret digest). */
   readonly config: string;
+  /** An id made when the first replica met this Redis: gone (or another) when Redis lost its data. */
+  readonly instance: string;
   /** Bumped by a reset of every tenant: each tenant's epoch is read together with it. */
   readonly globalEpoch: string;
   /** API key value -> org, so a replica that never saw a tenant finds the tenant of a key. */
@@ -34,6 +36,7 @@ export function replicationKeys(prefix = 'opsapi:'): ReplicationKeys {
   return {
     prefix,
     config: `${prefix}config`,
+    instance: `${prefix}instance`,
     globalEpoch: `${prefix}epoch`,
     apiKeys: `${prefix}api-keys`,
     due: `${prefix}due`,

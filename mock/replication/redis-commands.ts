@@ -1,13 +1,12 @@
 import { Redis } from 'ioredis';
-import { APPEND, CLAIM, COMPLETE, GATE, RESCORE, RESET, UNLOCK } from './scripts.js';
+import { APPEND, CLAIM, COMPLETE, GATE, RESET, UNLOCK } from './scripts.js';
 
 /** The scripts of ./scripts.ts and the number of KEYS each takes. */
 const SCRIPTS = {
-  opsapiGate: { lua: GATE, keys: 5 },
-  opsapiAppend: { lua: APPEND, keys: 8 },
+  opsapiGate: { lua: GATE, keys: 6 },
+  opsapiAppend: { lua: APPEND, keys: 9 },
   opsapiUnlock: { lua: UNLOCK, keys: 1 },
   opsapiReset: { lua: RESET, keys: 5 },
-  opsapiRescore: { lua: RESCORE, keys: 2 },
   opsapiClaim: { lua: CLAIM, keys: 3 },
   opsapiComplete: { lua: COMPLETE, keys: 4 },
 } as const;

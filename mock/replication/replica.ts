@@ -8,7 +8,8 @@ import type { ReplicationKeys } from './keys.js';
 import { apiKeyValueOf, decodeEntries, encodeChange } from './log-entry.js';
 import { applyEntries, laterId, type Position } from './log-follower.js';
 import type { RedisLink } from './redis-commands.js';
-import { WriteSession } from './write-session.js';
+import type { WriteSession } from './write-session.js';
+import { WriteSessions } from './write-sessions.js';
 
 /** A schedule operation of an attempt, sent with the tenant's next append. */
 type ScheduleOp = { kind: 's'; id: string; job: Job; realDue: number } | { kind: 'c'; id: string };
@@ -38,18 +39,10 @@ export interface ReplicaSettings {
   readonly lockWaitMs: number;
 }
 
-/** The tenant is being written by another replica for longer than a request may wait. */
-export class TenantBusyError extends Error {
-  override readonly name = 'TenantBusyError';
+/** Redis no longer holds what the replicas wrote (restarted without persistence, or flushed). */
+export class SharedStateLostError extends Error {
+  override readonly name = 'SharedStateLostError';
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/**
- * How long a write session admits new requests of its tenant (inferred): it stops at once when another replica waits
- * for the lock, and after this long in any case, well inside the lock's lifetime.
- */
-const SESSION_OPEN_MS = 2_000;
 
 /**
  * One process of a replicated mock (`--redis`). Redis holds each tenant's writes as an ordered log; this process keeps
@@ -68,15 +61,15 @@ export class Replica {
   private readonly active = new Map<string, number>();
   private readonly flushing = new Map<string, Promise<void>>();
   private readonly background = new Set<string>();
-  /** Write sessions under way, by org (./write-session.ts). */
-  private readonly sessions = new Map<string, WriteSession>();
-  /** Tenants whose last write session ended because another replica waited for the lock. */
-  private readonly yielded = new Set<string>();
+  /** Write sessions under way, by org (./write-sessions.ts). */
+  private readonly sessions: WriteSessions;
   private globalResets = 0;
-  private lockSeq = 0;
   /** Set while this replica applies what others did: those resets and evictions are not sent back. */
   private quiet = false;
   private closed = false;
+  /** The id of the Redis data this replica follows (see `recover`). */
+  private instance = '';
+  private recovering: Promise<void> | null = null;
   /** Called after an append that scheduled attempts due now (the claim poller looks at once). */
   onDueNow: () => void = () => undefined;
 
@@ -86,7 +79,10 @@ export class Replica {
     private readonly store: Store,
     private readonly settings: ReplicaSettings,
     private readonly warn: (message: string) => void,
+    /** Claims this Redis for the mock (config and instance id, first come first served) and answers the instance id. */
+    private readonly claimRedis: () => Promise<string>,
   ) {
+    this.sessions = new WriteSessions(this.id, settings, (org, token, rate) => this.gate(org, token, rate), warn);
     store.onChange((change) => {
       this.outbox(change.org).changes.push(change);
       this.flushSoon(change.org);
@@ -104,6 +100,28 @@ export class Replica {
     });
   }
 
+  /** Joins the Redis data (its instance id); before the first request. */
+  async join(): Promise<void> {
+    this.instance = await this.claimRedis();
+  }
+
+  /**
+   * Redis lost its data: every copy here is stale. Drops them all (quietly: nothing to tell the others), joins the
+   * data Redis holds now (claiming it anew if no replica did yet), and fails the request that found out (503).
+   */
+  private async lost(): Promise<never> {
+    this.recovering ??= (async () => {
+      this.warn('Redis lost the shared state (restarted without persistence, or flushed): every tenant starts afresh');
+      this.outboxes.clear();
+      this.withQuiet(() => this.store.resetAll());
+      this.instance = await this.claimRedis();
+    })().finally(() => {
+      this.recovering = null;
+    });
+    await this.recovering;
+    throw new SharedStateLostError('Redis lost the shared state; every tenant starts afresh: retry');
+  }
+
   /** The org of an API key value: this process's index, else the shared one. */
   async apiKeyOrg(key: string): Promise<string | undefined> {
     return this.store.apiKeyOrg(key) ?? (await this.link.client.hget(this.keys.apiKeys, key)) ?? undefined;
@@ -115,84 +133,17 @@ export class Replica {
    */
   async enter(org: string, options: { write: boolean; rate: Rate | null }): Promise<Entry> {
     if (!options.write) {
+      // Without a lock token the gate never answers 'locked'.
       const taken = await this.gate(org, '', options.rate);
-      return this.entered(org, null, taken);
+      return this.entered(org, null, taken === 'locked' ? null : taken);
     }
-    const deadline = Date.now() + this.settings.lockWaitMs;
-    for (;;) {
-      const current = this.sessions.get(org);
-      if (current?.admits(Date.now())) {
-        // The lock is (being) taken by this replica: join, and only bring the tenant up to date.
-        current.join();
-        try {
-          await current.acquired;
-          // While this replica holds the lock no other can answer a write of the tenant, so its copy is current but
-          // for webhook records other replicas append meanwhile (read at the next request that takes a gate): without
-          // a rate limit to take, no round trip.
-          if (!options.rate) return this.entered(org, current, null);
-          return this.entered(org, current, await this.gate(org, '', options.rate));
-        } catch (error) {
-          this.endSession(org, current);
-          throw error;
-        }
-      }
-      if (current) {
-        // Wait for it to end; a session left behind by requests that never left (the lock lapses in Redis by then) is
-        // abandoned after the lock's lifetime.
-        const left = deadline - Date.now();
-        if (left <= 0)
-          throw new TenantBusyError(`tenant ${org} has had a write under way for over ${this.settings.lockWaitMs} ms`);
-        const ended = await Promise.race([
-          current.ended.then(() => true),
-          sleep(Math.min(left, this.settings.lockMs)).then(() => false),
-        ]);
-        if (!ended && this.sessions.get(org) === current && current.age() >= this.settings.lockMs) {
-          this.sessions.delete(org);
-          this.warn(`a write session of tenant ${org} outlived its lock (${this.settings.lockMs} ms): abandoned`);
-        }
-        continue;
-      }
-      // After a session that ended because another replica waited, let that replica take its turn first.
-      if (this.yielded.delete(org)) await sleep(2 + Math.random() * 4);
-      if (this.sessions.has(org)) continue;
-      const session = new WriteSession(`${this.id}:${++this.lockSeq}`, SESSION_OPEN_MS);
-      session.join();
-      this.sessions.set(org, session);
-      try {
-        const taken = await this.lockingGate(org, session.token, options.rate, deadline);
-        session.lockTaken();
-        return this.entered(org, session, taken);
-      } catch (error) {
-        session.lockFailed(error as Error);
-        this.endSession(org, session);
-        throw error;
-      }
-    }
+    const { session, taken } = await this.sessions.open(org, options.rate);
+    return this.entered(org, session, taken);
   }
 
-  /** The gate with the write lock: waits while another replica holds it, until `deadline`. */
-  private async lockingGate(org: string, token: string, rate: Rate | null, deadline: number): Promise<Take | null> {
-    for (;;) {
-      const taken = await this.gate(org, token, rate);
-      if (taken !== 'locked') return taken;
-      if (Date.now() > deadline)
-        throw new TenantBusyError(
-          `tenant ${org} is being written by another replica for over ${this.settings.lockWaitMs} ms`,
-        );
-      await sleep(1 + Math.random() * 4);
-    }
-  }
-
-  private entered(org: string, session: WriteSession | null, taken: Take | null | 'locked'): Entry {
+  private entered(org: string, session: WriteSession | null, taken: Take | null): Entry {
     this.active.set(org, (this.active.get(org) ?? 0) + 1);
-    return { org, session, taken: taken === 'locked' || taken === null ? undefined : taken, left: false };
-  }
-
-  /** A request of a session left without its lock ever taken (or with it): the session ends when it was the last. */
-  private endSession(org: string, session: WriteSession): void {
-    if (!session.leave()) return;
-    if (this.sessions.get(org) === session) this.sessions.delete(org);
-    session.end();
+    return { org, session, taken: taken ?? undefined, left: false };
   }
 
   /** Ends a request: appends what it wrote (the last of a write session also releases the lock) before its answer. */
@@ -203,12 +154,10 @@ export class Replica {
     if (n > 0) this.active.set(entry.org, n);
     else this.active.delete(entry.org);
     const session = entry.session;
-    if (!session?.leave()) {
+    if (!session || !this.sessions.leave(entry.org, session)) {
       await this.flush(entry.org);
       return;
     }
-    if (this.sessions.get(entry.org) === session) this.sessions.delete(entry.org);
-    if (session.yielding) this.yielded.add(entry.org);
     try {
       await this.flush(entry.org, session.token);
     } finally {
@@ -272,13 +221,22 @@ export class Replica {
     const k = this.keys;
     const reply = (await this.link.run(
       'opsapiGate',
-      [k.meta(org), k.log(org), k.lock(org), k.rate(org), k.globalEpoch],
-      [position.epoch, position.last, token, this.settings.lockMs, rate?.limit ?? 0, rate?.windowMs ?? 1000],
+      [k.meta(org), k.log(org), k.lock(org), k.rate(org), k.globalEpoch, k.instance],
+      [
+        position.epoch,
+        position.last,
+        token,
+        this.settings.lockMs,
+        rate?.limit ?? 0,
+        rate?.windowMs ?? 1000,
+        this.instance,
+      ],
     )) as [string, string?, unknown?, number?, number?, number?];
     if (reply[0] === 'locked') return 'locked';
+    if (reply[0] === 'lost') return this.lost();
     const [, epoch = '', entries, taken = 1, value = -1, waiting = 0] = reply;
     // Another replica waits for this tenant's lock: the session holding it takes no newcomers, so it ends soon.
-    if (waiting === 1) this.sessions.get(org)?.stopAdmitting();
+    if (waiting === 1) this.sessions.stopAdmitting(org);
     this.follow(org, tenant, position, epoch, entries);
     if (!rate) return null;
     return taken === 1 ? { ok: true, remaining: value } : { ok: false, retryAfterMs: value };
@@ -313,7 +271,7 @@ export class Replica {
       const unlock = token !== '' ? this.link.run('opsapiUnlock', [k.lock(org)], [token]) : null;
       return Promise.all([reset, unlock]).then(() => undefined);
     }
-    const args: (string | number)[] = [token, org, changes.length, this.id];
+    const args: (string | number)[] = [token, org, changes.length, this.id, this.instance];
     for (const change of changes) args.push(encodeChange(change, this.id), apiKeyValueOf(change));
     let dueNow = false;
     const now = Date.now();
@@ -325,7 +283,7 @@ export class Replica {
     }
     const sent = this.link.run(
       'opsapiAppend',
-      [k.meta(org), k.log(org), k.rate(org), k.globalEpoch, k.apiKeys, k.lock(org), k.jobs(org), k.due],
+      [k.meta(org), k.log(org), k.rate(org), k.globalEpoch, k.apiKeys, k.lock(org), k.jobs(org), k.due, k.instance],
       args,
     ) as Promise<[string, string, string[], string]>;
     return this.appended(org, reset, sent, dueNow);
@@ -348,6 +306,7 @@ export class Replica {
       throw error;
     }
     if (dueNow) this.onDueNow();
+    if ((reply[0] as string) === 'lost') return this.lost();
     const [before, epoch, ids, beforeBy] = reply;
     const position = this.positionOf(org);
     // Nothing unseen came before this append when the entry before it is the last this copy applied, or one of this

@@ -22,14 +22,17 @@ local epoch = g .. ':' .. (redis.call('HGET', meta, 'epoch') or '0')
 
 /**
  * gate: what a replica does before answering a request of a tenant, in one round trip.
- * KEYS: meta, log, lock, rate, global epoch. ARGV: known epoch, known last id, lock token ('' = no lock), lock ms,
- * rate limit (0 = none), rate window ms.
+ * KEYS: meta, log, lock, rate, global epoch, instance. ARGV: known epoch, known last id, lock token ('' = no lock),
+ * lock ms, rate limit (0 = none), rate window ms, the Redis instance id the replica knows.
+ * Returns {'lost'} when Redis no longer holds that instance id (it lost its data: restarted without persistence, or
+ * flushed).
  * Returns {'locked'} when another replica holds the write lock (and marks that someone waits), else {'ok', epoch,
  * entries, taken, value, waiting}: the entries after the known last id (every entry when the epoch changed), the
  * rate-limit take (1 + tokens left, or 0 + ms until a token), and whether another replica waits for the lock.
  */
 export const GATE = `
 local meta, log, lock, rate, gkey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+if redis.call('GET', KEYS[6]) ~= ARGV[7] then return {'lost'} end
 if ARGV[3] ~= '' then
   if not redis.call('SET', lock, ARGV[3], 'NX', 'PX', ARGV[4]) then
     -- Tell the holder someone waits: its replica stops admitting new writers into its session.
@@ -73,25 +76,26 @@ return {'ok', epoch, entries, taken, value, redis.call('EXISTS', lock .. ':wait'
 /**
  * append: adds a replica's changes to a tenant's log, schedules or cancels its attempts (in the same step, so an
  * attempt is never claimable before the notification it delivers is in the log), and releases its write lock.
- * KEYS: meta, log, rate, global epoch, api keys, lock, jobs, due. ARGV: lock token ('' = none), org, number of
- * changes, replica id, then pairs of (change as JSON, API key value or ''), then quadruples (kind 's' schedule or 'c'
- * cancel, notification id, job JSON, real due time in epoch ms).
+ * KEYS: meta, log, rate, global epoch, api keys, lock, jobs, due, instance. ARGV: lock token ('' = none), org, number
+ * of changes, replica id, Redis instance id, then pairs of (change as JSON, API key value or ''), then quadruples
+ * (kind 's' schedule or 'c' cancel, notification id, job JSON, real due time in epoch ms). {'lost'} as for gate.
  * Returns {last id before, epoch, ids, replica that wrote the last entry before}: when that entry is the replica's
  * own last known one, or its own, nothing unseen came in between.
  */
 export const APPEND = `
 local meta, log, rate, gkey, keys, lock, jobs, due = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]
+if redis.call('GET', KEYS[9]) ~= ARGV[5] then return {'lost'} end
 ${LAZY_RESET_ALL}
 local before = redis.call('HGET', meta, 'last') or ''
 local beforeBy = redis.call('HGET', meta, 'by') or ''
 local ids = {}
 local n = tonumber(ARGV[3])
-for i = 5, 4 + 2 * n, 2 do
+for i = 6, 5 + 2 * n, 2 do
   ids[#ids + 1] = redis.call('XADD', log, '*', 'c', ARGV[i])
   if ARGV[i + 1] ~= '' then redis.call('HSET', keys, ARGV[i + 1], ARGV[2]) end
 end
 if #ids > 0 then redis.call('HSET', meta, 'last', ids[#ids], 'by', ARGV[4]) end
-for i = 5 + 2 * n, #ARGV, 4 do
+for i = 6 + 2 * n, #ARGV, 4 do
   local member = ARGV[2] .. '\\n' .. ARGV[i + 1]
   if ARGV[i] == 's' then
     redis.call('HSET', jobs, ARGV[i + 1], ARGV[i + 2])
@@ -124,27 +128,11 @@ return redis.call('HINCRBY', meta, 'epoch', 1)
 `;
 
 /**
- * rescore: a tenant's clock jumped forward; each of its waiting attempts is due that much sooner in real time.
- * KEYS jobs, due. ARGV org, clock offset (ms). Returns how many moved.
- */
-export const RESCORE = `
-local pairs_ = redis.call('HGETALL', KEYS[1])
-local moved = 0
-for i = 1, #pairs_, 2 do
-  local member = ARGV[1] .. '\\n' .. pairs_[i]
-  if redis.call('ZSCORE', KEYS[2], member) then
-    local job = cjson.decode(pairs_[i + 1])
-    redis.call('ZADD', KEYS[2], job.dueAt - tonumber(ARGV[2]), member)
-    moved = moved + 1
-  end
-end
-return moved
-`;
-
-/**
  * claim: takes up to `max` attempts due by `now`, each leased to this replica for `lease ms`; attempts whose lease
- * lapsed (a replica died making them) are due again first. With an org, only that tenant's attempts.
- * KEYS due, leases, owners. ARGV now, lease ms, max, owner token prefix, key prefix, org ('' = any).
+ * lapsed (a replica died making them) are due again first. With an org, only that tenant's attempts; with an org and
+ * a clock offset (ms), its waiting attempts are first moved to the real time they are due after its clock jumped
+ * (tenant due time minus the offset), in the same step, so the replica told of the jump claims what it made due.
+ * KEYS due, leases, owners. ARGV now, lease ms, max, owner token prefix, key prefix, org ('' = any), offset ('' = none).
  * Returns a flat list: member, job JSON, lease token, ...
  */
 export const CLAIM = `
@@ -154,6 +142,15 @@ for _, m in ipairs(redis.call('ZRANGEBYSCORE', leases, '-inf', now, 'LIMIT', 0, 
   redis.call('ZREM', leases, m)
   redis.call('HDEL', owners, m)
   redis.call('ZADD', due, 'NX', now, m)
+end
+if org ~= '' and ARGV[7] ~= nil and ARGV[7] ~= '' then
+  local jobs = redis.call('HGETALL', prefix .. 't:{' .. org .. '}:jobs')
+  for i = 1, #jobs, 2 do
+    local m = org .. '\\n' .. jobs[i]
+    if redis.call('ZSCORE', due, m) then
+      redis.call('ZADD', due, cjson.decode(jobs[i + 1]).dueAt - tonumber(ARGV[7]), m)
+    end
+  end
 end
 local members
 if org == '' then

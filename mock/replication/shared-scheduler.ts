@@ -35,17 +35,19 @@ export class SharedScheduler implements JobScheduler<Job> {
 
   /** Claims the tenant's attempts due now and starts them here (a clock jump answered on this replica). */
   async dispatch(): Promise<void> {
-    if (this.stopped || !this.hooks.live()) return;
-    await this.replica.flush(this.org);
-    await this.poller.claimTenant(this.org, (id, job) => this.hooks.start(id, job));
+    await this.claimHere();
   }
 
   /** The clock jumped: every waiting attempt of the tenant is due that much sooner; those now due run here. */
   async afterClockJump(): Promise<void> {
-    if (this.stopped) return;
+    await this.claimHere(this.offset());
+  }
+
+  /** Appends what waits (the jump itself, attempts just scheduled), then claims the tenant's due attempts here. */
+  private async claimHere(offset?: number): Promise<void> {
+    if (this.stopped || !this.hooks.live()) return;
     await this.replica.flush(this.org);
-    await this.poller.rescore(this.org, this.offset());
-    await this.dispatch();
+    await this.poller.claimTenant(this.org, (id, job) => this.hooks.start(id, job), offset);
   }
 
   stop(): void {

@@ -310,46 +310,6 @@ describe.skipIf(!availability.run)('three replicas on one Redis behind a round-r
   });
 });
 
-describe.skipIf(!availability.run)('an attempt under way on a replica that dies (the at-least-once window)', () => {
-  it('is made again by another replica once its claim lapses, and recorded once', async () => {
-    const redis = await startRedisServer();
-    let first: Replica | undefined;
-    let second: Replica | undefined;
-    // The first request hangs (the replica making it is killed meanwhile); later ones succeed.
-    const receiver = await startReceiver((d) => (d.index === 0 ? 'hang' : { status: 200 }));
-    try {
-      first = await startReplica(redis.url);
-      const token = await tenantToken();
-      await call(first.url, token, 'POST', '/v1/notifications/webhook/subscriptions', {
-        endpoint: `${receiver.url}/hook`,
-        eventName: EVENT,
-        eventVersion: 1,
-      });
-      const emitted = await call(first.url, token, 'POST', '/__mock/events', { eventName: EVENT });
-      await receiver.waitForCount(1, 5000);
-      first.process.child.kill('SIGKILL');
-      second = await startReplica(redis.url);
-      // The claim lasts the delivery timeout (1 s) + 5 s; then the second replica makes the attempt.
-      await receiver.waitForCount(2, 12_000);
-      const id = emitted.body.notifications[0];
-      await until(
-        async () =>
-          (await call(second!.url, token, 'GET', `/v1/notifications/webhook/${id}`)).body.status === 'Success',
-        3000,
-        'notification Success',
-      );
-      const attempts = await call(second.url, token, 'GET', `/v1/notifications/webhook/${id}/attempts`);
-      expect(attempts.body.results).toHaveLength(1);
-      expect(receiver.count).toBe(2);
-    } finally {
-      await receiver.close();
-      await first?.process.stop();
-      await second?.process.stop();
-      await redis.stop();
-    }
-  }, 30_000);
-});
-
 describe.skipIf(!availability.run)('opsapi mock --redis refusals (one line, exit 2)', () => {
   it('refuses --state with --redis, an unreachable Redis, and a Redis serving replicas with other settings', async () => {
     const env = { ...process.env, NO_COLOR: '1' };

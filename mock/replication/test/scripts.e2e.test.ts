@@ -12,11 +12,13 @@ let link: RedisLink;
 const k = replicationKeys('test:');
 let n = 0;
 const freshOrg = () => `org-${++n}`;
+const INSTANCE = 'instance-1';
 
 beforeAll(async () => {
   if (!availability.run) return;
   redis = await startRedisServer();
   link = await connectRedis(redis.url, () => undefined);
+  await link.client.set(k.instance, INSTANCE);
 }, 20_000);
 
 afterAll(async () => {
@@ -29,15 +31,15 @@ type GateReply = [string, string?, [string, string[]][]?, number?, number?];
 const gate = (org: string, epoch: string, last: string, token = '', limit = 0, windowMs = 1000) =>
   link.run(
     'opsapiGate',
-    [k.meta(org), k.log(org), k.lock(org), k.rate(org), k.globalEpoch],
-    [epoch, last, token, 5000, limit, windowMs],
+    [k.meta(org), k.log(org), k.lock(org), k.rate(org), k.globalEpoch, k.instance],
+    [epoch, last, token, 5000, limit, windowMs, INSTANCE],
   ) as Promise<GateReply>;
 
 const append = (org: string, token: string, changes: string[], ops: (string | number)[] = []) =>
   link.run(
     'opsapiAppend',
-    [k.meta(org), k.log(org), k.rate(org), k.globalEpoch, k.apiKeys, k.lock(org), k.jobs(org), k.due],
-    [token, org, changes.length, 'r1', ...changes.flatMap((c) => [c, '']), ...ops],
+    [k.meta(org), k.log(org), k.rate(org), k.globalEpoch, k.apiKeys, k.lock(org), k.jobs(org), k.due, k.instance],
+    [token, org, changes.length, 'r1', INSTANCE, ...changes.flatMap((c) => [c, '']), ...ops],
   ) as Promise<[string, string, string[], string]>;
 
 const claim = (now: number, leaseMs: number, org = '') =>
@@ -69,6 +71,18 @@ describe.skipIf(!availability.run)('gate and append: one ordered log per tenant'
     await append(org, '', ['{"by":"b"}']);
     const [before] = await append(org, '', ['{"by":"a"}']);
     expect(before).not.toBe(mine);
+  });
+
+  it('answers lost, and writes nothing, once Redis no longer holds the instance the replica follows', async () => {
+    const org = freshOrg();
+    await link.client.set(k.instance, 'after-a-restart');
+    try {
+      expect((await gate(org, '', ''))[0]).toBe('lost');
+      expect((await append(org, '', ['{"x":1}']))[0]).toBe('lost');
+      expect(await link.client.exists(k.log(org))).toBe(0);
+    } finally {
+      await link.client.set(k.instance, INSTANCE);
+    }
   });
 
   it('lets one replica at a time hold the write lock, released by its append only', async () => {
@@ -139,13 +153,17 @@ describe.skipIf(!availability.run)('the shared schedule: claims and leases', () 
     expect(await link.client.hexists(k.jobs(org), 'ntf_1')).toBe(0);
   });
 
-  it('moves waiting attempts sooner when the tenant clock jumps', async () => {
+  it('moves waiting attempts sooner when the tenant clock jumps, and claims them in the same step', async () => {
     const org = freshOrg();
     const now = Date.now();
     await append(org, '', [], ['s', 'ntf_1', job(now + 3_600_000), now + 3_600_000]);
     expect(await claim(now, 1000, org)).toEqual([]);
-    await link.run('opsapiRescore', [k.jobs(org), k.due], [org, 3_600_000]);
-    expect((await claim(now, 1000, org))[0]).toBe(jobMember(org, 'ntf_1'));
+    const jumped = (await link.run(
+      'opsapiClaim',
+      [k.due, k.leases, `${k.leases}:owners`],
+      [now, 1000, 10, 'r1', k.prefix, org, 3_600_000],
+    )) as string[];
+    expect(jumped[0]).toBe(jobMember(org, 'ntf_1'));
   });
 
   it('drops a cancelled attempt', async () => {

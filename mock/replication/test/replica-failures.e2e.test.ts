@@ -1,0 +1,79 @@
+import { request } from 'undici';
+import { describe, expect, it } from 'vitest';
+import { startReceiver } from '../../../common/receiver.js';
+import { startRedisServer } from '../../../common/redis-server.js';
+import { redisAvailability } from '../../../test/support/redis.js';
+import { call, EVENT, type Replica, startReplica, tenantToken, until } from './replica-helpers.js';
+
+/** A replica killed while making an attempt, and a Redis that lost its data: what a replicated mock does then. */
+const availability = redisAvailability();
+
+describe.skipIf(!availability.run)('an attempt under way on a replica that dies (the at-least-once window)', () => {
+  it('is made again by another replica once its claim lapses, and recorded once', async () => {
+    const redis = await startRedisServer();
+    let first: Replica | undefined;
+    let second: Replica | undefined;
+    // The first request hangs (the replica making it is killed meanwhile); later ones succeed.
+    const receiver = await startReceiver((d) => (d.index === 0 ? 'hang' : { status: 200 }));
+    try {
+      first = await startReplica(redis.url);
+      const token = await tenantToken();
+      await call(first.url, token, 'POST', '/v1/notifications/webhook/subscriptions', {
+        endpoint: `${receiver.url}/hook`,
+        eventName: EVENT,
+        eventVersion: 1,
+      });
+      const emitted = await call(first.url, token, 'POST', '/__mock/events', { eventName: EVENT });
+      await receiver.waitForCount(1, 5000);
+      first.process.child.kill('SIGKILL');
+      second = await startReplica(redis.url);
+      // The claim lasts the delivery timeout (1 s) + 5 s; then the second replica makes the attempt.
+      await receiver.waitForCount(2, 12_000);
+      const id = emitted.body.notifications[0];
+      await until(
+        async () =>
+          (await call(second!.url, token, 'GET', `/v1/notifications/webhook/${id}`)).body.status === 'Success',
+        3000,
+        'notification Success',
+      );
+      const attempts = await call(second.url, token, 'GET', `/v1/notifications/webhook/${id}/attempts`);
+      expect(attempts.body.results).toHaveLength(1);
+      expect(receiver.count).toBe(2);
+    } finally {
+      await receiver.close();
+      await first?.process.stop();
+      await second?.process.stop();
+      await redis.stop();
+    }
+  }, 30_000);
+});
+
+describe.skipIf(!availability.run)('a Redis that lost its data (restarted without persistence)', () => {
+  it('is noticed: the replica drops its copies (503 once), then serves the fresh state, never the stale one', async () => {
+    let redis = await startRedisServer();
+    let replica: Replica | undefined;
+    try {
+      replica = await startReplica(redis.url);
+      const token = await tenantToken();
+      const key = await call(replica.url, token, 'POST', '/v1/access/apiKeys', { name: 'before-the-loss' });
+      expect(key.status).toBe(201);
+      await redis.stop();
+      redis = await startRedisServer({ port: redis.port });
+      const base = replica.url;
+      // The first request after Redis is back finds the loss out (until the reconnection, 503s as for any outage).
+      await until(
+        async () => (await call(base, token, 'GET', '/v1/admin/tenants/self')).status === 200,
+        8000,
+        'the replica answering again',
+      );
+      // The key lived only in the lost data: the replica's copy of the tenant must not accept it any more.
+      const res = await request(`${base}/v1/admin/tenants/self`, { headers: { 'x-api-key': key.body.key } });
+      expect(res.statusCode).toBe(401);
+      await res.body.dump();
+      expect(replica.process.output()).toMatch(/Redis lost the shared state/);
+    } finally {
+      await replica?.process.stop();
+      await redis.stop();
+    }
+  }, 30_000);
+});
