@@ -31,6 +31,7 @@ export const StartMockOptionsSchema = Type.Partial(
       admin: Type.Boolean(expects('a boolean (false: no /__mock admin API, like --no-admin)')),
       jwtSecret: Type.String({ minLength: 1, ...expects('a non-empty string') }),
       maxTenants: integer('maxTenants'),
+      cacheMb: integer('cacheMb', ' (MB)'),
       retrySchedule: Type.Union(
         [
           Type.String(),
@@ -51,6 +52,10 @@ export const StartMockOptionsSchema = Type.Partial(
       logRequests: Type.Boolean(expects('a boolean')),
       adminKey: Type.String({ minLength: 1, ...expects('a key of 16 or more characters (X-Admin-Key)') }),
       decisions: Type.String({ minLength: 1, ...expects('the path of a decision file (opsapi learn --out)') }),
+      redis: Type.String({
+        pattern: '^rediss?://',
+        ...expects('a Redis URL, redis://host:port[/db] (this mock is then one replica of a mock on that Redis)'),
+      }),
     },
     { additionalProperties: false },
   ),
@@ -116,6 +121,7 @@ export async function resolveOptions(input: unknown): Promise<MockOptions> {
     admin: o.admin ?? d.admin,
     jwtSecret: o.jwtSecret ?? d.jwtSecret,
     maxTenants: o.maxTenants ?? d.maxTenants,
+    cacheMb: o.cacheMb ?? d.cacheMb,
     retrySchedule:
       o.retrySchedule === undefined
         ? d.retrySchedule
@@ -131,6 +137,7 @@ export async function resolveOptions(input: unknown): Promise<MockOptions> {
     stateFile: o.state ?? null,
     logRequests: o.logRequests ?? d.logRequests,
     adminKey: o.adminKey ?? d.adminKey,
+    redis: o.redis ?? d.redis,
     ...(decisions ? { decisions } : {}),
   };
 }

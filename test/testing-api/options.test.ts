@@ -70,6 +70,8 @@ const BAD: [kind: string, options: unknown, error: typeof TypeError | typeof Ran
     RangeError,
     /option state .*does not exist/,
   ],
+  ['a cacheMb of 0', { cacheMb: 0 }, RangeError, /option cacheMb must be an integer from 1 to 1048576 \(MB\)/],
+  ['a redis that is no Redis URL', { redis: 'localhost:6379' }, RangeError, /option redis must be a Redis URL/],
   ['options that are not an object', 'port=0', TypeError, /^startMock: expected an object of options, got 'port=0'/],
 ];
 
@@ -108,6 +110,17 @@ describe('startMock options', () => {
         statuses.push(res.status);
       }
       expect(statuses).toEqual([200, 200, 429]);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('bounds the list caches with cacheMb, as --cache-mb does', async () => {
+    const mock = await startMock({ cacheMb: 3 });
+    try {
+      const res = await fetch(`${mock.url}/__mock/stats`);
+      const stats = (await res.json()) as { listCaches: { limitBytes: number } };
+      expect(stats.listCaches.limitBytes).toBe(3 * 1024 * 1024);
     } finally {
       await mock.close();
     }
