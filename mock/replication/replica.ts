@@ -154,7 +154,13 @@ export class Replica {
     if (n > 0) this.active.set(entry.org, n);
     else this.active.delete(entry.org);
     const session = entry.session;
-    if (!session || !this.sessions.leave(entry.org, session)) {
+    if (!session) {
+      // A reading request wrote nothing: it does not wait for other requests' appends.
+      if (this.outboxes.has(entry.org)) await this.flush(entry.org);
+      return;
+    }
+    if (!this.sessions.leave(entry.org, session)) {
+      // What this request wrote is in the outbox or in an append under way: the flush waits for either.
       await this.flush(entry.org);
       return;
     }
