@@ -51,7 +51,9 @@ export async function connectRedis(url: string, onOutage: (message: string) => v
   });
   // Outages are told once each, and only after the first connection (a refused start says it in its own words).
   let down = true;
+  let lastError: Error | undefined;
   client.on('error', (error: Error) => {
+    lastError = error;
     if (down) return;
     down = true;
     onOutage(`Redis at ${parsed.host} is unreachable (${error.message}); answering 503 until it is back`);
@@ -65,7 +67,9 @@ export async function connectRedis(url: string, onOutage: (message: string) => v
     await client.ping();
   } catch (error) {
     client.disconnect();
-    throw new RedisUnavailableError(`cannot reach Redis at ${parsed.host}: ${(error as Error).message}`);
+    // ioredis rejects with "Connection is closed"; the socket's own error (ECONNREFUSED, ENOTFOUND...) says why.
+    const why = lastError?.message ?? (error as Error).message;
+    throw new RedisUnavailableError(`cannot reach Redis at ${parsed.host}: ${why}`);
   }
   const commands = client as unknown as Record<ScriptName, (...args: (string | number)[]) => Promise<unknown>>;
   return {
