@@ -4,16 +4,10 @@ import { Command } from 'commander';
 import { decisionTable, learnDecisions } from '../../conformance/learn/learn.js';
 import { NoCredentialError, TargetUnreachableError, UsageError } from '../../conformance/runner.js';
 import { flag } from '../options.js';
-import { targetConformOptions, targetOptions } from '../target-options.js';
+import { targetConformOptions, targetOptions, type TargetFlags } from '../target-options.js';
 
-interface Flags {
+interface Flags extends TargetFlags {
   baseUrl?: string;
-  token?: string;
-  apiKey?: string;
-  tokenCommand?: string;
-  header?: Record<string, string>;
-  mockAdmin?: boolean;
-  adminKey?: string;
   out?: string;
   allowWrites?: boolean;
   rateLimitProbe?: boolean;

@@ -4,6 +4,7 @@ import { mintToken } from '../../mock/auth/tokens.js';
 import { adminClaims, limitedClaims } from '../../mock/auth/presets.js';
 import { CacheBudget } from '../../mock/lists/cache-budget.js';
 import { cacheBytesOf } from '../../mock/cache-memory.js';
+import { redisLocation } from '../../mock/replication/keys.js';
 
 /** Validity of the tokens printed at start: long enough for a working day or a CI job of any length (inferred). */
 const PRINTED_TOKEN_SECONDS = 30 * 24 * 3600;
@@ -50,16 +51,6 @@ function cachesLine(options: Partial<MockOptions>): string {
   return `${mb(budget.limitBytes)} over all tenants, ${mb(budget.shareBytes)} per tenant${options.cacheMb ? '' : ' (inferred from memory; --cache-mb sets it)'}`;
 }
 
-/** Where Redis is, without the credentials a `redis://user:password@host` URL may carry. */
-function redisHost(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`;
-  } catch {
-    return 'the given URL';
-  }
-}
-
 /** The human banner. */
 export function bannerLines(running: RunningMock, options: Partial<MockOptions>, facts: StartupFacts): string[] {
   return [
@@ -75,7 +66,7 @@ export function bannerLines(running: RunningMock, options: Partial<MockOptions>,
     `  list caches:    ${cachesLine(options)}`,
     ...(options.redis
       ? [
-          `  replica of:     the mock on Redis at ${redisHost(options.redis)}: tenants' writes, rate limits and the webhook schedule are shared by every process started with it`,
+          `  replica of:     the mock on Redis at ${redisLocation(options.redis)}: tenants' writes, rate limits and the webhook schedule are shared by every process started with it`,
         ]
       : []),
     ...(options.faults?.size ? [`  FAULTS PLANTED: ${[...options.faults].join(', ')}`] : []),

@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { type CliRun, runOpsapi } from '../../test/support/cli-command.js';
 
+export { expectOneLineRefusal, stderrLines } from '../../test/support/cli-command.js';
+
 /** The project root: the CLI runs from here, as `npx opsapi` does in a checkout. */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -15,9 +17,4 @@ export function opsapi(
   options: { env?: Record<string, string>; timeoutMs?: number } = {},
 ): Promise<CliRun> {
   return runOpsapi(args, { ...process.env, ...options.env }, options.timeoutMs ?? 60_000);
-}
-
-/** The lines a run wrote to stderr (without the final empty one). */
-export function stderrLines(run: CliRun): string[] {
-  return run.stderr.split('\n').filter((line) => line !== '');
 }

@@ -3,21 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChild } from '../../common/process.js';
 import { startMock, type RunningMock } from '../../mock/server.js';
 import { opsapiNodeArgs } from '../../test/support/cli-command.js';
-import { opsapi, ROOT, stderrLines, type CliRun } from './run-cli.js';
+import { expectOneLineRefusal, opsapi, ROOT } from './run-cli.js';
 
 const SECRET = 'shared-sandbox-jwt-secret-0123456789abcdef';
 const KEY = 'shared-sandbox-admin-key-0123456789';
-
-/** A refusal of the CLI: exit 2, one line on stderr naming the command, no stack trace, nothing on stdout (no banner). */
-function expectOneLineRefusal(run: CliRun, command: string, says: RegExp): void {
-  expect(run.code, run.stderr).toBe(2);
-  const lines = stderrLines(run);
-  expect(lines, run.stderr).toHaveLength(1);
-  expect(lines[0]).toMatch(new RegExp(`^opsapi ${command}: `));
-  expect(lines[0]).toMatch(says);
-  expect(run.stderr).not.toContain('    at ');
-  expect(run.stdout).toBe('');
-}
 
 describe('opsapi mock on a non-loopback host (a shared sandbox)', () => {
   it.each([

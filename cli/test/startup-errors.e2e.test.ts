@@ -3,18 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { opsapi, stderrLines, type CliRun } from './run-cli.js';
-
-/** A usage error as the CLI reports it: exit 2, one line on stderr naming the command, no stack trace, no output. */
-function expectOneLineRefusal(run: CliRun, command: string, says: RegExp): void {
-  expect(run.code, run.stderr).toBe(2);
-  const lines = stderrLines(run);
-  expect(lines, run.stderr).toHaveLength(1);
-  expect(lines[0]).toMatch(new RegExp(`^opsapi ${command}: `));
-  expect(lines[0]).toMatch(says);
-  expect(run.stderr).not.toContain('    at ');
-  expect(run.stdout).toBe('');
-}
+import { expectOneLineRefusal, opsapi } from './run-cli.js';
 
 /** What a non-loopback --host needs before its address is even tried (mock/shared-mode.ts): a secret, no admin API. */
 const SHARED = ['--jwt-secret', 'startup-errors-jwt-secret-0123456789', '--no-admin'];

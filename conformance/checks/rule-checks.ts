@@ -1,6 +1,6 @@
 import type { Exchange } from '../client.js';
 import type { CheckContext, CheckDef } from '../context.js';
-import type { ExchangeRule } from '../rules/index.js';
+import { type ExchangeRule, ruleIdentity } from '../rules/index.js';
 
 /**
  * A check of the aggregate phase that applies one exchange rule (conformance/rules/) to exchanges of the run:
@@ -8,11 +8,7 @@ import type { ExchangeRule } from '../rules/index.js';
  */
 export function ruleCheck(rule: ExchangeRule, exchanges: (c: CheckContext) => Promise<readonly Exchange[]>): CheckDef {
   return {
-    id: rule.id,
-    title: rule.title,
-    family: rule.family,
-    clause: rule.clause,
-    level: rule.level,
+    ...ruleIdentity(rule),
     phase: 'aggregate',
     async run(c) {
       for (const ex of await exchanges(c)) {

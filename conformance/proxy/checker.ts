@@ -2,7 +2,7 @@ import { problemOf } from '../bodies.js';
 import { evidenceOf, type Exchange } from '../client.js';
 import { finish } from '../build-report.js';
 import { UnknownFieldLines } from '../checks/unknown-info.js';
-import { EXCHANGE_RULES, type ExchangeRule, type Finding, type RuleEnv } from '../rules/index.js';
+import { EXCHANGE_RULES, type ExchangeRule, type Finding, ruleIdentity, type RuleEnv } from '../rules/index.js';
 import { bodyOf } from '../rules/schema.js';
 import { Redactor } from '../redact.js';
 import type { CheckResult, Evidence, Level, Report } from '../types.js';
@@ -192,11 +192,7 @@ export class ProxyChecker {
     const checks: CheckResult[] = this.tallies.map(({ rule, covered, failureCount, evidence }) => {
       const info = rule.family === 'schema' ? this.unknown[rule.level].ordered() : [];
       return {
-        id: rule.id,
-        title: rule.title,
-        family: rule.family,
-        clause: rule.clause,
-        level: rule.level,
+        ...ruleIdentity(rule),
         outcome: failureCount > 0 ? 'fail' : covered > 0 ? 'pass' : 'skip',
         reason:
           covered > 0

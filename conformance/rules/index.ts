@@ -6,6 +6,7 @@ import { SCHEMA_RULES } from './schema.js';
 import type { ExchangeRule } from './types.js';
 
 export type { ExchangeRule, Finding, RuleEnv } from './types.js';
+export { ruleIdentity } from './types.js';
 
 /**
  * Every rule that judges one exchange by itself, in report order. `opsapi proxy` applies all of them to the traffic

@@ -36,6 +36,11 @@ export interface ExchangeRule {
   judge(ex: Exchange, env: RuleEnv): Finding[];
 }
 
+/** What names a rule in a report (a check of the runner, a line of the proxy's report). */
+export function ruleIdentity(rule: ExchangeRule): Pick<ExchangeRule, 'id' | 'title' | 'family' | 'clause' | 'level'> {
+  return { id: rule.id, title: rule.title, family: rule.family, clause: rule.clause, level: rule.level };
+}
+
 /** `METHOD target -> status`, how findings name an exchange. */
 export function where(ex: Exchange): string {
   return `${ex.method} ${ex.target} -> ${ex.status}`;

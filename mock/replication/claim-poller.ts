@@ -4,6 +4,15 @@ import { parseJobMember, type ReplicationKeys } from './keys.js';
 import type { RedisLink } from './redis-commands.js';
 import type { Replica } from './replica.js';
 
+/** An attempt this replica claimed: its member in the schedule, tenant, notification, job and lease token. */
+interface Claim {
+  readonly member: string;
+  readonly org: string;
+  readonly id: string;
+  readonly job: Job;
+  readonly token: string;
+}
+
 /** Settings of the claim loop. */
 export interface ClaimSettings {
   /** How often the due set is looked at (real ms). */
@@ -60,8 +69,7 @@ export class ClaimPoller {
    * look takes them between the two (the replica told of the jump makes them before it answers).
    */
   async claimTenant(org: string, start: (id: string, job: Job) => Promise<void>, offset?: number): Promise<void> {
-    for (const claim of await this.claim(org, offset))
-      this.track(claim.member, claim.token, org, () => start(claim.id, claim.job));
+    for (const claim of await this.claim(org, offset)) this.track(claim, () => start(claim.id, claim.job));
   }
 
   private look(): void {
@@ -75,7 +83,7 @@ export class ClaimPoller {
     void this.claim('')
       .then((claims) => {
         for (const claim of claims)
-          this.track(claim.member, claim.token, claim.org, async () => {
+          this.track(claim, async () => {
             const tenant = await this.replica.sync(claim.org);
             await engine.startClaimed(tenant, claim.id, claim.job);
           });
@@ -92,26 +100,20 @@ export class ClaimPoller {
   }
 
   /** Makes one claimed attempt, appends what it recorded, then completes the claim. */
-  private track(member: string, token: string, org: string, make: () => Promise<void>): void {
+  private track(claim: Claim, make: () => Promise<void>): void {
+    const { member, token, org, id } = claim;
     const k = this.keys;
     const work = (async () => {
       await make();
       await this.replica.flush(org);
-      await this.link.run(
-        'opsapiComplete',
-        [k.leases, `${k.leases}:owners`, k.jobs(org), k.due],
-        [member, token, member.slice(org.length + 1)],
-      );
+      await this.link.run('opsapiComplete', [k.leases, `${k.leases}:owners`, k.jobs(org), k.due], [member, token, id]);
     })()
       .catch((error: Error) => this.warn(`webhook attempt of tenant ${org}: ${error.message} (its claim will lapse)`))
       .finally(() => this.working.delete(work));
     this.working.add(work);
   }
 
-  private async claim(
-    org: string,
-    offset?: number,
-  ): Promise<{ member: string; org: string; id: string; job: Job; token: string }[]> {
+  private async claim(org: string, offset?: number): Promise<Claim[]> {
     const { leases, due } = this.keys;
     const flat = (await this.link.run(
       'opsapiClaim',

@@ -9,7 +9,7 @@ import type { Job } from '../webhooks/runtime.js';
 import type { SchedulerFactory } from '../webhooks/scheduler.js';
 import { ClaimPoller } from './claim-poller.js';
 import { replicationGate } from './gate.js';
-import { replicationKeys } from './keys.js';
+import { redisLocation, replicationKeys } from './keys.js';
 import { connectRedis, RedisUnavailableError } from './redis-commands.js';
 import { Replica } from './replica.js';
 import { SharedScheduler } from './shared-scheduler.js';
@@ -128,8 +128,7 @@ export async function startReplication(
     start: (engine) => poller.start(engine),
     stats: async () => {
       const [due, claimed] = await Promise.all([link.client.zcard(keys.due), link.client.zcard(keys.leases)]);
-      const where = new URL(url);
-      return { replica: replica.id, redis: `${where.protocol}//${where.host}${where.pathname}`, due, claimed };
+      return { replica: replica.id, redis: redisLocation(url), due, claimed };
     },
     close: async () => {
       await poller.stop();

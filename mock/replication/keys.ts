@@ -60,3 +60,13 @@ export function parseJobMember(member: string): { org: string; id: string } | nu
   if (cut <= 0 || cut === member.length - 1) return null;
   return { org: member.slice(0, cut), id: member.slice(cut + 1) };
 }
+
+/** Where a Redis URL points, without the credentials a `redis://user:password@host` URL may carry (banner, stats). */
+export function redisLocation(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`;
+  } catch {
+    return 'the given URL';
+  }
+}

@@ -4,8 +4,8 @@ import { OPERATOR_SEMANTICS, type FilterOperator } from '../lists/operators.js';
 import type { OtherKeyRule, TextCase } from './points.js';
 import { type Node, type Observation, markObserved, observedOn, operationById } from './publish-marks.js';
 
-/** The operators whose case rule `text-case` settles (spec/lists/operators.ts). */
-const TEXT_OPERATORS = ['Contains', 'StartsWith', 'EndsWith'] as const;
+/** The operators whose case rule `text-case` settles (spec/lists/operators.ts); `equals-case` settles `Equals`'s. */
+export const TEXT_OPERATORS = ['Contains', 'StartsWith', 'EndsWith'] as const;
 
 /** Every object of a document, depth first. */
 function* objectsOf(value: unknown): Generator<Node> {
@@ -15,11 +15,11 @@ function* objectsOf(value: unknown): Generator<Node> {
 }
 
 /**
- * The lines of `operators` in every description that lists the operators (the `filterBy` parameters, from
- * `OPERATOR_SEMANTICS`) say the observed case rule instead of the inferred one (`inferred: case-<rule>` ->
- * `observed at <target> on <date>: case-<rule>`), and the nodes changed are marked observed.
+ * `text-case` and `equals-case`: the lines of `operators` in every description that lists the operators (the
+ * `filterBy` parameters, from `OPERATOR_SEMANTICS`) say the observed case rule instead of the inferred one
+ * (`inferred: case-<rule>` -> `observed at <target> on <date>: case-<rule>`), and the nodes changed are marked observed.
  */
-function applyCaseRule(
+export function applyCaseRule(
   doc: OpenAPIObject,
   id: string,
   operators: readonly FilterOperator[],
@@ -38,28 +38,6 @@ function applyCaseRule(
     node.description = text;
     markObserved(node, at, id, inferred);
   }
-}
-
-/** `text-case`: the lines of Contains, StartsWith and EndsWith. */
-export function applyTextCase(
-  doc: OpenAPIObject,
-  id: string,
-  inferred: TextCase,
-  observed: TextCase,
-  at: Observation,
-): void {
-  applyCaseRule(doc, id, TEXT_OPERATORS, inferred, observed, at);
-}
-
-/** `equals-case`: the line of Equals (its rule for text). */
-export function applyEqualsCase(
-  doc: OpenAPIObject,
-  id: string,
-  inferred: TextCase,
-  observed: TextCase,
-  at: Observation,
-): void {
-  applyCaseRule(doc, id, ['Equals'], inferred, observed, at);
 }
 
 /** `default-order:<operationId>`: the list's `sortBy` parameter (or its search body) says the observed default. */

@@ -4,7 +4,7 @@ import { decisionPoint, type OtherKeyRule, type RetryDelay, type TextCase } from
 import { applyCodeStatuses, type CodeMove } from './publish-codes.js';
 import type { Observation } from './publish-marks.js';
 import { applyRetryDelay, applySuccessStatus } from './publish-responses.js';
-import { applyDefaultOrder, applyOtherKey, applyEqualsCase, applyTextCase } from './publish-texts.js';
+import { applyCaseRule, applyDefaultOrder, applyOtherKey, TEXT_OPERATORS } from './publish-texts.js';
 
 /** One entry of the document's `x-decisions.observed`. */
 export interface ObservedDecision {
@@ -49,10 +49,10 @@ export function withObservedDecisions(document: OpenAPIObject, file: DecisionFil
         applyOtherKey(doc, point.id, point.inferred as OtherKeyRule, decision.observed as OtherKeyRule, at);
         break;
       case 'text-case':
-        applyTextCase(doc, point.id, point.inferred as TextCase, decision.observed as TextCase, at);
+        applyCaseRule(doc, point.id, TEXT_OPERATORS, point.inferred as TextCase, decision.observed as TextCase, at);
         break;
       case 'equals-case':
-        applyEqualsCase(doc, point.id, point.inferred as TextCase, decision.observed as TextCase, at);
+        applyCaseRule(doc, point.id, ['Equals'], point.inferred as TextCase, decision.observed as TextCase, at);
         break;
       case 'default-order':
         applyDefaultOrder(doc, point.id, subject, point.inferred as string, decision.observed as string, at);

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -38,4 +38,20 @@ export function runOpsapi(args: string[], env: NodeJS.ProcessEnv, timeoutMs: num
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/** The lines a run wrote to stderr (without the final empty one). */
+export function stderrLines(run: CliRun): string[] {
+  return run.stderr.split('\n').filter((line) => line !== '');
+}
+
+/** A refusal of the CLI: exit 2, one line on stderr naming the command, no stack trace, nothing on stdout (no banner). */
+export function expectOneLineRefusal(run: CliRun, command: string, says: RegExp): void {
+  expect(run.code, run.stderr).toBe(2);
+  const lines = stderrLines(run);
+  expect(lines, run.stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(new RegExp(`^opsapi ${command}: `));
+  expect(lines[0]).toMatch(says);
+  expect(run.stderr).not.toContain('    at ');
+  expect(run.stdout).toBe('');
 }

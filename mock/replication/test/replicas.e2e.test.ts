@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../common/process.js';
 import { startReceiver } from '../../../common/receiver.js';
 import { startRedisServer } from '../../../common/redis-server.js';
-import { runOpsapi } from '../../../test/support/cli-command.js';
+import { expectOneLineRefusal, runOpsapi } from '../../../test/support/cli-command.js';
 import type { RoundRobin } from './round-robin.js';
 import {
   call,
@@ -318,18 +318,14 @@ describe.skipIf(!availability.run)('opsapi mock --redis refusals (one line, exit
       env,
       20_000,
     );
-    expect(both.code).toBe(2);
-    expect(both.stderr.trim().split('\n')).toHaveLength(1);
-    expect(both.stderr).toMatch(/--state and --redis cannot be used together/);
+    expectOneLineRefusal(both, 'mock', /--state and --redis cannot be used together/);
 
     const unreachable = await runOpsapi(
       ['mock', '--redis', `redis://127.0.0.1:${await freePort()}`, '--port', '0'],
       env,
       20_000,
     );
-    expect(unreachable.code).toBe(2);
-    expect(unreachable.stderr.trim().split('\n')).toHaveLength(1);
-    expect(unreachable.stderr).toMatch(/cannot reach Redis/);
+    expectOneLineRefusal(unreachable, 'mock', /cannot reach Redis/);
 
     const redis = await startRedisServer();
     let replica: Replica | undefined;
@@ -340,9 +336,7 @@ describe.skipIf(!availability.run)('opsapi mock --redis refusals (one line, exit
         env,
         20_000,
       );
-      expect(other.code).toBe(2);
-      expect(other.stderr.trim().split('\n')).toHaveLength(1);
-      expect(other.stderr).toMatch(/other settings \(differing: seed\)/);
+      expectOneLineRefusal(other, 'mock', /other settings \(differing: seed\)/);
     } finally {
       await replica?.process.stop();
       await redis.stop();
