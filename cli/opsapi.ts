@@ -25,10 +25,12 @@ const COMMANDS = {
  * unknown one: `opsapi --help` lists every command, and commander suggests the nearest name for a typo.
  */
 function commandsFor(argv: readonly string[]): (keyof typeof COMMANDS)[] {
-  const first = argv.slice(2).find((arg) => !arg.startsWith('-'));
-  return first !== undefined && first in COMMANDS
-    ? [first as keyof typeof COMMANDS]
-    : (Object.keys(COMMANDS) as (keyof typeof COMMANDS)[]);
+  const args = argv.slice(2);
+  const first = args.find((arg) => !arg.startsWith('-'));
+  if (first !== undefined && first in COMMANDS) return [first as keyof typeof COMMANDS];
+  // `opsapi --version` (or -V) alone prints the version: no command's module is needed for that.
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) return [];
+  return Object.keys(COMMANDS) as (keyof typeof COMMANDS)[];
 }
 
 /** `opsapi`: one binary for the kit (DESIGN / CLI). Every flag also reads `OPSAPI_*` from the environment. */

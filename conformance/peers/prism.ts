@@ -46,7 +46,7 @@ function prismVersion(): string {
 }
 
 /** Starts Prism (quiet: it logs every request otherwise) and resolves once it answers HTTP. */
-async function startPrism(port: number): Promise<{ stop: () => Promise<void> }> {
+export async function startPrism(port: number): Promise<{ stop: () => Promise<void> }> {
   const child = spawn(
     `${root}node_modules/.bin/prism`,
     ['mock', `${root}spec/openapi.json`, '-h', '127.0.0.1', '-p', String(port), '-v', 'error'],
@@ -81,8 +81,9 @@ async function startPrism(port: number): Promise<{ stop: () => Promise<void> }> 
   }
 }
 
-/** Starts Prism on a free port, runs every check against it, stops it. */
-export async function runAgainstPrism(): Promise<Report> {
+/** Runs every check against a Prism of the contract: the one at `baseUrl`, or one started on a free port and stopped. */
+export async function runAgainstPrism(baseUrl?: string): Promise<Report> {
+  if (baseUrl !== undefined) return runConformance({ baseUrl, ...OPTIONS });
   const port = await freePort();
   const prism = await startPrism(port);
   try {

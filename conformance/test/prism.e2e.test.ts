@@ -1,11 +1,42 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../common/free-port.js';
 import { allChecks } from '../registry.js';
-import { RESULT_FILE, prismMarkdown, runAgainstPrism } from '../peers/prism.js';
+import { RESULT_FILE, prismMarkdown, runAgainstPrism, startPrism } from '../peers/prism.js';
+
+// One Prism for both parts of this file (a start costs ~2 s of CPU).
+let prism: { stop: () => Promise<void> } | undefined;
+let base: string;
+
+beforeAll(async () => {
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  prism = await startPrism(port);
+}, 70_000);
+
+afterAll(async () => {
+  await prism?.stop();
+});
+
+describe('Stoplight Prism on the contract (spec/openapi.json is usable by a peer tool)', () => {
+  it('starts on spec/openapi.json and answers a list request with a page envelope', async () => {
+    const res = await request(`${base}/v1/items/skus`, { headers: { authorization: 'Bearer token' } });
+    expect(res.statusCode).toBe(200);
+    const body = (await res.body.json()) as Record<string, unknown>;
+    expect(Object.keys(body).sort()).toEqual(['pageNumber', 'pageSize', 'results', 'totalCount', 'totalPages']);
+  });
+
+  it('answers 401 when the security requirement is not met', async () => {
+    const res = await request(`${base}/v1/items/skus`);
+    expect(res.statusCode).toBe(401);
+    await res.body.dump();
+  });
+});
 
 describe('the runner against Stoplight Prism (a stateless mock of the same contract)', () => {
   it('completes without crashing and fails documented behaviour (exit 1)', async () => {
-    const report = await runAgainstPrism();
+    const report = await runAgainstPrism(base);
     expect(report.checks.length).toBe(allChecks().length);
     expect(report.checks.filter((c) => c.outcome === 'error')).toEqual([]);
     expect(report.exitCode).toBe(1);

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATIONS } from '../../spec/operations/index.js';
 import { browserAvailability, isLocal, launchChromium, type TestBrowser } from '../../test/support/browser.js';
 import { startHarness, type Harness } from './harness.js';
 
@@ -45,6 +46,7 @@ describe('a mock on a random port', () => {
   });
 });
 
+/** The page that also proves /docs works offline: no request of the page leaves loopback (checked last). */
 describe.skipIf(!availability.run)('the /docs page of a mock on a random port, in headless Chromium', () => {
   let h: Harness;
   let browser: TestBrowser;
@@ -72,13 +74,16 @@ describe.skipIf(!availability.run)('the /docs page of a mock on a random port, i
   });
 
   it('offers two definitions, the contract shown first with every operation', async () => {
+    expect(await page.title()).toMatch(/swagger|operations/i);
     const options = await page.$$eval('.topbar select option', (nodes) => nodes.map((n) => n.textContent ?? ''));
     expect(options).toEqual(['Operations Platform API (/openapi.json)', 'Mock admin API (/__mock/openapi.json)']);
     const contract = (await (await request(`${h.url}/openapi.json`)).body.json()) as {
       paths: Record<string, Record<string, unknown>>;
     };
     // The page also shows the contract's `webhooks` (requests the service sends) as operation blocks.
-    expect(await shownOperations(page)).toEqual(expect.arrayContaining(operationsOf(contract)));
+    const shown = await shownOperations(page);
+    expect(shown).toEqual(expect.arrayContaining(operationsOf(contract)));
+    for (const op of OPERATIONS) expect(shown, `${op.method} ${op.path}`).toContain(`${op.method} ${op.path}`);
   }, 60_000);
 
   it('shows every admin route once the admin API is chosen, and calls this mock from "Try it out"', async () => {

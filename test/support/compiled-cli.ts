@@ -73,6 +73,8 @@ export async function compileEntry(
       ? { external: UNBUNDLED, banner: { js: BUNDLE_REQUIRE } }
       : { packages: 'external' as const }),
     logLevel: 'error',
+    minifyWhitespace: true,
+    minifySyntax: true,
     plugins: [ownImportMetaUrl],
   });
   return join(outDir, `${name}.mjs`);
