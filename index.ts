@@ -31,5 +31,8 @@ export {
   startForwardingProxy,
   type CapturedExchange,
   type ForwardingProxyOptions,
+  type InterceptedAnswer,
+  type InterceptedRequest,
+  type Interceptor,
   type RunningForwarder,
 } from './conformance/proxy/forward.js';

@@ -1,9 +1,8 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Command } from 'commander';
 import { VERSION } from '../../common/version.js';
 import { contract } from '../../conformance/contract.js';
 import { ProxyChecker, type Violation } from '../../conformance/proxy/checker.js';
-import { parseTarget, startForwardingProxy } from '../../conformance/proxy/forward.js';
+import { type Interceptor, parseTarget, startForwardingProxy } from '../../conformance/proxy/forward.js';
 import { HarRecorder } from '../../conformance/proxy/har.js';
 import type { Report } from '../../conformance/types.js';
 import { flag, integer } from '../options.js';
@@ -41,24 +40,29 @@ function summary(report: Report): string {
 }
 
 /** `GET /__proxy/report`: the report so far, as JSON; other `/__proxy/` paths are a 404 problem. */
-function intercept(checker: ProxyChecker) {
-  return (req: IncomingMessage, res: ServerResponse): boolean => {
-    if (!req.url?.startsWith('/__proxy/')) return false;
-    const path = req.url.split('?')[0];
-    if (req.method === 'GET' && path === '/__proxy/report') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(`${JSON.stringify(checker.report())}\n`);
-      return true;
-    }
-    res.writeHead(404, { 'content-type': 'application/problem+json' }).end(
-      JSON.stringify({
-        type: 'about:blank',
-        title: 'Not Found',
+function intercept(checker: ProxyChecker): Interceptor {
+  return {
+    prefix: '/__proxy/',
+    answer({ method, target }) {
+      const path = target.split('?')[0];
+      if (method === 'GET' && path === '/__proxy/report')
+        return {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+          body: `${JSON.stringify(checker.report())}\n`,
+        };
+      return {
         status: 404,
-        detail: 'the proxy answers GET /__proxy/report only; every other path is forwarded to the target',
-        instance: `${req.method} ${path}`,
-      }),
-    );
-    return true;
+        headers: { 'content-type': 'application/problem+json' },
+        body: JSON.stringify({
+          type: 'about:blank',
+          title: 'Not Found',
+          status: 404,
+          detail: 'the proxy answers GET /__proxy/report only; every other path is forwarded to the target',
+          instance: `${method} ${path}`,
+        }),
+      };
+    },
   };
 }
 

@@ -27,12 +27,11 @@ function listedIn(flat: readonly string[]): Set<string> | null {
 }
 
 /**
- * The request headers to send to the target (flat, for undici), from the client's raw headers. Dropped besides the
- * hop-by-hop ones: `Host`, which undici then writes as the target's host:port (so the target answers as it would to a
- * direct call: our mock builds problem `type` addresses from Host, and with it every answer through the proxy is
- * byte-identical to the direct answer), and `Expect`, which node already answered with `100 Continue` and undici
- * refuses to send (inferred). undici writes `host` first and `content-length` last (its own framing); every other
- * header keeps its raw name, value and place.
+ * The request headers to send to the target (flat), from the client's raw headers. Dropped besides the hop-by-hop
+ * ones: `Host`, which the proxy writes as the target's host:port (so the target answers as it would to a direct call:
+ * our mock builds problem `type` addresses from Host, and with it every answer through the proxy is byte-identical to
+ * the direct answer), and `Expect`, which the proxy answers itself with `100 Continue` (inferred). Every other header
+ * keeps its raw name, value and place (Content-Length included: a chunked body is framed anew, see ./wire.ts).
  */
 export function requestHeadersToForward(raw: readonly string[], via: string | null): string[] {
   const listed = listedIn(raw);
@@ -47,11 +46,11 @@ export function requestHeadersToForward(raw: readonly string[], via: string | nu
   return out;
 }
 
-/** The target's response headers: all of them as pairs (for the capture), and the ones to send on (flat, for node). */
-export function responseHeadersOf(raw: readonly Buffer[]): { all: [string, string][]; forwarded: string[] } {
-  // latin1 both ways: node writes header strings as latin1, so every byte comes back out as it came in.
-  const flat = new Array<string>(raw.length);
-  for (let i = 0; i < raw.length; i++) flat[i] = (raw[i] as Buffer).toString('latin1');
+/**
+ * The target's response headers (flat, latin1 strings as parsed: every byte comes back out as it came in): all of
+ * them as pairs (for the capture), and the ones to send on (flat).
+ */
+export function responseHeadersOf(flat: readonly string[]): { all: [string, string][]; forwarded: string[] } {
   const listed = listedIn(flat);
   const all = new Array<[string, string]>(flat.length >> 1);
   const forwarded: string[] = [];

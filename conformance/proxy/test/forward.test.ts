@@ -298,19 +298,14 @@ describe('the forwarding proxy', () => {
   it('lets intercept answer /__proxy/... without forwarding or reporting it, and forwards the rest', async () => {
     const before = target.received.length;
     const { url, seen } = await proxy({
-      intercept: (req, res) => {
-        if (req.url === '/__proxy/report') {
-          res.writeHead(200, { 'content-type': 'application/json' });
-          res.end('{"report":true}');
-          return true;
-        }
-        if (req.url === '/__proxy/later')
-          return Promise.resolve().then(() => {
-            res.end('later');
-            return true;
-          });
-        if (req.url === '/__proxy/broken') throw new Error('the report is broken');
-        return Promise.resolve(false);
+      intercept: {
+        prefix: '/__proxy/',
+        answer: ({ target: path }) => {
+          if (path === '/__proxy/report')
+            return { status: 200, headers: { 'content-type': 'application/json' }, body: '{"report":true}' };
+          if (path === '/__proxy/later') return Promise.resolve().then(() => ({ status: 200, body: 'later' }));
+          throw new Error('the report is broken');
+        },
       },
     });
     expect((await send(url, { path: '/__proxy/report' })).body.toString()).toBe('{"report":true}');

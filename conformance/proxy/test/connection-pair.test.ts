@@ -1,0 +1,129 @@
+import { createServer, type Server } from 'node:http';
+import { type AddressInfo, connect } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type CapturedExchange, type RunningForwarder, startForwardingProxy } from '../forward.js';
+
+/**
+ * The proxy's connection handling seen from raw sockets: what a client library rarely does (pipelining, HTTP/1.0,
+ * Expect, bytes that are not HTTP) and a target that closes its connections.
+ */
+
+let target: Server;
+let targetUrl: string;
+/** Connections the target accepted. */
+let accepted = 0;
+
+beforeAll(async () => {
+  target = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const text = `${req.method} ${req.url} ${body}`;
+      // `/close`: the target ends its connection after answering (Connection: close).
+      if (req.url === '/close') res.setHeader('connection', 'close');
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(text) });
+      res.end(text);
+    });
+  });
+  target.on('connection', () => accepted++);
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => target.close(() => resolve())));
+
+const running: RunningForwarder[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((p) => p.close()));
+});
+
+async function proxy(): Promise<{ port: number; seen: CapturedExchange[] }> {
+  const seen: CapturedExchange[] = [];
+  const p = await startForwardingProxy({ target: targetUrl, onExchange: (x) => seen.push(x) });
+  running.push(p);
+  return { port: p.port, seen };
+}
+
+/** Writes `parts` (with a pause between them) on one connection; resolves with all it got until the proxy closed it or `waitMs` passed. */
+function exchange(port: number, parts: string[], waitMs = 400): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    let got = '';
+    socket.on('data', (c: Buffer) => (got += c.toString('latin1')));
+    socket.on('error', () => undefined);
+    const timer = setTimeout(() => socket.destroy(), waitMs);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(got);
+    });
+    (async () => {
+      for (const part of parts) {
+        socket.write(part);
+        await new Promise((r) => setTimeout(r, 30));
+      }
+    })();
+  });
+}
+
+/** The status lines and bodies of the answers in `raw`, in order. */
+function answers(raw: string): string[] {
+  return raw
+    .split(/(?=HTTP\/1\.1 )/)
+    .filter(Boolean)
+    .map((a) => `${a.split('\r\n')[0]} | ${a.slice(a.indexOf('\r\n\r\n') + 4)}`);
+}
+
+describe('the proxy on one client connection', () => {
+  it('answers pipelined requests in order, each forwarded and reported', async () => {
+    const { port, seen } = await proxy();
+    const raw = await exchange(port, [
+      'GET /a HTTP/1.1\r\nHost: x\r\n\r\nPOST /b HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabcGET /c HTTP/1.1\r\nHost: x\r\n\r\n',
+    ]);
+    expect(answers(raw)).toEqual([
+      'HTTP/1.1 200 OK | GET /a ',
+      'HTTP/1.1 200 OK | POST /b abc',
+      'HTTP/1.1 200 OK | GET /c ',
+    ]);
+    expect(seen.map((x) => [x.seq, x.target, x.status])).toEqual([
+      [1, '/a', 200],
+      [2, '/b', 200],
+      [3, '/c', 200],
+    ]);
+  });
+
+  it('closes after the answer to an HTTP/1.0 request without keep-alive', async () => {
+    const { port } = await proxy();
+    const raw = await exchange(port, ['GET /old HTTP/1.0\r\n\r\n'], 5000);
+    expect(answers(raw)).toEqual(['HTTP/1.1 200 OK | GET /old ']);
+    expect(raw).toMatch(/\r\nConnection: close\r\n/);
+  });
+
+  it('says 100 Continue to a client that expects it, then forwards the body', async () => {
+    const { port } = await proxy();
+    const raw = await exchange(port, [
+      'PUT /e HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n',
+      'body',
+    ]);
+    expect(raw.startsWith('HTTP/1.1 100 Continue\r\n\r\n')).toBe(true);
+    expect(answers(raw.slice('HTTP/1.1 100 Continue\r\n\r\n'.length))).toEqual(['HTTP/1.1 200 OK | PUT /e body']);
+  });
+
+  it('opens another target connection after the target closed one, on the same client connection', async () => {
+    const { port } = await proxy();
+    const before = accepted;
+    const raw = await exchange(port, [
+      'GET /close HTTP/1.1\r\nHost: x\r\n\r\n',
+      'GET /after HTTP/1.1\r\nHost: x\r\n\r\n',
+    ]);
+    expect(answers(raw)).toEqual(['HTTP/1.1 200 OK | GET /close ', 'HTTP/1.1 200 OK | GET /after ']);
+    expect(accepted - before).toBe(2);
+  });
+
+  it('answers bytes that are not HTTP with 400 and closes, forwarding and reporting nothing', async () => {
+    const { port, seen } = await proxy();
+    const before = accepted;
+    const raw = await exchange(port, ['NOT HTTP AT ALL\r\n\r\n'], 5000);
+    expect(raw.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+    expect(seen).toEqual([]);
+    expect(accepted).toBe(before);
+  });
+});
