@@ -33,6 +33,13 @@ function commandsFor(argv: readonly string[]): (keyof typeof COMMANDS)[] {
   return Object.keys(COMMANDS) as (keyof typeof COMMANDS)[];
 }
 
+// A reader that stops early (`opsapi conform --list-checks | head`) closes the pipe: the output is not wanted any more,
+// which is no error of the command (exit 0, no stack trace), as for other Unix tools.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 /** `opsapi`: one binary for the kit (DESIGN / CLI). Every flag also reads `OPSAPI_*` from the environment. */
 const program = new Command()
   .name('opsapi')
