@@ -10,6 +10,7 @@ import { authenticate } from './credentials.js';
 import { preferredCode } from './prefer.js';
 import { rateLimited } from './rate-limited.js';
 import { send } from './send.js';
+import { cachedSerializerCompiler } from './serializers.js';
 import type { MockServices } from './services.js';
 
 declare module 'fastify' {
@@ -60,7 +61,7 @@ export function registerOperation(
   app.route({
     method: op.method.toUpperCase() as 'GET' | 'POST' | 'PUT' | 'DELETE',
     url,
-    ...(response ? { schema: { response } } : {}),
+    ...(response ? { schema: { response }, serializerCompiler: cachedSerializerCompiler } : {}),
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
       req.operationId = op.operationId;
       if (options.latency) {
