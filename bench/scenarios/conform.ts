@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { spawnChild } from '../children.js';
 import { round } from '../stats.js';
-import { ROOT, startOurs } from '../targets/index.js';
+import { ROOT, opsapiCommand, startOurs } from '../targets/index.js';
 import type { Outcome, ScenarioDef } from './types.js';
 
 /** The conformance runner's command; the scenario runs once it exists. */
@@ -11,7 +11,7 @@ const CONFORM_COMMAND = resolve(ROOT, 'cli/commands/conform.ts');
 export const conformScenario: ScenarioDef = {
   name: 'conform',
   description:
-    'wall time of `opsapi conform --base-url <mock> --allow-writes --webhooks` against a fresh local mock (default flags)',
+    'wall time of `opsapi conform --base-url <mock> --allow-writes --webhooks` against a fresh local mock (default flags), run like our mock (see --cli)',
   async run(ctx): Promise<Outcome> {
     if (!existsSync(CONFORM_COMMAND)) return { skip: 'conformance runner not available' };
     if (ctx.settings.mode === 'quick' && !ctx.scenariosNamed)
@@ -19,12 +19,8 @@ export const conformScenario: ScenarioDef = {
     const ours = await startOurs({ flags: [], profileDir: ctx.profileDir });
     try {
       const t0 = performance.now();
-      const child = spawnChild(
-        'conform',
-        'npx',
-        ['tsx', 'cli/opsapi.ts', 'conform', '--base-url', ours.url, '--allow-writes', '--webhooks'],
-        { cwd: ROOT },
-      );
+      const [command, args] = opsapiCommand(['conform', '--base-url', ours.url, '--allow-writes', '--webhooks']);
+      const child = spawnChild('conform', command, args, { cwd: ROOT });
       let timedOut = false;
       const timer = setTimeout(() => {
         timedOut = true;

@@ -83,6 +83,11 @@ export function runOursFrom(file: string | null): void {
   compiledCli = file;
 }
 
+/** The command line that runs `opsapi <args>` as the bench runs our processes (see runOursFrom). */
+export function opsapiCommand(args: readonly string[]): [string, string[]] {
+  return [process.execPath, [...(compiledCli ? [compiledCli] : ['--import', 'tsx', 'cli/opsapi.ts']), ...args]];
+}
+
 /**
  * (c) Our mock: `opsapi mock --port P --rate-limit off --quiet [--skus N]`, run as `node --import tsx cli/opsapi.ts`
  * (what `npx tsx` runs, minus tsx's wrapper process) so that the child's pid is the server's own (for RSS).
