@@ -139,11 +139,8 @@ export class ConnectionPair {
     if (entry.chunkedRequest) upstream.write(chunkStart(chunk.length));
     const more = upstream.write(chunk);
     if (entry.chunkedRequest) upstream.write(CHUNK_END);
-    // Back-pressure: the client waits until the target has taken what was written.
-    if (!more) {
-      this.client.pause();
-      upstream.once('drain', () => this.client.resume());
-    }
+    // Back-pressure: the client waits until the target has taken what was written (its 'drain' resumes the client).
+    if (!more) this.client.pause();
   }
 
   private onRequestEnd(): void {
