@@ -37,6 +37,8 @@ export interface ConformOptions {
   concurrency?: number;
   /** Timeout per request, ms (default 10000). */
   timeoutMs?: number;
+  /** How long the webhook checks wait for a delivery, and for a notification to reach a final state, ms (default 10000). */
+  deliveryTimeoutMs?: number;
   /** Check ids or prefixes to run (default: all) and to leave out. */
   only?: string[];
   skip?: string[];

@@ -80,6 +80,7 @@ interface Flags {
   webhookPublicUrl?: string;
   concurrency: number;
   timeout: number;
+  deliveryTimeout: number;
   only?: string[];
   skip?: string[];
   baseline?: string;
@@ -184,6 +185,15 @@ export function conformCommand(): Command {
       )
       .addOption(targetOptions.timeout())
       .addOption(
+        flag(
+          '--delivery-timeout <ms>',
+          'how long the webhook checks wait for a delivery, and for a notification to reach a final state, ms',
+          'DELIVERY_TIMEOUT',
+        )
+          .default(10_000)
+          .argParser(integer(100, 600_000)),
+      )
+      .addOption(
         flag('--only <ids>', 'run only these check ids or prefixes (repeatable, comma-separated)', 'ONLY').argParser(
           collect,
         ),
@@ -268,6 +278,7 @@ export function conformCommand(): Command {
             ...(o.webhookPublicUrl ? { webhookPublicUrl: o.webhookPublicUrl } : {}),
             concurrency: o.concurrency,
             timeoutMs: o.timeout,
+            deliveryTimeoutMs: o.deliveryTimeout,
             ...(o.only ? { only: o.only } : {}),
             ...(o.skip ? { skip: o.skip } : {}),
             ...(o.baseline ? { baseline: readBaseline(o.baseline) } : {}),

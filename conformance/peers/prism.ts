@@ -28,6 +28,8 @@ const OPTIONS = {
   rateLimitMaxRequests: 200,
   rateLimitMaxSeconds: 5,
   timeoutMs: 5000,
+  // Prism sends no webhooks: the checks that wait for one would wait the default 10 s each for nothing.
+  deliveryTimeoutMs: 2000,
   concurrency: 16,
 } as const;
 

@@ -102,6 +102,24 @@ describe('opsapi conform (CLI)', () => {
     expect(run.stdout).toMatch(/FAIL\s+MUST\s+auth\.401-no-code/);
   }, 60_000);
 
+  it('waits --delivery-timeout for a webhook delivery, and says so in the failure', async () => {
+    // The mock delivers to a port nobody listens on, so the receiver never gets the POST.
+    const closed = await freePort();
+    const args = ['conform', '--base-url', faithful.url, '--webhooks', '--only', 'webhooks.delivery'];
+    const run = await opsapi([
+      ...args,
+      '--webhook-public-url',
+      `http://127.0.0.1:${closed}/hook`,
+      '--delivery-timeout',
+      '300',
+    ]);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(run.stdout).toContain('no delivery within 0.3 s');
+    const refused = await opsapi([...args, '--delivery-timeout', '5']);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toMatch(/--delivery-timeout/);
+  }, 60_000);
+
   it('exits 2 for an unreachable target and for usage errors', async () => {
     const port = await freePort();
     const [unreachable, noBase, badNumber, badReport] = await Promise.all([
