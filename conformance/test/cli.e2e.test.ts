@@ -1,4 +1,6 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -103,21 +105,28 @@ describe('opsapi conform (CLI)', () => {
   }, 60_000);
 
   it('waits --delivery-timeout for a webhook delivery, and says so in the failure', async () => {
-    // The mock delivers to a port nobody listens on, so the receiver never gets the POST.
-    const closed = await freePort();
-    const args = ['conform', '--base-url', faithful.url, '--webhooks', '--only', 'webhooks.delivery'];
-    const run = await opsapi([
-      ...args,
-      '--webhook-public-url',
-      `http://127.0.0.1:${closed}/hook`,
-      '--delivery-timeout',
-      '300',
-    ]);
-    expect(run.code, run.stdout + run.stderr).toBe(1);
-    expect(run.stdout).toContain('no delivery within 0.3 s');
-    const refused = await opsapi([...args, '--delivery-timeout', '5']);
-    expect(refused.code, refused.stderr).toBe(2);
-    expect(refused.stderr).toMatch(/--delivery-timeout/);
+    // The mock delivers to another server (which takes it: the notification settles at once), so the run's own
+    // receiver never gets the POST.
+    const elsewhere = createServer((req, res) => req.resume().on('end', () => res.writeHead(204).end()));
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    try {
+      const args = ['conform', '--base-url', faithful.url, '--webhooks', '--only', 'webhooks.delivery'];
+      const { port } = elsewhere.address() as AddressInfo;
+      const run = await opsapi([
+        ...args,
+        '--webhook-public-url',
+        `http://127.0.0.1:${port}/hook`,
+        '--delivery-timeout',
+        '300',
+      ]);
+      expect(run.code, run.stdout + run.stderr).toBe(1);
+      expect(run.stdout).toContain('no delivery within 0.3 s');
+      const refused = await opsapi([...args, '--delivery-timeout', '5']);
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toMatch(/--delivery-timeout/);
+    } finally {
+      await new Promise<void>((resolve) => elsewhere.close(() => resolve()));
+    }
   }, 60_000);
 
   it('exits 2 for an unreachable target and for usage errors', async () => {
