@@ -90,6 +90,16 @@ describe('the proxy on one client connection', () => {
     ]);
   });
 
+  it('forwards and reports a request with more header lines than the parser hands over at once (40)', async () => {
+    const { port, seen } = await proxy();
+    const lines = Array.from({ length: 40 }, (_, i) => `X-H${i}: v${i}\r\n`).join('');
+    const raw = await exchange(port, [`GET /many HTTP/1.1\r\nHost: x\r\n${lines}\r\n`]);
+    expect(answers(raw)).toEqual(['HTTP/1.1 200 OK | GET /many ']);
+    const headers = seen[0]?.requestHeaders ?? [];
+    expect(headers).toHaveLength(41);
+    expect(headers.at(-1)).toEqual(['X-H39', 'v39']);
+  });
+
   it('closes after the answer to an HTTP/1.0 request without keep-alive', async () => {
     const { port } = await proxy();
     const raw = await exchange(port, ['GET /old HTTP/1.0\r\n\r\n'], 5000);
