@@ -27,6 +27,7 @@ export interface PairSettings {
 
 /** How long a client connection may sit idle between requests (node:http's keepAliveTimeout default). */
 const KEEP_ALIVE_MS = 5000;
+const KEEP_ALIVE_HINT = `Keep-Alive: timeout=${KEEP_ALIVE_MS / 1000}`;
 
 /** The path to ask the target for: its base path, then the path and query as received (origin-form). */
 function upstreamPath(basePath: string, target: string): string {
@@ -216,7 +217,8 @@ export class ConnectionPair {
     const extra: string[] = [];
     if (entry.chunkedResponse) extra.push('Transfer-Encoding: chunked');
     if (closeAfter) extra.push('Connection: close');
-    else if (entry.httpVersion === '1.0') extra.push('Connection: keep-alive');
+    // As node:http says it: the client learns how long an idle connection stays open, and closes it first.
+    else extra.push('Connection: keep-alive', KEEP_ALIVE_HINT);
     if (closeAfter) entry.keepAlive = false;
     entry.headProduced = true;
     this.emit(entry, head(`HTTP/1.1 ${h.status} ${h.statusText}`, forwarded, extra));

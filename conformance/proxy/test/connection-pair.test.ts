@@ -83,6 +83,8 @@ describe('the proxy on one client connection', () => {
       'HTTP/1.1 200 OK | POST /b abc',
       'HTTP/1.1 200 OK | GET /c ',
     ]);
+    // As node:http tells a keep-alive client how long an idle connection stays open.
+    expect(raw.match(/\r\nKeep-Alive: timeout=5\r\n/g)).toHaveLength(3);
     expect(seen.map((x) => [x.seq, x.target, x.status])).toEqual([
       [1, '/a', 200],
       [2, '/b', 200],
