@@ -92,7 +92,13 @@ export interface RunContext {
   readonly options: Required<
     Pick<
       ConformOptions,
-      'baseUrl' | 'concurrency' | 'timeoutMs' | 'maxPages' | 'rateLimitMaxRequests' | 'rateLimitMaxSeconds'
+      | 'baseUrl'
+      | 'concurrency'
+      | 'timeoutMs'
+      | 'deliveryTimeoutMs'
+      | 'maxPages'
+      | 'rateLimitMaxRequests'
+      | 'rateLimitMaxSeconds'
     >
   > &
     ConformOptions;

@@ -105,6 +105,7 @@ export async function openRun(input: ConformOptions, needsToken: boolean): Promi
     baseUrl: input.baseUrl.replace(/\/+$/, ''),
     concurrency: Math.max(1, input.concurrency ?? 8),
     timeoutMs: Math.max(100, input.timeoutMs ?? 10_000),
+    deliveryTimeoutMs: Math.max(100, input.deliveryTimeoutMs ?? 10_000),
     maxPages: Math.max(1, input.maxPages ?? 50),
     rateLimitMaxRequests: Math.max(1, input.rateLimitMaxRequests ?? 3000),
     rateLimitMaxSeconds: Math.max(1, input.rateLimitMaxSeconds ?? 20),

@@ -1,17 +1,11 @@
 import type { Exchange } from '../client.js';
-import type { CheckContext, RunContext } from '../context.js';
+import type { CheckContext } from '../context.js';
 import { pageOf, poll } from '../helpers.js';
 import { mockAdminHeaders } from '../mock-admin.js';
 import type { Delivery } from '../receiver.js';
 import { eventVersions, subscribe } from './subscriptions.js';
 
 export const HISTORY = '/v1/notifications/webhook';
-export const DELIVERY_TIMEOUT_MS = 10_000;
-
-/** How long the run waits for a delivery or a final state (ConformOptions.deliveryTimeoutMs). */
-export function deliveryWaitMs(run: RunContext): number {
-  return run.options.deliveryTimeoutMs ?? DELIVERY_TIMEOUT_MS;
-}
 
 /** What the webhook scenario saw, step by step (each check judges one part). */
 export interface Scenario {
@@ -54,6 +48,8 @@ export function header(d: Delivery, name: string): string | undefined {
 export function scenario(c: CheckContext): Promise<Scenario> {
   return c.run.memo('webhooks:scenario', async () => {
     const run = c.run;
+    // How long to wait for a delivery, and for a notification to reach a final state (--delivery-timeout).
+    const wait = run.options.deliveryTimeoutMs;
     const receiver = run.receiver;
     if (!receiver) return c.skip('the webhook receiver is not running');
     const versions = await eventVersions(run);
@@ -95,10 +91,10 @@ export function scenario(c: CheckContext): Promise<Scenario> {
     }
     s.delivery = await receiver.waitFor(
       (d) => d.at >= since && d.path === receiver.path && parse(d.raw)?.eventName === chosen.eventName,
-      deliveryWaitMs(run),
+      wait,
     );
     if (!s.delivery) {
-      s.problem = `no delivery within ${deliveryWaitMs(run) / 1000} s`;
+      s.problem = `no delivery within ${wait / 1000} s`;
       return s;
     }
     s.payload = parse(s.delivery.raw);
@@ -117,11 +113,11 @@ export function scenario(c: CheckContext): Promise<Scenario> {
         if (!item || item.status === 'Pending') return undefined;
         return item;
       },
-      deliveryWaitMs(run),
+      wait,
       150,
     );
     if (!found || typeof found.id !== 'string') {
-      s.problem = `the notification of event ${String(eventId)} did not reach a final state in the history within ${deliveryWaitMs(run) / 1000} s`;
+      s.problem = `the notification of event ${String(eventId)} did not reach a final state in the history within ${wait / 1000} s`;
       return s;
     }
     const id = found.id;
@@ -137,7 +133,7 @@ export function scenario(c: CheckContext): Promise<Scenario> {
     if (s.retry.status >= 200 && s.retry.status < 300) {
       s.retryDelivery = await receiver.waitFor(
         (d) => d.at >= retriedAt && d !== s.delivery && parse(d.raw)?.id === s.payload?.id,
-        deliveryWaitMs(run),
+        wait,
       );
       await poll(
         async () => {
@@ -146,7 +142,7 @@ export function scenario(c: CheckContext): Promise<Scenario> {
           const status = (ex.json as { status?: unknown } | undefined)?.status;
           return status === 'Success' || status === 'Failure' ? true : undefined;
         },
-        deliveryWaitMs(run),
+        wait,
         100,
       );
       s.attemptsAfterRetry = await run.client.send('webhooks', {

@@ -3,7 +3,7 @@ import { payloadComponentName } from '../../spec/webhooks.js';
 import { contract } from '../contract.js';
 import type { CheckDef } from '../context.js';
 import { pageOf } from '../helpers.js';
-import { HISTORY, deliveryWaitMs, header, scenario } from './webhook-scenario.js';
+import { HISTORY, header, scenario } from './webhook-scenario.js';
 
 const base = { family: 'webhooks' as const, requires: ['webhooks' as const], phase: 'state' as const };
 
@@ -38,7 +38,7 @@ export function webhookChecks(): CheckDef[] {
             s.delivery !== undefined,
             `no delivery of ${s.eventName} v${s.eventVersion} reached the receiver`,
             s.cause,
-            `a POST to the receiver within ${deliveryWaitMs(c.run) / 1000} s`,
+            `a POST to the receiver within ${c.run.options.deliveryTimeoutMs / 1000} s`,
             s.problem,
           ) ||
           !s.delivery
