@@ -3,10 +3,9 @@ import { connect as tlsConnect } from 'node:tls';
 import { reasonOf } from './bad-gateway.js';
 import { ConnectionPair, type PairSettings } from './connection-pair.js';
 import type { CapturedExchange } from './exchange.js';
-
-export type { CapturedExchange } from './exchange.js';
 import type { Interceptor } from './intercept.js';
 
+export type { CapturedExchange } from './exchange.js';
 export type { InterceptedAnswer, InterceptedRequest, Interceptor } from './intercept.js';
 
 export interface ForwardingProxyOptions {

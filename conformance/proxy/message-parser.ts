@@ -85,11 +85,13 @@ export class MessageParser {
       upgrade: boolean,
       keepAlive: boolean,
     ): number => {
-      const rawHeaders = headers ?? this.pendingHeaders;
+      // Header lines handed over early (kOnHeaders) come first; `headers` is absent when all were.
+      const rawHeaders =
+        this.pendingHeaders.length === 0 ? (headers ?? []) : [...this.pendingHeaders, ...(headers ?? [])];
       const head: MessageHead = {
         versionMajor,
         versionMinor,
-        rawHeaders: headers && this.pendingHeaders.length > 0 ? [...this.pendingHeaders, ...headers] : rawHeaders,
+        rawHeaders,
         method: method === undefined ? '' : (methods[method] ?? ''),
         target: target ?? this.pendingTarget,
         status: status ?? 0,

@@ -51,11 +51,7 @@ export class UndiciTransport implements Transport {
     const { timeoutMs, blockPrivate, clock } = this.options;
     const now = () => clock.now();
     const startedAtMs = now();
-    const outcome = (
-      errorKind: AttemptOutcome['errorKind'],
-      responseStatus: number | null = null,
-      excerpt: string | null = null,
-    ): AttemptOutcome => ({
+    const outcome: OutcomeOf = (errorKind, responseStatus = null, excerpt = null) => ({
       success: errorKind === null,
       responseStatus,
       responseBodyExcerpt: excerpt,
@@ -87,15 +83,12 @@ export class UndiciTransport implements Transport {
     }
   }
 
+  /** The request and the read of its answer, within the attempt's deadline (`signal`). */
   private async attempt(
     url: URL,
     req: DeliveryRequest,
     signal: AbortSignal,
-    outcome: (
-      errorKind: AttemptOutcome['errorKind'],
-      responseStatus?: number | null,
-      excerpt?: string | null,
-    ) => AttemptOutcome,
+    outcome: OutcomeOf,
   ): Promise<AttemptOutcome> {
     const { timeoutMs, blockPrivate } = this.options;
     let status: number;
@@ -144,6 +137,13 @@ export class UndiciTransport implements Transport {
 }
 
 type ResponseBody = AsyncIterable<Buffer> & { destroy(error?: Error): unknown };
+
+/** The attempt's outcome, timed from its start to now. */
+type OutcomeOf = (
+  errorKind: AttemptOutcome['errorKind'],
+  responseStatus?: number | null,
+  excerpt?: string | null,
+) => AttemptOutcome;
 
 /** Why a request failed: the per-attempt timeout, the SSRF guard, or any other connection problem. */
 function classify(error: unknown, signal: AbortSignal): AttemptOutcome['errorKind'] {
