@@ -7,6 +7,7 @@ import { buildApp } from './http/app.js';
 import { composeDecorators } from './http/decorator.js';
 import { withListEngine } from './http/list-answer.js';
 import type { MockServices } from './http/services.js';
+import { PAGE_TEXT_SHARE, PageTexts } from './http/page-texts.js';
 import { defaultOptions, type MockOptions } from './options.js';
 import { RateLimiter } from './rate-limit.js';
 import { Store } from './store/store.js';
@@ -106,6 +107,8 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
     clock,
     persistence,
     replication,
+    // Kept pages are the faithful handlers' answers: none where decisions or faults decorate the handlers.
+    pageTexts: decisions || faults ? null : new PageTexts(store.caches.limitBytes * PAGE_TEXT_SHARE),
   };
   // Faults are applied after decisions: they break the adopted behaviour, as they break the inferred one.
   const faithful = withListEngine(allHandlers(engine), { textCase: options.textCase, equalsCase: options.equalsCase });

@@ -53,6 +53,24 @@ export const Stats = Type.Object(
           "The list engine's caches (sorted orders, filter matches, compiled filters): a byte budget, least recently used values dropped beyond it",
       },
     ),
+    listPages: Type.Optional(
+      Type.Object(
+        {
+          limitBytes: Type.Integer({
+            minimum: 0,
+            description: 'the budget of kept pages (a sixteenth of `--cache-mb`)',
+          }),
+          shareBytes: Type.Integer({ minimum: 0, description: 'most the pages of one list may hold' }),
+          usedBytes: Type.Integer({ minimum: 0, description: 'estimated bytes kept now' }),
+          entries: Type.Integer({ minimum: 0, description: 'pages kept now' }),
+          evictions: Type.Integer({ minimum: 0, description: 'pages dropped to stay within the budget since start' }),
+        },
+        {
+          description:
+            'Serialized list pages kept for identical requests until their list changes (absent with `--fault` or `--decisions`)',
+        },
+      ),
+    ),
     notifications: Type.Integer({ minimum: 0, description: 'stored notifications over all tenants (in this process)' }),
     pendingDeliveries: Type.Integer({
       minimum: 0,

@@ -90,6 +90,7 @@ export async function registerAdmin(app: FastifyInstance, services: MockServices
             tenants: store.orgs().length,
             tenantLimit: { ...store.figures(), persisted: options.stateFile !== null },
             listCaches: store.caches.figures(),
+            ...(services.pageTexts ? { listPages: services.pageTexts.figures() } : {}),
             notifications,
             ...(replication
               ? { pendingDeliveries: replication.due + replication.claimed, replication }

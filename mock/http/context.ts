@@ -4,6 +4,7 @@ import type { Principal } from '../auth/principal.js';
 import type { ListEngineOptions } from '../lists/index.js';
 import type { ProblemAnswer, RequestRef } from '../problems.js';
 import type { TenantState } from '../store/tenant-state.js';
+import type { PageTexts } from './page-texts.js';
 
 /** A successful answer of a handler. */
 export interface OkAnswer {
@@ -11,6 +12,10 @@ export interface OkAnswer {
   readonly status: number;
   readonly body?: unknown;
   readonly headers?: Readonly<Record<string, string>>;
+  /** The body already serialized (a kept list page: ./page-texts.ts); sent as is, `body` unused. */
+  readonly text?: Buffer;
+  /** Called with the serialized body once written, to keep it for the next identical request (./page-texts.ts). */
+  readonly keepText?: (text: Buffer) => void;
 }
 
 /** What a handler returns: a success or a problem. Handlers never throw for bad input. */
@@ -32,6 +37,8 @@ export interface HandlerContext {
   problem(code: ErrorCode, detail: string, parameters?: Record<string, unknown>): ProblemAnswer;
   /** The list engine's options when the mock runs it otherwise than by default (set by `withListEngine`). */
   readonly listEngine?: ListEngineOptions;
+  /** Serialized list pages kept for identical requests; absent where handlers are decorated (faults, decisions). */
+  readonly pageTexts?: PageTexts | null;
 }
 
 /** One operation's behaviour. */

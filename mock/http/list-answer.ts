@@ -1,6 +1,8 @@
 import { OPERATIONS } from '../../spec/operations/index.js';
+import { caseMode } from '../lists/engine-options.js';
 import {
   DEFAULT_LIST_ENGINE,
+  ListCollection,
   runList,
   type ListEngineOptions,
   type ListQuery,
@@ -8,6 +10,7 @@ import {
 } from '../lists/index.js';
 import type { HandlerContext, Answer, Handler } from './context.js';
 import { ok } from './context.js';
+import { pageKey } from './page-texts.js';
 
 /**
  * Answers a list or search operation with the one list engine (Endpoints / List and search endpoints):
@@ -28,10 +31,21 @@ export function listAnswer<T extends { id: string }>(
       ? { filterBy: raw.filterBy as string | undefined, sortBy: raw.sortBy as string | undefined }
       : {}),
   };
+  // A list page asked before, of a list unchanged since, is sent as it was written (./page-texts.ts).
+  const texts = ctx.pageTexts;
+  const collection = texts && source instanceof ListCollection && !project ? source : undefined;
+  const key = collection && pageKey(ctx.op.operationId, caseMode(ctx.listEngine ?? DEFAULT_LIST_ENGINE), query);
+  if (collection && key !== undefined) {
+    const text = texts?.get(collection, key);
+    if (text) return { kind: 'ok', status: 200, text };
+  }
   const result = runList(source, list.fields, query, ctx.listEngine);
   if (!result.ok) return ctx.problem(result.error.code, result.error.detail, result.error.parameters);
   const page = result.value;
-  return ok(200, project ? { ...page, results: page.results.map(project) } : page);
+  const body = project ? { ...page, results: page.results.map(project) } : page;
+  if (collection && key !== undefined && texts)
+    return { kind: 'ok', status: 200, body, keepText: texts.keeper(collection, key) };
+  return ok(200, body);
 }
 
 /**

@@ -53,7 +53,7 @@ export function registerOperation(
   services: MockServices,
   response?: Record<string, unknown>,
 ): void {
-  const { options, store, verifier, limiter, validator, clock } = services;
+  const { options, store, verifier, limiter, validator, clock, pageTexts } = services;
   const url = op.path.replace(/\{(\w+)\}/g, ':$1');
   const bodySchema = op.requestBody?.schema;
   const declares400 = op.errors.some((e) => e.status === 400);
@@ -193,6 +193,7 @@ export function registerOperation(
         ref,
         baseUrl,
         problem,
+        pageTexts,
       };
       return send(reply, await handler(ctx));
     },

@@ -6,6 +6,7 @@ import type { RateLimiter } from '../rate-limit.js';
 import type { Store } from '../store/store.js';
 import type { WebhookEngine } from '../webhooks/engine.js';
 import type { Persistence } from '../persistence/persistence.js';
+import type { PageTexts } from './page-texts.js';
 
 /** What `/__mock/stats` tells of a replicated mock. */
 export interface ReplicationStats {
@@ -28,4 +29,6 @@ export interface MockServices {
   readonly replication?: { stats(): Promise<ReplicationStats> } | null;
   /** Durable state (`--state FILE`), or null for in-memory state. */
   readonly persistence: Persistence | null;
+  /** Serialized list pages kept for identical requests (./page-texts.ts); null where handlers are decorated. */
+  readonly pageTexts: PageTexts | null;
 }
