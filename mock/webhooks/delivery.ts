@@ -1,18 +1,10 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import type { Clock } from '../clock.js';
 import { isPrivateAddress } from './address.js';
+import { ExcerptHandler } from './excerpt-handler.js';
 import type { AttemptOutcome, DeliveryRequest, Transport } from './transport.js';
-
-/** Characters of a response body kept in an attempt record. */
-export const EXCERPT_CHARS = 1024;
-
-/**
- * Bytes read from a response body at most: enough for `EXCERPT_CHARS` characters of UTF-8 (4 bytes each at
- * worst). The rest is never read: the connection is closed instead, so a huge or endless body costs nothing.
- */
-export const MAX_READ_BYTES = 8 * 1024;
 
 /** Error code of a connection refused by the SSRF guard at connect time. */
 const BLOCKED_CODE = 'OPSAPI_BLOCKED_ENDPOINT';
@@ -70,54 +62,30 @@ export class UndiciTransport implements Transport {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (blockPrivate && isIP(host) && isPrivateAddress(host)) return outcome('BlockedEndpoint');
 
-    // One deadline for the whole attempt. A controller and a timer cleared at the end, not AbortSignal.timeout(),
-    // whose signal lives until the GC finalizes it (its creation alone was 1.5% of the mock's CPU profile under the
-    // webhooks bench; the deliveries/s of that scenario vary more than that between runs).
-    const controller = new AbortController();
-    const { signal } = controller;
-    const deadline = setTimeout(() => controller.abort(), timeoutMs);
-    try {
-      return await this.attempt(url, req, signal, outcome);
-    } finally {
-      clearTimeout(deadline);
-    }
-  }
-
-  /** The request and the read of its answer, within the attempt's deadline (`signal`). */
-  private async attempt(
-    url: URL,
-    req: DeliveryRequest,
-    signal: AbortSignal,
-    outcome: OutcomeOf,
-  ): Promise<AttemptOutcome> {
-    const { timeoutMs, blockPrivate } = this.options;
-    let status: number;
-    let body: ResponseBody;
-    try {
-      const res = await request(url, {
-        method: 'POST',
-        body: req.body,
-        headers: req.headers,
-        dispatcher: blockPrivate ? this.guarded() : this.agent,
-        signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      status = res.statusCode;
-      body = res.body;
-    } catch (error) {
-      return outcome(classify(error, signal));
-    }
-    const success = status >= 200 && status < 300;
-    try {
-      const excerpt = await readExcerpt(body);
-      return outcome(success ? null : 'HttpStatus', status, excerpt);
-    } catch (error) {
-      // The status line came but the body did not finish within the timeout (or the connection broke while it was
-      // read): the response is incomplete, so the attempt failed; the status is kept for the record.
-      body.destroy();
-      return outcome(classify(error, signal), status, null);
-    }
+    // One deadline for the whole attempt: it settles the attempt at once, wherever the request is (still connecting
+    // included), and aborts it as soon as undici lets it (./excerpt-handler.ts).
+    return new Promise<AttemptOutcome>((resolve) => {
+      const handler = new ExcerptHandler(
+        (errorKind, status, excerpt) => {
+          clearTimeout(deadline);
+          resolve(outcome(errorKind, status, excerpt));
+        },
+        classify,
+      );
+      const deadline = setTimeout(() => handler.expire(), timeoutMs);
+      (blockPrivate ? this.guarded() : this.agent).dispatch(
+        {
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: 'POST',
+          body: req.body,
+          headers: req.headers,
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        },
+        handler,
+      );
+    });
   }
 
   async close(): Promise<void> {
@@ -136,7 +104,6 @@ export class UndiciTransport implements Transport {
   }
 }
 
-type ResponseBody = AsyncIterable<Buffer> & { destroy(error?: Error): unknown };
 
 /** The attempt's outcome, timed from its start to now. */
 type OutcomeOf = (
@@ -146,7 +113,7 @@ type OutcomeOf = (
 ) => AttemptOutcome;
 
 /** Why a request failed: the per-attempt timeout, the SSRF guard, or any other connection problem. */
-function classify(error: unknown, signal: AbortSignal): AttemptOutcome['errorKind'] {
+function classify(error: unknown): AttemptOutcome['errorKind'] {
   const codes: string[] = [];
   for (
     let e: unknown = error, depth = 0;
@@ -159,7 +126,6 @@ function classify(error: unknown, signal: AbortSignal): AttemptOutcome['errorKin
   }
   if (codes.includes(BLOCKED_CODE)) return 'BlockedEndpoint';
   if (
-    signal.aborted ||
     codes.some(
       (c) =>
         c === 'TimeoutError' ||
@@ -172,32 +138,6 @@ function classify(error: unknown, signal: AbortSignal): AttemptOutcome['errorKin
     return 'Timeout';
   }
   return 'ConnectionError';
-}
-
-/** Reads at most `MAX_READ_BYTES` of a body and returns its first `EXCERPT_CHARS` characters; drops the rest unread. */
-async function readExcerpt(body: ResponseBody): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let complete = true;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= MAX_READ_BYTES) {
-      complete = false;
-      break;
-    }
-  }
-  // Leaving the loop early destroys the stream (and its connection); say so explicitly for older runtimes.
-  if (!complete) body.destroy();
-  return excerptOf(Buffer.concat(chunks).subarray(0, MAX_READ_BYTES));
-}
-
-/** The first `EXCERPT_CHARS` characters of UTF-8 bytes, never ending in half a surrogate pair. */
-export function excerptOf(bytes: Uint8Array): string {
-  const text = new TextDecoder('utf-8').decode(bytes);
-  if (text.length <= EXCERPT_CHARS) return text;
-  const last = text.charCodeAt(EXCERPT_CHARS - 1);
-  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? EXCERPT_CHARS - 1 : EXCERPT_CHARS);
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_SCHEDULE } from '../../options.js';
 import { startHarness, type Harness } from '../../test/harness.js';
 import { freePort } from '../../../common/process.js';
-import { EXCERPT_CHARS } from '../delivery.js';
+import { EXCERPT_CHARS } from '../excerpt-handler.js';
 import { startReceiver, type WebhookReceiver } from '../../../common/receiver.js';
 import { advance, attempts, emit, notification, subscribe, tenant, until } from './support.js';
 

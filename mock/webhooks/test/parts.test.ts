@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EXCERPT_CHARS, excerptOf } from '../delivery.js';
+import { EXCERPT_CHARS, excerptOf } from '../excerpt-handler.js';
 import { KeyedSemaphore, Semaphore } from '../semaphore.js';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
