@@ -65,13 +65,10 @@ export class UndiciTransport implements Transport {
     // One deadline for the whole attempt: it settles the attempt at once, wherever the request is (still connecting
     // included), and aborts it as soon as undici lets it (./excerpt-handler.ts).
     return new Promise<AttemptOutcome>((resolve) => {
-      const handler = new ExcerptHandler(
-        (errorKind, status, excerpt) => {
-          clearTimeout(deadline);
-          resolve(outcome(errorKind, status, excerpt));
-        },
-        classify,
-      );
+      const handler = new ExcerptHandler((errorKind, status, excerpt) => {
+        clearTimeout(deadline);
+        resolve(outcome(errorKind, status, excerpt));
+      }, classify);
       const deadline = setTimeout(() => handler.expire(), timeoutMs);
       (blockPrivate ? this.guarded() : this.agent).dispatch(
         {
@@ -103,7 +100,6 @@ export class UndiciTransport implements Transport {
     return this.guardedAgent;
   }
 }
-
 
 /** The attempt's outcome, timed from its start to now. */
 type OutcomeOf = (
