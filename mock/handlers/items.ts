@@ -158,8 +158,10 @@ export const deleteFamily: Handler = (ctx) => {
   const family = tenant.families.get(id);
   if (!family) return notFound(ctx, 'Family', id);
   const now = tenant.nowIso();
-  for (const [reference, record] of tenant.skuRecords) {
-    if (record.item.familyId !== id) continue;
+  // The list items tell which SKUs are in the family: only their records are built (seeded ones are built on request).
+  for (const { reference, familyId } of tenant.skus.values()) {
+    const record = familyId === id ? tenant.skuRecords.get(reference) : undefined;
+    if (!record) continue;
     tenant.commit('sku', reference, { ...record, item: { ...record.item, familyId: null, lastModifiedAt: now } });
   }
   tenant.commit(

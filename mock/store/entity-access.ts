@@ -2,13 +2,13 @@ import type { Asset } from '../../spec/schemas/maintenance.js';
 import type { Family, SkuListItem } from '../../spec/schemas/items.js';
 import type { PurchaseOrderLine } from '../../spec/schemas/planning.js';
 import type { DeliveryAttempt, Notification, Subscription } from '../../spec/schemas/notifications.js';
-import type { SkuRecord } from '../../fixtures/seed/model.js';
 import type { ListCollection } from '../lists/index.js';
 import type { ApiKeyRecord, EntityKind, EntityMap, FamilyTombstone } from './entities.js';
+import type { SkuRecords } from './sku-records.js';
 
 /** The collections of a tenant the accessors read and write (a `TenantState` is one). */
 export interface EntityCollections {
-  readonly skuRecords: Map<string, SkuRecord>;
+  readonly skuRecords: SkuRecords;
   readonly skus: ListCollection<SkuListItem>;
   readonly families: ListCollection<Family>;
   readonly familyTombstones: Map<string, FamilyTombstone>;

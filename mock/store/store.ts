@@ -1,4 +1,4 @@
-import { generateWorld } from '../../fixtures/seed/index.js';
+import { generateCompactWorld } from '../../fixtures/seed/index.js';
 import type { Clock } from '../clock.js';
 import type { Change, ChangeListener } from './change.js';
 import { webhookSecretOf } from './ids.js';
@@ -221,7 +221,7 @@ export class Store {
     };
     return new TenantState(
       org,
-      () => generateWorld({ seed, org, skus }),
+      () => generateCompactWorld({ seed, org, skus }),
       webhookSecretOf(seed, org, jwtSecret),
       clock,
       emit,

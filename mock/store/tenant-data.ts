@@ -3,17 +3,11 @@ import type { Asset } from '../../spec/schemas/maintenance.js';
 import type { Tenant } from '../../spec/schemas/admin.js';
 import type { PurchaseOrderLine } from '../../spec/schemas/planning.js';
 import type { DeliveryAttempt, Notification, Subscription } from '../../spec/schemas/notifications.js';
-import type {
-  FixtureManifest,
-  Lot,
-  SkuRecord,
-  StockLocation,
-  UnitOfMeasure,
-  World,
-} from '../../fixtures/seed/model.js';
+import type { CompactWorld, FixtureManifest, Lot, StockLocation, UnitOfMeasure } from '../../fixtures/seed/index.js';
 import { ListCollection } from '../lists/index.js';
 import type { CacheAccount } from '../lists/cache-budget.js';
 import type { ApiKeyRecord, FamilyTombstone } from './entities.js';
+import { SkuRecords } from './sku-records.js';
 
 /** Key of a purchase order line in the tenant's map. */
 export function lineKey(purchaseOrderId: string, lineId: string): string {
@@ -29,10 +23,12 @@ export class TenantData {
   readonly manifest: FixtureManifest;
   readonly unitsOfMeasure = new Map<string, UnitOfMeasure>();
   readonly locations = new Map<string, StockLocation>();
-  readonly lots = new Map<string, Lot>();
+  /** Seeded lots, built on request (never written). */
+  readonly lots: ReadonlyMap<string, Lot>;
 
   readonly skus: ListCollection<SkuListItem>;
-  readonly skuRecords = new Map<string, SkuRecord>();
+  /** By reference; seeded records are built on request from the compact catalog (./sku-records.ts). */
+  readonly skuRecords: SkuRecords;
   readonly families: ListCollection<Family>;
   readonly familyTombstones = new Map<string, FamilyTombstone>();
   readonly assets: ListCollection<Asset>;
@@ -49,7 +45,7 @@ export class TenantData {
    */
   readonly attempts = new Map<string, DeliveryAttempt[]>();
 
-  constructor(world: World, account: CacheAccount) {
+  constructor(world: CompactWorld, account: CacheAccount) {
     this.skus = new ListCollection([], account);
     this.families = new ListCollection([], account);
     this.assets = new ListCollection([], account);
@@ -59,11 +55,9 @@ export class TenantData {
     this.manifest = world.manifest;
     for (const u of world.unitsOfMeasure) this.unitsOfMeasure.set(u.id, u);
     for (const l of world.locations) this.locations.set(l.reference, l);
-    for (const l of world.lots) this.lots.set(l.id, l);
-    for (const record of world.skus) {
-      this.skuRecords.set(record.item.reference, record);
-      this.skus.set(record.item);
-    }
+    this.lots = world.lots;
+    this.skuRecords = new SkuRecords(world.skus);
+    for (const item of world.skus.items) this.skus.set(item);
     for (const f of world.families) this.families.set(f);
     for (const a of world.assets) this.assets.set(a);
     for (const line of world.purchaseOrderLines)

@@ -3,16 +3,10 @@ import type { Asset } from '../../spec/schemas/maintenance.js';
 import type { Tenant } from '../../spec/schemas/admin.js';
 import type { PurchaseOrderLine } from '../../spec/schemas/planning.js';
 import type { DeliveryAttempt, Notification, Subscription } from '../../spec/schemas/notifications.js';
-import type {
-  FixtureManifest,
-  Lot,
-  SkuRecord,
-  StockLocation,
-  UnitOfMeasure,
-  World,
-} from '../../fixtures/seed/model.js';
+import type { CompactWorld, FixtureManifest, Lot, StockLocation, UnitOfMeasure } from '../../fixtures/seed/index.js';
 import type { ListCollection } from '../lists/index.js';
 import { TenantData } from './tenant-data.js';
+import type { SkuRecords } from './sku-records.js';
 import { standaloneBudget, type CacheAccount } from '../lists/cache-budget.js';
 import { VirtualClock, type Clock } from '../clock.js';
 import type { Change, ChangeEvent, ChangeListener } from './change.js';
@@ -50,13 +44,13 @@ export class TenantState {
   get locations(): Map<string, StockLocation> {
     return this.world().locations;
   }
-  get lots(): Map<string, Lot> {
+  get lots(): ReadonlyMap<string, Lot> {
     return this.world().lots;
   }
   get skus(): ListCollection<SkuListItem> {
     return this.world().skus;
   }
-  get skuRecords(): Map<string, SkuRecord> {
+  get skuRecords(): SkuRecords {
     return this.world().skuRecords;
   }
   get families(): ListCollection<Family> {
@@ -118,7 +112,7 @@ export class TenantState {
    */
   constructor(
     readonly org: string,
-    private readonly world0: World | (() => World),
+    private readonly world0: CompactWorld | (() => CompactWorld),
     readonly webhookSecret: string,
     baseClock: Clock,
     private readonly listener: ChangeListener,
