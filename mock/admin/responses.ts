@@ -47,10 +47,15 @@ export const Stats = Type.Object(
         usedBytes: Type.Integer({ minimum: 0, description: 'estimated bytes cached now (never above the budget)' }),
         entries: Type.Integer({ minimum: 0, description: 'values cached now' }),
         evictions: Type.Integer({ minimum: 0, description: 'values dropped to stay within the budget since start' }),
+        refused: Type.Integer({
+          minimum: 0,
+          description:
+            'values computed and not kept since start: a filter (or its matches) is kept from its second request within a recent window on, so filters never repeated leave nothing behind',
+        }),
       },
       {
         description:
-          "The list engine's caches (sorted orders, filter matches, compiled filters): a byte budget, least recently used values dropped beyond it",
+          "The list engine's caches (sorted orders, filter matches, compiled filters): a byte budget, least recently used values dropped beyond it, values asked for once not kept",
       },
     ),
     listPages: Type.Optional(
@@ -64,6 +69,10 @@ export const Stats = Type.Object(
           usedBytes: Type.Integer({ minimum: 0, description: 'estimated bytes kept now' }),
           entries: Type.Integer({ minimum: 0, description: 'pages kept now' }),
           evictions: Type.Integer({ minimum: 0, description: 'pages dropped to stay within the budget since start' }),
+          refused: Type.Integer({
+            minimum: 0,
+            description: 'pages not kept since start: a page is kept from its second request within a recent window on',
+          }),
         },
         {
           description:

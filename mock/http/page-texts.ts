@@ -6,6 +6,7 @@ import {
   ENTRY_OVERHEAD_BYTES,
   stringBytes,
 } from '../lists/cache-budget.js';
+import { Doorkeeper } from '../lists/doorkeeper.js';
 import type { ListCollection } from '../lists/index.js';
 import type { ListQuery } from '../lists/query.js';
 
@@ -19,11 +20,16 @@ import type { ListQuery } from '../lists/query.js';
  * serializing it (~20% of its CPU per list request) for an answer it already wrote.
  *
  * Bounded by a byte budget of its own (a share of `--cache-mb`), least recently used page first out, at most
- * `PAGES_PER_LIST` per list; a page larger than `MAX_PAGE_TEXT_BYTES` is not kept.
+ * `PAGES_PER_LIST` per list; a page larger than `MAX_PAGE_TEXT_BYTES` is not kept, nor a page asked for once only
+ * (kept from its second request within `PAGE_ADMISSION_WINDOW` on, ../lists/doorkeeper.ts: measured with the bench
+ * list-100k-varied, pages of never-repeated filters kept then dropped grew malloc's heap by ~45 MB in a minute).
  */
 
 /** Pages kept per list (inferred: a client's few filters times a few pages each). */
 export const PAGES_PER_LIST = 64;
+
+/** Uncached pages of a list remembered, so that one asked for again is kept (inferred; 1 KB per list). */
+export const PAGE_ADMISSION_WINDOW = 256;
 
 /** The largest page text kept (inferred: a page of 1,000 SKUs is ~300 KB; such pages are rarely asked twice). */
 export const MAX_PAGE_TEXT_BYTES = 128 * 1024;
@@ -91,13 +97,14 @@ export class PageTexts {
       let pages = this.lists.get(list);
       if (pages === undefined) {
         const account: CacheAccount = this.budget.account();
-        pages = { version, texts: new BudgetedLru(account, pageBytes, PAGES_PER_LIST) };
+        const admission = new Doorkeeper(PAGE_ADMISSION_WINDOW);
+        pages = { version, texts: new BudgetedLru(account, pageBytes, PAGES_PER_LIST, admission) };
         this.lists.set(list, pages);
       } else if (pages.version !== version) {
         pages.texts.clear();
         pages.version = version;
       }
-      pages.texts.set(key, text);
+      if (pages.texts.admits(key)) pages.texts.set(key, text);
     };
   }
 

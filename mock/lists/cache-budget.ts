@@ -1,3 +1,5 @@
+import type { Admission } from './doorkeeper.js';
+
 /**
  * One byte budget for the list engine's caches (sorted orders, filter matches, compiled filters) over every tenant of
  * a mock (`--cache-mb`). Each cached value carries an estimate of its size; the budget keeps every value in one
@@ -5,7 +7,9 @@
  * - the total never exceeds `limitBytes`: beyond it, the least recently used value of any tenant is dropped;
  * - no account holds more than `shareBytes` (a quarter of the total): beyond it, its own least recently used value
  *   is dropped, so one tenant's never-repeated filters cannot push every other tenant's caches out;
- * - a value larger than the share is not kept at all (it is used for the request that built it, then dropped).
+ * - a value larger than the share is not kept at all (it is used for the request that built it, then dropped);
+ * - a cache with an admission policy (./doorkeeper.ts) keeps a value only from its second request on: the others are
+ *   counted as `refused`.
  * Inferred throughout: the reference has no such setting. A dropped value is only work to redo: caches hold nothing
  * that cannot be recomputed from the items, so every answer stays the same whatever the budget.
  */
@@ -32,6 +36,8 @@ export interface CacheFigures {
   readonly entries: number;
   /** Values dropped to stay within the budget since start. */
   readonly evictions: number;
+  /** Values not kept since start: asked for once, not (yet) again (an admission policy, ./doorkeeper.ts). */
+  readonly refused: number;
 }
 
 /** Something that holds cached values and lets the budget drop one (a `BudgetedLru`). */
@@ -119,6 +125,7 @@ export class CacheBudget {
   private usedBytes = 0;
   private entries = 0;
   private evictions = 0;
+  private refusals = 0;
   private readonly recency = new RecencyList(false);
 
   constructor(readonly limitBytes: number) {
@@ -138,7 +145,13 @@ export class CacheBudget {
       usedBytes: this.usedBytes,
       entries: this.entries,
       evictions: this.evictions,
+      refused: this.refusals,
     };
+  }
+
+  /** Counts a value its cache's admission policy did not keep. */
+  refuse(): void {
+    this.refusals++;
   }
 
   /** Whether a value of this size may be kept at all. */
@@ -197,7 +210,8 @@ export type Measure<K, V> = (key: K, value: V) => number;
 /**
  * A least-recently-used map whose values are counted against a `CacheBudget` through an account, and bounded in
  * count too (`capacity`). Reading an entry marks it most recently used, in its account and in the budget (the
- * account's recency list also orders the cache's own entries, for its count bound).
+ * account's recency list also orders the cache's own entries, for its count bound). With an `admission` policy, a
+ * caller asks `admits(key)` on a miss and keeps the value it computed only when told so.
  */
 export class BudgetedLru<K, V> implements Owner {
   private readonly map = new Map<K, Entry>();
@@ -206,8 +220,19 @@ export class BudgetedLru<K, V> implements Owner {
     private readonly account: CacheAccount,
     private readonly measure: Measure<K, V>,
     readonly capacity: number = Number.POSITIVE_INFINITY,
+    private readonly admission: Admission<K> | null = null,
   ) {
     if (!(capacity >= 1)) throw new RangeError('a cache capacity must be at least 1');
+  }
+
+  /**
+   * Whether a value under `key`, missed and computed now, is worth keeping (always, without an admission policy); a
+   * refusal is counted in the budget's figures. Ask once per miss: the policy notes every question.
+   */
+  admits(key: K): boolean {
+    if (this.admission === null || this.admission.admit(key)) return true;
+    this.account.budget.refuse();
+    return false;
   }
 
   get size(): number {

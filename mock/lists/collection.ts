@@ -9,16 +9,20 @@ import {
   type CacheAccount,
   type CacheBudget,
 } from './cache-budget.js';
+import { Doorkeeper } from './doorkeeper.js';
+import { slotMarks } from './slot-marks.js';
 import { slotComparator, type SortSpec } from './sort.js';
+import { SortedOrder } from './sorted-order.js';
 
 /**
  * The items of one list endpoint, indexed for fast list queries.
  *
  * Each item lives in a numbered slot. Derived values (lowercased strings, date millis, sort keys; see
  * `columns.ts`) are computed lazily per field, once, and kept per slot. Sorted orders are built lazily per sort
- * specification (at most `ORDER_CACHE_SIZE` of them) and then maintained incrementally on every mutation (binary
- * search + splice), so a write never forces a full re-sort. The matching positions of recent (filter, sort) pairs
- * are cached too (`RESULT_CACHE_SIZE`); that cache is dropped on every mutation. Orders and matches also count
+ * specification (at most `ORDER_CACHE_SIZE` of them) and then maintained incrementally on every mutation
+ * (./sorted-order.ts), so a write never forces a full re-sort. The matching positions of recent (filter, sort) pairs
+ * are cached too (`RESULT_CACHE_SIZE`), from the second request of a pair within a window on (./doorkeeper.ts:
+ * never-repeated filters keep nothing); that cache is dropped on every mutation. Orders and matches also count
  * against a byte budget (`--cache-mb`, ./cache-budget.ts) through the account the collection is given (its
  * tenant's), which may drop them at any time: they are rebuilt on next use. The columns are not in the budget: they
  * are bounded by the field table (a few kinds per field), not by the variety of queries, and sorted orders read them.
@@ -34,6 +38,12 @@ import { slotComparator, type SortSpec } from './sort.js';
  */
 export const ORDER_CACHE_SIZE = 48;
 export const RESULT_CACHE_SIZE = 16;
+/**
+ * Uncached (filter, sort) pairs of a list remembered, so that the matches of one asked for again are kept (inferred:
+ * between 256 and 512 other pairs apart; paging through a list or polling it repeats a pair at once). 1 KB per list
+ * that was filtered.
+ */
+export const RESULT_ADMISSION_WINDOW = 256;
 
 interface Column {
   readonly extract: Extractor;
@@ -41,14 +51,9 @@ interface Column {
   readonly data: unknown[];
 }
 
-interface Order {
-  readonly compare: (x: number, y: number) => number;
-  readonly slots: number[];
-}
-
-/** Estimated bytes of a sorted order: a slot array (8 bytes per element: V8 small integers on 64 bits). */
-function orderBytes(key: string, order: Order): number {
-  return ENTRY_OVERHEAD_BYTES + stringBytes(key) + 8 * order.slots.length;
+/** Estimated bytes of a sorted order: its typed array's (4 bytes per slot, and its room to grow). */
+function orderBytes(key: string, order: SortedOrder): number {
+  return ENTRY_OVERHEAD_BYTES + stringBytes(key) + order.byteLength;
 }
 
 /** Estimated bytes of cached matches: the typed array's own bytes. */
@@ -67,7 +72,7 @@ export class ListCollection<T extends { id: string }> implements ColumnSource, I
   private slotById = new Map<string, number>();
   private freeSlots: number[] = [];
   private columns = new Map<string, Column>();
-  private readonly orders: BudgetedLru<string, Order>;
+  private readonly orders: BudgetedLru<string, SortedOrder>;
   private readonly matches: BudgetedLru<string, Int32Array>;
   private mutations = 0;
   /** The budget the caches count against (the engine caches compiled filters for this collection there too). */
@@ -77,7 +82,7 @@ export class ListCollection<T extends { id: string }> implements ColumnSource, I
   constructor(items: Iterable<T> = [], account: CacheAccount = standaloneBudget().account()) {
     this.cacheBudget = account.budget;
     this.orders = new BudgetedLru(account, orderBytes, ORDER_CACHE_SIZE);
-    this.matches = new BudgetedLru(account, matchBytes, RESULT_CACHE_SIZE);
+    this.matches = new BudgetedLru(account, matchBytes, RESULT_CACHE_SIZE, new Doorkeeper(RESULT_ADMISSION_WINDOW));
     for (const item of items) this.set(item);
     this.mutations = 0;
   }
@@ -108,12 +113,12 @@ export class ListCollection<T extends { id: string }> implements ColumnSource, I
     const existing = this.slotById.get(id);
     if (existing !== undefined) {
       this.orders.forEach((order) => {
-        removeSlot(order, existing);
+        order.remove(existing);
       });
       this.items[existing] = item;
       for (const col of this.columns.values()) col.data[existing] = col.extract(item);
       this.orders.forEach((order) => {
-        insertSlot(order, existing);
+        order.insert(existing);
       });
       return;
     }
@@ -131,7 +136,7 @@ export class ListCollection<T extends { id: string }> implements ColumnSource, I
     this.slotById.set(id, slot);
     const added = slot;
     this.orders.forEach((order) => {
-      insertSlot(order, added);
+      order.insert(added);
     });
     this.remeasureOrders();
   }
@@ -142,7 +147,7 @@ export class ListCollection<T extends { id: string }> implements ColumnSource, I
     if (slot === undefined) return false;
     this.touch();
     this.orders.forEach((order) => {
-      removeSlot(order, slot);
+      order.remove(slot);
     });
     this.remeasureOrders();
     this.slotById.delete(id);
@@ -200,13 +205,10 @@ export class ListCollection<T extends { id: string }> implements ColumnSource, I
   }
 
   /** The slots of all items in the given order (built on first use, then kept up to date). */
-  private order(sort: SortSpec): Order {
+  private order(sort: SortSpec): SortedOrder {
     let order = this.orders.get(sort.cacheKey);
     if (!order) {
-      const compare = slotComparator(sort, this, this.ids);
-      const slots = Array.from(this.slotById.values());
-      slots.sort(compare);
-      order = { compare, slots };
+      order = new SortedOrder(slotComparator(sort, this, this.ids), this.slotById.values(), this.slotById.size);
       this.orders.set(sort.cacheKey, order);
     }
     return order;
@@ -214,8 +216,8 @@ export class ListCollection<T extends { id: string }> implements ColumnSource, I
 
   /**
    * One page of the items matching `filter` in `sort` order, with the exact total count.
-   * `filterKey` identifies the filter (same key = same predicate); when given, the matching positions are cached
-   * until the next mutation, so paging through the same query does not re-run the filter.
+   * `filterKey` identifies the filter (same key = same predicate); when given, the matching positions of a query asked
+   * for again are cached until the next mutation, so paging through the same query does not re-run the filter.
    */
   page(
     filter: CompiledFilter | null,
@@ -224,7 +226,7 @@ export class ListCollection<T extends { id: string }> implements ColumnSource, I
     limit: number,
     filterKey?: string,
   ): CollectionPage<T> {
-    const slots = this.order(sort).slots;
+    const slots = this.order(sort).view();
     const results: T[] = [];
     if (filter === null) {
       const end = Math.min(slots.length, offset + limit);
@@ -237,13 +239,23 @@ export class ListCollection<T extends { id: string }> implements ColumnSource, I
       // Evaluate in slot order (sequential memory access over the columns), then pick the hits in sort order.
       const test = filter.bind(this);
       const items = this.items;
-      const hits = new Uint8Array(items.length);
+      const hits = slotMarks(items.length);
       let count = 0;
       for (let slot = 0; slot < items.length; slot++) {
-        if (items[slot] !== undefined && test(slot)) {
-          hits[slot] = 1;
-          count++;
+        const hit = items[slot] !== undefined && test(slot) ? 1 : 0;
+        hits[slot] = hit;
+        count += hit;
+      }
+      if (cacheKey === undefined || !this.matches.admits(cacheKey)) {
+        // Not kept: only the hits up to the end of the page are picked.
+        const end = Math.min(count, offset + limit);
+        for (let i = 0, k = 0; i < slots.length && k < end; i++) {
+          const slot = slots[i]!;
+          if (hits[slot] !== 1) continue;
+          if (k >= offset) results.push(this.items[slot]!);
+          k++;
         }
+        return { totalCount: count, results };
       }
       const buffer = new Int32Array(count);
       let k = 0;
@@ -252,7 +264,7 @@ export class ListCollection<T extends { id: string }> implements ColumnSource, I
         if (hits[slot] === 1) buffer[k++] = slot;
       }
       matched = buffer;
-      if (cacheKey !== undefined) this.matches.set(cacheKey, matched);
+      this.matches.set(cacheKey, matched);
     }
     const end = Math.min(matched.length, offset + limit);
     for (let i = offset; i < end; i++) results.push(this.items[matched[i]!]!);
@@ -268,36 +280,4 @@ export class ListCollection<T extends { id: string }> implements ColumnSource, I
   private remeasureOrders(): void {
     if (this.orders.size > 0) this.orders.remeasureAll();
   }
-}
-
-function findSlot(order: Order, slot: number): number {
-  const { slots, compare } = order;
-  let lo = 0;
-  let hi = slots.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const c = compare(slots[mid]!, slot);
-    if (c === 0 && slots[mid] === slot) return mid;
-    if (c < 0) lo = mid + 1;
-    else if (c > 0) hi = mid - 1;
-    else break;
-  }
-  return slots.indexOf(slot);
-}
-
-function removeSlot(order: Order, slot: number): void {
-  const index = findSlot(order, slot);
-  if (index >= 0) order.slots.splice(index, 1);
-}
-
-function insertSlot(order: Order, slot: number): void {
-  const { slots, compare } = order;
-  let lo = 0;
-  let hi = slots.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compare(slots[mid]!, slot) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  slots.splice(lo, 0, slot);
 }

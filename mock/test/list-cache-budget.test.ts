@@ -68,6 +68,8 @@ describe(`a ${SKUS.toLocaleString('en-US')}-SKU tenant under cacheMb: 1`, () => 
     expect(matched).toBeGreaterThan(FILTERS / 2);
     const caches = (await tight.call('GET', '/__mock/stats')).body.listCaches;
     expect(caches.evictions).toBeGreaterThan(0);
+    // Each filter, asked once, was compiled and matched without being kept (mock/lists/doorkeeper.ts).
+    expect(caches.refused).toBeGreaterThanOrEqual(2 * FILTERS);
     expect(caches.shareBytes).toBe(MB / 4);
   });
 });

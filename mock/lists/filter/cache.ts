@@ -7,30 +7,45 @@ import {
   type CacheAccount,
   type CacheBudget,
 } from '../cache-budget.js';
+import { Doorkeeper } from '../doorkeeper.js';
 import { ok, type Result } from '../result.js';
 import { caseMode, type TextCase } from '../engine-options.js';
+import type { FilterAst } from './ast.js';
 import { compileFilterPlan, type CompiledFilter } from './compile.js';
 import { parseFilter } from './parser.js';
 
 /**
  * Parsed and compiled filters, cached in bounded LRUs (one per field table and case mode) keyed by the exact
  * `filterBy` text (clients repeat the same filters), and counted against a byte budget (one per mock, `--cache-mb`:
- * ../cache-budget.ts) as one account: one mock's tenants share them. Failures are cached too. Compiled filters hold
- * no item data, so they never go stale when items change. A case-sensitive engine compiles the same text to another
- * filter: it has caches of its own.
+ * ../cache-budget.ts) as one account: one mock's tenants share them. Failures are cached too. A text is kept from its
+ * second request within `FILTER_ADMISSION_WINDOW` on (../doorkeeper.ts): compiling again costs microseconds, while a
+ * kept filter never asked for again would outlive its request. Compiled filters hold no item data, so they never go
+ * stale when items change. A case-sensitive engine compiles the same text to another filter: it has caches of its own.
  */
 export const FILTER_CACHE_SIZE = 256;
 
+/** Uncached filter texts remembered per cache (inferred: the texts of a mock's tenants, 4 KB per cache). */
+export const FILTER_ADMISSION_WINDOW = 1024;
+
 /**
- * Estimated bytes of a compiled filter besides its text (inferred, a fixed estimate: its syntax tree, matchers and
- * closures take a few hundred bytes per condition, and a filter has a handful of conditions).
+ * Estimated bytes of a compiled filter per condition (its syntax node, matcher and closures), and of a failure or an
+ * empty filter (inferred, measured with V8's heap: 1,800 bytes for one condition, 3,100 for two, 6,300 for four,
+ * 800 for an unknown operator, text and entry included).
  */
-export const COMPILED_FILTER_BYTES = 2048;
+export const CONDITION_BYTES = 1400;
+export const OUTCOME_BYTES = 512;
 
 type FilterCache = BudgetedLru<string, Result<CompiledFilter | null>>;
 
-/** The text twice (the key, and the values kept in the syntax tree), plus the fixed estimate. */
-const filterBytes = (text: string): number => ENTRY_OVERHEAD_BYTES + COMPILED_FILTER_BYTES + 2 * stringBytes(text);
+function conditions(ast: FilterAst): number {
+  return ast.kind === 'condition' ? 1 : ast.children.reduce((n, child) => n + conditions(child), 0);
+}
+
+/** The text twice (the key, and the values kept in the syntax tree), plus its conditions or outcome. */
+function filterBytes(text: string, result: Result<CompiledFilter | null>): number {
+  const compiled = result.ok && result.value !== null ? CONDITION_BYTES * conditions(result.value.ast) : OUTCOME_BYTES;
+  return ENTRY_OVERHEAD_BYTES + 2 * stringBytes(text) + compiled;
+}
 
 /** The filter caches of one budget: an account, and a cache per field table and case mode. */
 interface BudgetFilters {
@@ -59,7 +74,7 @@ function cacheOf(budget: CacheBudget | undefined, fields: ListFieldTable, mode: 
   }
   let cache = byMode.get(mode);
   if (!cache) {
-    cache = new BudgetedLru(filters.account, filterBytes, FILTER_CACHE_SIZE);
+    cache = new BudgetedLru(filters.account, filterBytes, FILTER_CACHE_SIZE, new Doorkeeper(FILTER_ADMISSION_WINDOW));
     byMode.set(mode, cache);
   }
   return cache;
@@ -81,6 +96,6 @@ export function getCompiledFilter(
   if (!parsed.ok) result = parsed;
   else if (parsed.value === null) result = ok(null);
   else result = compileFilterPlan(parsed.value, fields, text, textCase, equalsCase);
-  cache.set(text, result);
+  if (cache.admits(text)) cache.set(text, result);
   return result;
 }
