@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request, type Dispatcher } from 'undici';
+import { Pacer, type PaceRate } from './pacer.js';
 import type { Redactor } from './redact.js';
 import type { Evidence, RecordedRequest, RecordedResponse } from './types.js';
 
@@ -100,6 +101,10 @@ export interface ClientOptions {
   matchOperation: (method: string, path: string) => string | undefined;
   /** Longest wait honoured for a 429's Retry-After, ms. */
   maxRetryAfterMs?: number;
+  /** The rate each tenant's requests are kept under (null or absent: unpaced). */
+  pace?: PaceRate | null;
+  /** The tenant whose rate limit a request counts against, or undefined for a request that is not paced. */
+  paceGroup?: (spec: RequestSpec) => string | undefined;
 }
 
 /** Characters of a body kept in evidence. */
@@ -125,8 +130,9 @@ export function withQuery(path: string, query: Record<string, string | number | 
 }
 
 /**
- * The runner's HTTP client (undici): bounded concurrency, a timeout per request, credentials by name, 429s honoured
- * (waits `Retry-After`, then gives up with `RateLimitedError`), and every exchange recorded with credentials redacted.
+ * The runner's HTTP client (undici): bounded concurrency, a timeout per request, credentials by name, each tenant's
+ * requests paced under its assumed rate limit (`pacer.ts`), 429s honoured (waits `Retry-After`, then gives up with
+ * `RateLimitedError`), and every exchange recorded with credentials redacted.
  */
 export class HttpClient {
   readonly exchanges: Exchange[] = [];
@@ -134,6 +140,7 @@ export class HttpClient {
   private readonly semaphore: Semaphore;
   private readonly dispatcher: Dispatcher;
   private readonly base: string;
+  private readonly pacers = new Map<string, Pacer>();
 
   constructor(readonly options: ClientOptions) {
     this.base = options.baseUrl.replace(/\/+$/, '');
@@ -150,7 +157,9 @@ export class HttpClient {
   async send(check: string, spec: RequestSpec, bound = true): Promise<Exchange> {
     const go = async () => {
       let refreshed = false;
+      const pacer = this.pacerOf(spec);
       for (let attempt = 0; ; attempt++) {
+        await pacer?.take();
         const exchange = await this.once(check, spec);
         if (
           exchange.status === 401 &&
@@ -167,6 +176,7 @@ export class HttpClient {
             retryAfterMs(exchange.headers['retry-after']) ?? 1000,
             this.options.maxRetryAfterMs ?? 30_000,
           );
+          pacer?.limited(Math.max(wait, 200));
           await sleep(Math.max(wait, 200));
           continue;
         }
@@ -174,6 +184,26 @@ export class HttpClient {
       }
     };
     return bound ? this.semaphore.run(go) : go();
+  }
+
+  /** Whether a request waits for its pace now: the rate limit, not this process, sets the pace of the run. */
+  pacing(): boolean {
+    for (const pacer of this.pacers.values()) if (pacer.waiting) return true;
+    return false;
+  }
+
+  /** The pacer of the tenant a request counts against (one per tenant, made on first use), if it is paced. */
+  private pacerOf(spec: RequestSpec): Pacer | undefined {
+    const { pace, paceGroup } = this.options;
+    if (!pace || !paceGroup) return undefined;
+    const group = paceGroup(spec);
+    if (group === undefined) return undefined;
+    let pacer = this.pacers.get(group);
+    if (!pacer) {
+      pacer = new Pacer(pace);
+      this.pacers.set(group, pacer);
+    }
+    return pacer;
   }
 
   private async once(check: string, spec: RequestSpec): Promise<Exchange> {

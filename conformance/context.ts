@@ -1,6 +1,8 @@
 import type { DataManifest } from '../common/data-manifest.js';
 import type { DecisionFile } from '../spec/decisions/index.js';
 import { evidenceOf, type Exchange, type HttpClient, type RequestSpec } from './client.js';
+import type { Judgments } from './judgments.js';
+import type { PaceRate } from './pacer.js';
 import type { Redactor } from './redact.js';
 import type { Finding, RuleEnv } from './rules/index.js';
 import type { Receiver } from './receiver.js';
@@ -35,6 +37,11 @@ export interface ConformOptions {
   webhookPublicUrl?: string;
   /** Requests in flight at once (default 8). */
   concurrency?: number;
+  /**
+   * The rate each tenant's requests are kept under, so the run does not meet 429s outside the rate-limit probe
+   * (default `DEFAULT_PACE` of `pacer.ts`, 300 requests per second; null: unpaced).
+   */
+  pace?: PaceRate | null;
   /** Timeout per request, ms (default 10000). */
   timeoutMs?: number;
   /** How long the webhook checks wait for a delivery, and for a notification to reach a final state, ms (default 10000). */
@@ -117,6 +124,10 @@ export interface RunContext {
   readonly unavailable: Map<Precondition, string>;
   /** Shared, memoised work (reads several checks use). */
   memo<T>(key: string, fn: () => Promise<T>): Promise<T>;
+  /** The exchange rules' findings and the unknown members of each exchange, worked out once (`judgments.ts`). */
+  readonly judgments: Judgments;
+  /** Sends a read whose answer checks share: the same request sent again is answered by the first exchange. */
+  read(check: string, spec: RequestSpec): Promise<Exchange>;
   /** Undo steps for what the run created, run at the end. */
   readonly cleanup: { label: string; run: () => Promise<void> }[];
   readonly notes: string[];
@@ -134,6 +145,12 @@ export interface CheckDef {
   requires?: Precondition[];
   /** Default `main`. */
   phase?: Phase;
+  /**
+   * Reads of a main-phase check that do not depend on what the state phase writes, started with the state phase (in
+   * few request slots) and ended by `signal` when it ends, so the main phase finds them done (checks sharing one
+   * prefetch function run it once).
+   */
+  prefetch?(run: RunContext, signal: AbortSignal): Promise<void>;
   run(c: CheckContext): Promise<void>;
 }
 
@@ -173,6 +190,14 @@ export class CheckContext {
   /** Sends a request under this check's name. */
   send(spec: RequestSpec): Promise<Exchange> {
     return this.run.client.send(this.def.id, spec);
+  }
+
+  /**
+   * Sends a read (a list or search request of the main phase) whose answer other checks of the run may share: a check
+   * that sends the same request gets the first exchange, and the tenant's rate limit is spent once (`shared-reads.ts`).
+   */
+  read(spec: RequestSpec): Promise<Exchange> {
+    return this.run.read(this.def.id, spec);
   }
 
   /** Records a failure. */

@@ -12,6 +12,11 @@ export function needsToken(def: CheckDef): boolean {
   return requirements(def).includes('token');
 }
 
+/** Whether every precondition of a check is met (else it is skipped without running). */
+export function canRun(run: RunContext, def: CheckDef): boolean {
+  return requirements(def).every((p) => !run.unavailable.has(p));
+}
+
 /** Runs one check (or skips it when a precondition is unmet) and returns its result. */
 export async function runCheck(run: RunContext, def: CheckDef): Promise<CheckResult> {
   const clock = new CheckClock();

@@ -9,13 +9,18 @@ import type { RuleEnv } from './rules/index.js';
 import { selects, type CheckDef, type ConformOptions, type Credentials, type RunContext } from './context.js';
 import { NoCredentialError, TargetUnreachableError, UsageError } from './errors.js';
 import { pageOf, poll } from './helpers.js';
+import { DEFAULT_PACE } from './pacer.js';
+import { paceGroupOf } from './pace-group.js';
 import { Receiver } from './receiver.js';
 import { Redactor } from './redact.js';
 import { allChecks } from './registry.js';
 import { prepareMock } from './mock-admin.js';
 import { seedData } from './checks/writes.js';
+import { sharedReads } from './shared-reads.js';
+import { Judgments } from './judgments.js';
 import { finish } from './build-report.js';
 import { needsToken, runCheck } from './run-check.js';
+import { judgeAhead, prefetch } from './background.js';
 import type { CheckResult, Phase, Report } from './types.js';
 
 export { NoCredentialError, TargetUnreachableError, UsageError } from './errors.js';
@@ -179,15 +184,19 @@ export async function openRun(input: ConformOptions, needsToken: boolean): Promi
     redactor,
     credentialHeaders,
     matchOperation,
+    pace: options.pace === undefined ? DEFAULT_PACE : options.pace,
+    paceGroup: paceGroupOf(credentials),
     ...(refreshMainToken ? { refreshMainToken } : {}),
   });
 
   const memos = new Map<string, Promise<unknown>>();
+  const ruleEnv = ruleEnvOf(baseUrl, options.decisions);
   const run: RunContext = {
     options,
     client,
     redactor,
-    ruleEnv: ruleEnvOf(baseUrl, options.decisions),
+    ruleEnv,
+    judgments: new Judgments(ruleEnv),
     mockAdmin: false,
     credentials,
     data: { ...(options.data ?? {}) },
@@ -200,6 +209,7 @@ export async function openRun(input: ConformOptions, needsToken: boolean): Promi
       memos.set(key, created);
       return created;
     },
+    read: sharedReads(client),
     cleanup: [],
     notes: [],
   };
@@ -255,6 +265,8 @@ export async function runConformance(input: ConformOptions): Promise<Report> {
   if (selected.length === 0) throw new UsageError('--only/--skip leave no check to run (see --list-checks)');
   const run = await openRun(input, selected.some(needsToken));
   const { options, credentials, client, redactor } = run;
+  let stopJudging: (() => Promise<void>) | undefined;
+  const prefetching = new AbortController();
   try {
     const wantsReceiver = selected.some((c) => c.requires?.includes('webhooks')) && options.webhooks === true;
     if (wantsReceiver) {
@@ -279,6 +291,13 @@ export async function runConformance(input: ConformOptions): Promise<Report> {
     };
 
     for (const phase of PHASES) {
+      if (phase === 'state') prefetch(run, selected, prefetching.signal);
+      if (phase === 'main') {
+        prefetching.abort();
+        // Not during the state phase, whose writes wait on one another (and on webhooks) in turn.
+        stopJudging = judgeAhead(run, selected);
+      }
+      if (phase === 'aggregate') await stopJudging?.();
       const checks = selected.filter((c) => (c.phase ?? 'main') === phase);
       if (
         phase === 'state' &&
@@ -306,6 +325,8 @@ export async function runConformance(input: ConformOptions): Promise<Report> {
     const checks = selected.map((c) => results.get(c.id) as CheckResult);
     return finish(run, checks, started);
   } finally {
+    prefetching.abort();
+    await stopJudging?.();
     await run.receiver?.close();
     await client.close();
   }

@@ -1,34 +1,8 @@
-import type { Exchange } from '../client.js';
-import { contract } from '../contract.js';
 import type { CheckContext, CheckDef } from '../context.js';
 import { problemOf } from '../helpers.js';
+import { entries, prefetchCatalog, readCatalog, type CatalogEntry } from './catalog-reads.js';
 
-/** An entry of the document's `x-error-catalog`. */
-interface CatalogEntry {
-  code: string;
-  title: string;
-  description: string;
-  parameters: { key: string; description: string }[];
-  status: number;
-  'x-text-provenance': 'documented' | 'inferred';
-  'x-status-provenance': 'documented' | 'inferred';
-}
-
-function entries(): CatalogEntry[] {
-  return (contract().document['x-error-catalog'] as CatalogEntry[] | undefined) ?? [];
-}
-
-/** Every code of the catalog read from the target (memoised; the client bounds the concurrency). */
-function answers(c: CheckContext): Promise<{ entry: CatalogEntry; ex: Exchange }[]> {
-  return c.run.memo('catalog:all', () =>
-    Promise.all(
-      entries().map(async (entry) => ({
-        entry,
-        ex: await c.run.client.send('shared', { method: 'GET', path: `/v1/errors/${encodeURIComponent(entry.code)}` }),
-      })),
-    ),
-  );
-}
+const answers = (c: CheckContext) => readCatalog(c.run);
 
 type Body = { code?: unknown; title?: unknown; description?: unknown; parameters?: unknown; status?: unknown };
 
@@ -46,6 +20,7 @@ export function catalogChecks(): CheckDef[] {
   return [
     {
       id: 'catalog.entries',
+      prefetch: prefetchCatalog,
       title: `Every one of the ${entries().length} codes answers 200 with its entry (texts where the reference states them)`,
       family: 'catalog',
       clause: CLAUSE,
@@ -93,6 +68,7 @@ export function catalogChecks(): CheckDef[] {
     },
     {
       id: 'catalog.entries-text',
+      prefetch: prefetchCatalog,
       title: 'Catalog titles, descriptions and parameters match the contract for codes whose texts it infers',
       family: 'catalog',
       clause: `${CLAUSE} (conditions behind each code are not shown)`,
@@ -124,6 +100,7 @@ export function catalogChecks(): CheckDef[] {
     },
     {
       id: 'catalog.entry-status',
+      prefetch: prefetchCatalog,
       title: 'Each catalog entry carries the HTTP status of its code',
       family: 'catalog',
       clause: `${CLAUSE} (the status of most codes is not shown)`,

@@ -8,9 +8,9 @@ import type { Level } from '../types.js';
 export const CLAUSE = 'Endpoints / List and search endpoints / Filter operators';
 export const CODE = 'COMMON.QUERY.FILTER_PARSING_FAILED';
 
-/** Sends a filtered list request for the whole result (up to 1000 items). */
+/** Sends a filtered list request for the whole result (up to 1000 items): a read the filter checks share. */
 export function filtered(c: CheckContext, data: ListData, filterBy: string): Promise<Exchange> {
-  return c.send(listSpec(data.op, data.path, { filterBy, pageSize: 1000 }));
+  return c.read(listSpec(data.op, data.path, { filterBy, pageSize: 1000 }));
 }
 
 /** Every operation with filters, split by provenance into a MUST check and a SHOULD twin. */

@@ -2,7 +2,7 @@ import type { Exchange } from '../client.js';
 import { label, listOperations } from '../contract.js';
 import type { CheckDef } from '../context.js';
 import { identity, pageOf, problemOf, type ListParams } from '../helpers.js';
-import { CLAUSE, eachList, request, twins, where } from './lists-support.js';
+import { CLAUSE, eachList, pageSizeFor, request, twins, where } from './lists-support.js';
 
 /** The paging checks: defaults, page-size bounds, envelope arithmetic, and walking every page. */
 export function pagingChecks(): CheckDef[] {
@@ -155,7 +155,7 @@ export function pagingChecks(): CheckDef[] {
       {},
       async (c, data) => {
         const total = data.totalCount;
-        const pageSize = Math.max(1, Math.min(1000, Math.ceil(total / 3)));
+        const pageSize = pageSizeFor(total);
         const expectedPages = total === 0 ? 0 : Math.ceil(total / pageSize);
         for (let n = 1; n <= Math.min(expectedPages, 4) + 1; n++) {
           const ex = await request(c, data, { pageNumber: n, pageSize });
@@ -235,7 +235,8 @@ export function pagingChecks(): CheckDef[] {
       if (Math.ceil(data.totalCount / 1000) > maxPages)
         return c.cannot(`${label(data.op)}: ${data.totalCount} items need more than ${maxPages} pages (--max-pages)`);
       if (data.totalCount === 0) return c.cannot(`${label(data.op)}: the list is empty`);
-      const pageSize = Math.max(1, Math.min(1000, Math.ceil(data.totalCount / Math.min(maxPages, 8))));
+      // The envelope check's three pages (shared with it); more when a page of 1000 cannot hold a third of the list.
+      const pageSize = pageSizeFor(data.totalCount, Math.min(maxPages, 3));
       const seen = new Map<string, number>();
       let total = -1;
       let last: Exchange | undefined;

@@ -22,8 +22,9 @@ export async function eachList(
   );
 }
 
+/** A list request: a read the list checks share (the same parameters sent by two checks cost one request). */
 export function request(c: CheckContext, data: ListData, params: ListParams): Promise<Exchange> {
-  return c.send(listSpec(data.op, data.path, params));
+  return c.read(listSpec(data.op, data.path, params));
 }
 
 /** A list check and its SHOULD twin for operations the contract infers. */
@@ -47,6 +48,15 @@ export function twins(
     ...(documented.length ? [make(base, 'MUST', documented, '')] : []),
     ...(inferred.length ? [make(`${base}.inferred`, 'SHOULD', inferred, ' (operations the contract infers)')] : []),
   ];
+}
+
+/**
+ * The page size that splits a list of `total` items into `pages` pages (at most 1000 a page). The envelope and walk
+ * checks both read a list in three pages, so they send the same requests and share the answers; three pages still
+ * give two page boundaries at which an item could be repeated or lost (inferred).
+ */
+export function pageSizeFor(total: number, pages = 3): number {
+  return Math.max(1, Math.min(1000, Math.ceil(total / pages)));
 }
 
 export function where(data: ListData, params: string): string {

@@ -14,7 +14,8 @@ export function ruleCheck(rule: ExchangeRule, exchanges: (c: CheckContext) => Pr
       for (const ex of await exchanges(c)) {
         if (!rule.applies(ex)) continue;
         c.exercised(`${ex.method} ${ex.path} ${ex.status}`);
-        for (const finding of rule.judge(ex, c.run.ruleEnv))
+        // Judged once per run, often before this phase began (judgments.ts).
+        for (const finding of c.run.judgments.of(rule, ex))
           c.fail(finding.message, ex, finding.expected, finding.actual);
       }
     },

@@ -9,7 +9,8 @@ import { UnknownFieldLines } from './unknown-info.js';
 async function informUnknownFields(c: CheckContext, rule: ExchangeRule): Promise<void> {
   const unknown = new UnknownFieldLines(c.run.ruleEnv.validator);
   for (const ex of await contractExchanges(c))
-    if (rule.applies(ex)) unknown.add(ex.operationId as string, ex.status, bodyOf(ex));
+    if (rule.applies(ex))
+      unknown.add(ex.operationId as string, ex.status, bodyOf(ex), c.run.judgments.unknownFields(ex));
   // The context keeps the first lines and counts them all.
   for (const line of unknown.ordered()) c.inform(line);
 }
