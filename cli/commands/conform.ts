@@ -81,6 +81,7 @@ interface Flags {
   concurrency: number;
   timeout: number;
   deliveryTimeout: number;
+  pace: number;
   only?: string[];
   skip?: string[];
   baseline?: string;
@@ -194,6 +195,15 @@ export function conformCommand(): Command {
           .argParser(integer(100, 600_000)),
       )
       .addOption(
+        flag(
+          '--pace <n>',
+          "requests per second the run allows itself per tenant, to stay within the target's rate limit (0: unpaced)",
+          'PACE',
+        )
+          .default(300)
+          .argParser(integer(0, 100_000)),
+      )
+      .addOption(
         flag('--only <ids>', 'run only these check ids or prefixes (repeatable, comma-separated)', 'ONLY').argParser(
           collect,
         ),
@@ -279,6 +289,7 @@ export function conformCommand(): Command {
             concurrency: o.concurrency,
             timeoutMs: o.timeout,
             deliveryTimeoutMs: o.deliveryTimeout,
+            pace: o.pace === 0 ? null : { limit: o.pace, windowMs: 1000 },
             ...(o.only ? { only: o.only } : {}),
             ...(o.skip ? { skip: o.skip } : {}),
             ...(o.baseline ? { baseline: readBaseline(o.baseline) } : {}),

@@ -131,16 +131,19 @@ describe('opsapi conform (CLI)', () => {
 
   it('exits 2 for an unreachable target and for usage errors', async () => {
     const port = await freePort();
-    const [unreachable, noBase, badNumber, badReport] = await Promise.all([
+    const [unreachable, noBase, badNumber, badReport, badPace] = await Promise.all([
       opsapi(['conform', '--base-url', `http://127.0.0.1:${port}`]),
       opsapi(['conform'], { OPSAPI_BASE_URL: '' }),
       opsapi(['conform', '--base-url', faithful.url, '--concurrency', 'lots']),
       opsapi(['conform', '--base-url', faithful.url, '--report', join(dir, 'r.txt')]),
+      opsapi(['conform', '--base-url', faithful.url, '--pace', '-1']),
     ]);
     expect(unreachable.code, unreachable.stderr).toBe(2);
     expect(unreachable.stderr).toContain('unreachable');
     expect(noBase.code, noBase.stderr).toBe(2);
     expect(badNumber.code, badNumber.stderr).toBe(2);
     expect(badReport.code, badReport.stderr).toBe(2);
+    expect(badPace.code, badPace.stderr).toBe(2);
+    expect(badPace.stderr).toMatch(/--pace/);
   }, 90_000);
 });
