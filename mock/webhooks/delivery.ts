@@ -97,7 +97,8 @@ export class UndiciTransport implements Transport {
 
   /** The keep-alive agent of this transport, or with `guarded` the one whose sockets only reach public addresses. */
   private async dispatcher(guarded: boolean): Promise<Agent> {
-    const { Agent } = await (this.undici ??= import('undici'));
+    this.undici ??= import('undici');
+    const { Agent } = await this.undici;
     if (!guarded) {
       this.agent ??= new Agent({ keepAliveTimeout: 10_000, connections: 128, pipelining: 1 });
       return this.agent;
