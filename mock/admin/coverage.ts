@@ -10,6 +10,7 @@ import type {
 } from 'fastify';
 import { ok } from '../http/context.js';
 import { send } from '../http/send.js';
+import { cachedSerializerCompiler } from '../http/serializers.js';
 import { coverageOf } from '../coverage/tenants.js';
 import { parseOperationList } from '../coverage/report.js';
 import { CONTRACT_UNIVERSE } from '../coverage/universe.js';
@@ -40,6 +41,8 @@ export function registerCoverageRoute(
     '/__mock/coverage',
     {
       schema: { querystring: CoverageQuery.schema, response: { 200: CoverageBody } },
+      // Compiled once per process, on first use, like the operations' (~5 ms of every mock built otherwise).
+      serializerCompiler: cachedSerializerCompiler,
       config: { fieldDetails: CoverageQuery.details },
       preValidation: scoped,
     },
