@@ -1,6 +1,4 @@
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { ORIGIN_VARY, requestOrigin } from './origin.js';
 import { servedText, withOrigin } from './served-document.js';
@@ -37,6 +35,48 @@ export async function registerDocs(
       .type('application/json; charset=utf-8')
       .send(text(requestOrigin(req)));
   });
+  // The page and its assets come from an instance of their own, built on the first `/docs` request: Swagger UI's
+  // plugins cost ~60 ms of every start (loading and registering them; measured on the compiled CLI) that most mocks
+  // never need. Answers pass through this instance's hooks (CORS, journal, error pages) as any other.
+  let docs: Promise<FastifyInstance> | undefined;
+  const forward = async (req: FastifyRequest, reply: FastifyReply) => {
+    docs ??= docsApp(document, sections);
+    // Split by hand: a URL object drops a default port the caller wrote (`:80`), which the page keeps.
+    const origin = requestOrigin(req);
+    const scheme = origin.indexOf('://');
+    const answer = await (await docs).inject({
+      method: req.method === 'HEAD' ? 'HEAD' : 'GET',
+      url: req.url,
+      headers: {
+        ...req.headers,
+        // The page names the origin the caller used, as this instance sees it (./origin.ts).
+        'x-forwarded-proto': origin.slice(0, scheme),
+        'x-forwarded-host': origin.slice(scheme + 3),
+      },
+    });
+    if (answer.statusCode === 404) return reply.callNotFound();
+    for (const [name, value] of Object.entries(answer.headers))
+      if (value !== undefined && !HOP_BY_HOP.has(name)) reply.header(name, value);
+    reply.code(answer.statusCode);
+    // A HEAD answer tells the length of the body it leaves out.
+    if (req.method === 'HEAD' && answer.headers['content-length'] !== undefined)
+      reply.header('content-length', answer.headers['content-length']);
+    return answer.rawPayload.length === 0 ? reply.send() : reply.send(answer.rawPayload);
+  };
+  app.get('/docs', forward);
+  app.get('/docs/*', forward);
+}
+
+/** Headers of the inner answer this instance sets itself. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date']);
+
+/** The Swagger UI instance of `/docs` (@fastify/swagger in static mode and @fastify/swagger-ui). */
+async function docsApp(document: OpenAPIObject, sections: readonly DocsSection[]): Promise<FastifyInstance> {
+  const [{ default: swagger }, { default: swaggerUi }] = await Promise.all([
+    import('@fastify/swagger'),
+    import('@fastify/swagger-ui'),
+  ]);
+  const app = Fastify({ logger: false });
   await app.register(swagger, { mode: 'static', specification: { document: document as never } });
   const urls = [CONTRACT_SECTION, ...sections];
   await app.register(swaggerUi, {
@@ -56,4 +96,6 @@ export async function registerDocs(
     transformSpecificationClone: false,
     staticCSP: false,
   });
+  await app.ready();
+  return app;
 }
