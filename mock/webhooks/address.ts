@@ -26,3 +26,6 @@ export function isPrivateAddress(address: string): boolean {
   if (mapped?.[1]) return PRIVATE.check(mapped[1], 'ipv4');
   return isIPv4(address) ? PRIVATE.check(address, 'ipv4') : PRIVATE.check(address, 'ipv6');
 }
+
+/** Error code of a connection the SSRF guard refused at connect time (./agents.ts). */
+export const BLOCKED_CODE = 'OPSAPI_BLOCKED_ENDPOINT';

@@ -1,13 +1,9 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import type { Agent } from 'undici';
 import type { Clock } from '../clock.js';
-import { isPrivateAddress } from './address.js';
+import { BLOCKED_CODE, isPrivateAddress } from './address.js';
 import { ExcerptHandler } from './excerpt-handler.js';
 import type { AttemptOutcome, DeliveryRequest, Transport } from './transport.js';
-
-/** Error code of a connection refused by the SSRF guard at connect time. */
-const BLOCKED_CODE = 'OPSAPI_BLOCKED_ENDPOINT';
 
 /** Settings of the undici transport. */
 export interface UndiciTransportOptions {
@@ -34,11 +30,8 @@ export interface UndiciTransportOptions {
  *   rebinding between a check and the connection); a private or loopback address gives `BlockedEndpoint`.
  */
 export class UndiciTransport implements Transport {
-  /**
-   * undici, loaded with the first delivery: most mocks never deliver, and loading it was ~30 ms of every start
-   * (measured on the compiled CLI).
-   */
-  private undici: Promise<typeof import('undici')> | null = null;
+  /** The agents' module (./agents.ts), loaded with the first delivery. */
+  private agents: Promise<typeof import('./agents.js')> | null = null;
   private agent: Agent | null = null;
   private guardedAgent: Agent | null = null;
 
@@ -97,19 +90,14 @@ export class UndiciTransport implements Transport {
 
   /** The keep-alive agent of this transport, or with `guarded` the one whose sockets only reach public addresses. */
   private async dispatcher(guarded: boolean): Promise<Agent> {
-    this.undici ??= import('undici');
-    const { Agent } = await this.undici;
-    if (!guarded) {
-      this.agent ??= new Agent({ keepAliveTimeout: 10_000, connections: 128, pipelining: 1 });
-      return this.agent;
+    this.agents ??= import('./agents.js');
+    const { deliveryAgent } = await this.agents;
+    if (guarded) {
+      this.guardedAgent ??= deliveryAgent(true);
+      return this.guardedAgent;
     }
-    this.guardedAgent ??= new Agent({
-      keepAliveTimeout: 10_000,
-      connections: 128,
-      pipelining: 1,
-      connect: { lookup: publicOnlyLookup },
-    });
-    return this.guardedAgent;
+    this.agent ??= deliveryAgent(false);
+    return this.agent;
   }
 }
 
@@ -146,43 +134,4 @@ function classify(error: unknown): AttemptOutcome['errorKind'] {
     return 'Timeout';
   }
   return 'ConnectionError';
-}
-
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
-/**
- * A `lookup` for sockets that refuses private and loopback addresses: it resolves every address of the host and
- * fails with `OPSAPI_BLOCKED_ENDPOINT` when any is private, so the socket can only use checked addresses.
- */
-function publicOnlyLookup(
-  hostname: string,
-  options: { family?: number | string; all?: boolean; hints?: number },
-  callback: LookupCallback,
-): void {
-  const family =
-    options.family === 'IPv4'
-      ? 4
-      : options.family === 'IPv6'
-        ? 6
-        : typeof options.family === 'number'
-          ? options.family
-          : 0;
-  dnsLookup(
-    hostname,
-    { family, all: true, ...(options.hints !== undefined ? { hints: options.hints } : {}) },
-    (error, addresses) => {
-      if (error) return callback(error, []);
-      const list = addresses as LookupAddress[];
-      if (list.length === 0 || list.some((a) => isPrivateAddress(a.address))) {
-        const blocked: NodeJS.ErrnoException = new Error(
-          `${hostname} resolves to a private or loopback address; refused by --block-private-endpoints`,
-        );
-        blocked.code = BLOCKED_CODE;
-        return callback(blocked, []);
-      }
-      if (options.all) return callback(null, list);
-      const first = list[0] as LookupAddress;
-      return callback(null, first.address, first.family);
-    },
-  );
 }
