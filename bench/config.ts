@@ -135,6 +135,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --out DIR            write results.json and results.md into DIR (default: bench/)
   --rounds N           measured rounds per scenario
   --duration S         seconds of load per target per round
+  --max-requests N     end each load run after N requests, if its duration has not ended it before
   --profile-dir DIR    run our mock with node --cpu-prof, profiles written into DIR
   --cli FILE           run our mock, proxy and conformance runner from this JavaScript file instead of
                        cli/opsapi.ts through tsx; \`npm run bench\` builds dist/ and passes dist/cli/opsapi.js, what
@@ -156,6 +157,7 @@ export function parseArgs(argv: readonly string[]): Args | 'help' {
   let cli: string | null = null;
   let rounds: number | null = null;
   let duration: number | null = null;
+  let maxRequests: number | null = null;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     const [flag, inline] =
@@ -203,6 +205,9 @@ export function parseArgs(argv: readonly string[]): Args | 'help' {
       case '--duration':
         duration = positive(value());
         break;
+      case '--max-requests':
+        maxRequests = Math.round(positive(value()));
+        break;
       case '--help':
       case '-h':
         return 'help';
@@ -215,6 +220,7 @@ export function parseArgs(argv: readonly string[]): Args | 'help' {
     ...base,
     ...(rounds !== null ? { rounds, webhooks: { ...base.webhooks, rounds } } : {}),
     ...(duration !== null ? { durationS: duration } : {}),
+    ...(maxRequests !== null ? { maxRequests } : {}),
   };
   return { settings, scenarios, scenariosNamed, outDir, profileDir, cli };
 }
