@@ -9,6 +9,25 @@ import { DataManifest } from '../../common/data-manifest.js';
 
 export const Health = Type.Object({ status: Type.Literal('ok') }, { description: 'The mock is up.' });
 
+/** The figures of a byte budget (`CacheFigures` of mock/lists/cache-budget.ts), each described for what it counts. */
+function budgetFigures(
+  says: Record<'limitBytes' | 'shareBytes' | 'usedBytes' | 'entries' | 'evictions' | 'refused', string>,
+  description: string,
+) {
+  const count = (text: string) => Type.Integer({ minimum: 0, description: text });
+  return Type.Object(
+    {
+      limitBytes: count(says.limitBytes),
+      shareBytes: count(says.shareBytes),
+      usedBytes: count(says.usedBytes),
+      entries: count(says.entries),
+      evictions: count(says.evictions),
+      refused: count(says.refused),
+    },
+    { description },
+  );
+}
+
 export const Stats = Type.Object(
   {
     uptimeSeconds: Type.Integer({ minimum: 0 }),
@@ -40,44 +59,29 @@ export const Stats = Type.Object(
       },
       { description: 'How many tenants the mock keeps, and what eviction did' },
     ),
-    listCaches: Type.Object(
+    listCaches: budgetFigures(
       {
-        limitBytes: Type.Integer({ minimum: 0, description: 'the budget over all tenants (`--cache-mb`)' }),
-        shareBytes: Type.Integer({ minimum: 0, description: 'most one tenant may hold (a quarter of the budget)' }),
-        usedBytes: Type.Integer({ minimum: 0, description: 'estimated bytes cached now (never above the budget)' }),
-        entries: Type.Integer({ minimum: 0, description: 'values cached now' }),
-        evictions: Type.Integer({ minimum: 0, description: 'values dropped to stay within the budget since start' }),
-        refused: Type.Integer({
-          minimum: 0,
-          description:
-            'values computed and not kept since start: a filter (or its matches) is kept from its second request within a recent window on, so filters never repeated leave nothing behind',
-        }),
+        limitBytes: 'the budget over all tenants (`--cache-mb`)',
+        shareBytes: 'most one tenant may hold (a quarter of the budget)',
+        usedBytes: 'estimated bytes cached now (never above the budget)',
+        entries: 'values cached now',
+        evictions: 'values dropped to stay within the budget since start',
+        refused:
+          'values computed and not kept since start: a filter (or its matches) is kept from its second request within a recent window on, so filters never repeated leave nothing behind',
       },
-      {
-        description:
-          "The list engine's caches (sorted orders, filter matches, compiled filters): a byte budget, least recently used values dropped beyond it, values asked for once not kept",
-      },
+      "The list engine's caches (sorted orders, filter matches, compiled filters): a byte budget, least recently used values dropped beyond it, values asked for once not kept",
     ),
     listPages: Type.Optional(
-      Type.Object(
+      budgetFigures(
         {
-          limitBytes: Type.Integer({
-            minimum: 0,
-            description: 'the budget of kept pages (a sixteenth of `--cache-mb`)',
-          }),
-          shareBytes: Type.Integer({ minimum: 0, description: 'most the pages of one list may hold' }),
-          usedBytes: Type.Integer({ minimum: 0, description: 'estimated bytes kept now' }),
-          entries: Type.Integer({ minimum: 0, description: 'pages kept now' }),
-          evictions: Type.Integer({ minimum: 0, description: 'pages dropped to stay within the budget since start' }),
-          refused: Type.Integer({
-            minimum: 0,
-            description: 'pages not kept since start: a page is kept from its second request within a recent window on',
-          }),
+          limitBytes: 'the budget of kept pages (a sixteenth of `--cache-mb`)',
+          shareBytes: 'most the pages of one list may hold',
+          usedBytes: 'estimated bytes kept now',
+          entries: 'pages kept now',
+          evictions: 'pages dropped to stay within the budget since start',
+          refused: 'pages not kept since start: a page is kept from its second request within a recent window on',
         },
-        {
-          description:
-            'Serialized list pages kept for identical requests until their list changes (absent with `--fault` or `--decisions`)',
-        },
+        'Serialized list pages kept for identical requests until their list changes (absent with `--fault` or `--decisions`)',
       ),
     ),
     notifications: Type.Integer({ minimum: 0, description: 'stored notifications over all tenants (in this process)' }),
