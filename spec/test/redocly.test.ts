@@ -6,9 +6,10 @@ const CONTRACT = fileURLToPath(new URL('../openapi.json', import.meta.url));
 /** The two calls of Redocly's API this test makes, typed here. */
 interface Redocly {
   createConfig(config: { extends: string[] }): Promise<unknown>;
-  lint(options: { ref: string; config: unknown }): Promise<
-    { severity: string; ruleId: string; message: string; location: { pointer?: string }[] }[]
-  >;
+  lint(options: {
+    ref: string;
+    config: unknown;
+  }): Promise<{ severity: string; ruleId: string; message: string; location: { pointer?: string }[] }[]>;
 }
 
 /**
