@@ -103,4 +103,27 @@ describe('the /docs page', () => {
     expect((await servers(h, '/docs/json'))[0]?.url).toBe(INJECT_ORIGIN);
     await h.close();
   });
+
+  it('serves its assets as Swagger UI answers them: redirects, HEAD lengths, ETag revalidation, and a 404 problem for no asset', async () => {
+    const h = await injectHarness();
+    const redirect = await h.call('GET', '/docs/static/index.html', { token: null });
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.location).toBe('/docs/');
+    const css = await h.call('GET', '/docs/static/swagger-ui.css', { token: null });
+    expect(css.status).toBe(200);
+    expect(css.headers['content-type']).toMatch(/^text\/css/);
+    const head = await h.call('HEAD', '/docs/static/swagger-ui.css', { token: null });
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+    expect(head.headers['content-length']).toBe(String(Buffer.byteLength(css.text)));
+    const again = await h.call('GET', '/docs/static/swagger-ui.css', {
+      token: null,
+      headers: { 'if-none-match': css.headers.etag ?? '' },
+    });
+    expect(again.status).toBe(304);
+    const none = await h.call('GET', '/docs/static/no-such-asset.js', { token: null });
+    expect(none.status).toBe(404);
+    expect(none.headers['content-type']).toMatch(/^application\/problem\+json/);
+    await h.close();
+  });
 });
