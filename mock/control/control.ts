@@ -1,3 +1,4 @@
+import type { CacheFigures } from '../lists/cache-budget.js';
 import type { MockServices } from '../http/services.js';
 import type { MockOptions } from '../options.js';
 import { tenantControl, type TenantControl } from './tenant.js';
@@ -10,6 +11,10 @@ export interface MockStats {
   readonly notifications: number;
   /** Notifications with a webhook attempt still scheduled, over all tenants. */
   readonly pendingDeliveries: number;
+  /** The list engine's caches (`--cache-mb`), as `GET /__mock/stats` answers `listCaches`. */
+  readonly listCaches: CacheFigures;
+  /** Kept list pages, as `GET /__mock/stats` answers `listPages`; null when the mock keeps none (faults, decisions). */
+  readonly listPages: CacheFigures | null;
 }
 
 /**
@@ -40,7 +45,13 @@ export function createControl(services: MockServices): MockControl {
     stats: () => {
       let notifications = 0;
       for (const org of store.orgs()) notifications += store.peek(org)?.notificationCount ?? 0;
-      return { tenants: store.orgs().length, notifications, pendingDeliveries: engine.pendingCount() };
+      return {
+        tenants: store.orgs().length,
+        notifications,
+        pendingDeliveries: engine.pendingCount(),
+        listCaches: store.caches.figures(),
+        listPages: services.pageTexts?.figures() ?? null,
+      };
     },
     idle: () => engine.idle(),
   };

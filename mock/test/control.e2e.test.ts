@@ -133,6 +133,8 @@ describe('mock.control', () => {
       tenants: http.tenants,
       notifications: http.notifications,
       pendingDeliveries: http.pendingDeliveries,
+      listCaches: http.listCaches,
+      listPages: http.listPages,
     });
     expect(stats.tenants).toBe(mock.control.orgs().length);
     expect(stats.notifications).toBeGreaterThanOrEqual(1);
