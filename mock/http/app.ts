@@ -1,4 +1,5 @@
 import cors from '@fastify/cors';
+import { CORS, corsHeadersOf } from './cors.js';
 import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
 import { OPERATIONS } from '../../spec/operations/index.js';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
@@ -58,6 +59,7 @@ export async function buildApp(
               ref,
             )
           : plainProblem(400, error.message, ref);
+      corsHeadersOf(req, reply);
       void sendFrameworkProblem(req, reply, answer, decorator);
     },
     clientErrorHandler: (error, socket) => {
@@ -83,16 +85,7 @@ export async function buildApp(
   // Bodies are kept as text and parsed after authentication, so an anonymous bad body still gets the 401.
   app.addContentTypeParser(JSON_TYPES, { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
-  await app.register(cors, {
-    origin: true,
-    methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-    // `x-admin-key`: a browser-based harness may call a keyed admin API from another origin (DESIGN "Shared sandbox").
-    allowedHeaders: ['authorization', 'content-type', 'x-api-key', 'prefer', 'x-admin-key'],
-    exposedHeaders: ['retry-after', 'location', 'preference-applied'],
-    maxAge: 600,
-    // OPTIONS is advertised in every Allow header: answer it with 204, not a text/plain 400, when it is no full preflight.
-    strictPreflight: false,
-  });
+  await app.register(cors, CORS);
 
   app.addHook('onRequest', async (req, reply) => {
     if (req.raw.httpVersion === '1.1' && req.headers.host === undefined) {
