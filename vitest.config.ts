@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/support/sequencer.js';
 
 /**
  * Two layers of tests (inferred; the rule for which file goes where):
@@ -24,6 +25,8 @@ export default defineConfig({
   ssr: { resolve: { conditions: SOURCE_CONDITIONS } },
   test: {
     testTimeout: 30_000,
+    // The longest end-to-end files first, also on a fresh clone (test/support/sequencer.ts).
+    sequence: { sequencer: LongestFirstSequencer },
     hookTimeout: 60_000,
     // Neither pool isolates files, and each keeps min = max workers: with fewer minimum workers than maximum, tinypool
     // ends a run without isolation with an unhandled "Terminating worker thread" (vitest 3.2; inferred by trying both).
