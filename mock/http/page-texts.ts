@@ -87,8 +87,8 @@ export class PageTexts {
   }
 
   /**
-   * A function that keeps the text of this request once serialized, if `list` is still at the version the answer
-   * was computed from (undefined: nothing to keep under this key).
+   * A function that keeps the text of this request once serialized: only if `list` is still at the version the
+   * answer was computed from, the text is not too large, and the key was asked for before (admission).
    */
   keeper(list: ListCollection<{ id: string }>, key: string): (text: Buffer) => void {
     const version = list.version;
