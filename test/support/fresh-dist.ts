@@ -95,8 +95,17 @@ export async function ensureFreshDist(root: string, timeoutMs = 240_000): Promis
     }
     try {
       // Another process may have finished a build between the check and the lock.
-      if (staleSources(root).length === 0) return { built: false };
+      const stale = staleSources(root);
+      if (stale.length === 0) return { built: false };
+      // The build is incremental (tsconfig.build.json): it re-emits only what changed since its record, so a missing
+      // output, or a source touched without a change, would stay stale; without the record it rewrites everything.
+      const record = join(root, 'dist', '.tsbuildinfo');
+      if (stale.some((s) => s.reason === 'missing')) rmSync(record, { force: true });
       await build(root, Math.max(1000, deadline - Date.now()));
+      if (staleSources(root).length > 0) {
+        rmSync(record, { force: true });
+        await build(root, Math.max(1000, deadline - Date.now()));
+      }
       return { built: true };
     } finally {
       rmSync(lock, { recursive: true, force: true });
