@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import type { Credential } from './client.js';
-import { TimedClient, currentClock } from './check-clock.js';
+import { TimedClient } from './check-clock.js';
 import { decisionsOf, type DecisionFile } from '../spec/decisions/index.js';
 import { withObservedDecisions } from '../spec/decisions/publish.js';
 import { ContractValidator } from '../spec/validate.js';
@@ -17,6 +17,7 @@ import { allChecks } from './registry.js';
 import { prepareMock } from './mock-admin.js';
 import { seedData } from './checks/writes.js';
 import { sharedReads } from './shared-reads.js';
+import { sharedWork } from './shared-work.js';
 import { Judgments } from './judgments.js';
 import { finish } from './build-report.js';
 import { needsToken, runCheck } from './run-check.js';
@@ -189,7 +190,6 @@ export async function openRun(input: ConformOptions, needsToken: boolean): Promi
     ...(refreshMainToken ? { refreshMainToken } : {}),
   });
 
-  const memos = new Map<string, Promise<unknown>>();
   const ruleEnv = ruleEnvOf(baseUrl, options.decisions);
   const run: RunContext = {
     options,
@@ -202,13 +202,7 @@ export async function openRun(input: ConformOptions, needsToken: boolean): Promi
     data: { ...(options.data ?? {}) },
     ...(options.webhookSecret ? { webhookSecret: options.webhookSecret } : {}),
     unavailable: new Map(),
-    memo: <T>(key: string, fn: () => Promise<T>) => {
-      const p = memos.get(key) as Promise<T> | undefined;
-      if (p) return currentClock()?.waitFor(p) ?? p;
-      const created = fn();
-      memos.set(key, created);
-      return created;
-    },
+    memo: sharedWork(false),
     read: sharedReads(client),
     cleanup: [],
     notes: [],

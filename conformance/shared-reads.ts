@@ -1,5 +1,5 @@
-import { currentClock } from './check-clock.js';
 import { withQuery, type Exchange, type HttpClient, type RequestSpec } from './client.js';
+import { sharedWork } from './shared-work.js';
 
 /** What makes two reads the same request: method, path with query, body, credential and extra headers. */
 function keyOf(spec: RequestSpec): string {
@@ -21,15 +21,6 @@ function keyOf(spec: RequestSpec): string {
  * retries) is not kept: the next check sends it again.
  */
 export function sharedReads(client: HttpClient): (check: string, spec: RequestSpec) => Promise<Exchange> {
-  const answers = new Map<string, Promise<Exchange>>();
-  return (check, spec) => {
-    const key = keyOf(spec);
-    const known = answers.get(key);
-    // Waiting for a read another check sent is not this check's own time (check-clock.ts).
-    if (known) return currentClock()?.waitFor(known) ?? known;
-    const sent = client.send(check, spec);
-    answers.set(key, sent);
-    sent.catch(() => answers.delete(key));
-    return sent;
-  };
+  const reads = sharedWork(true);
+  return (check, spec) => reads(keyOf(spec), () => client.send(check, spec));
 }
