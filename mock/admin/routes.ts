@@ -8,6 +8,7 @@ import { authenticate } from '../http/credentials.js';
 import { baseUrlOf, refOf } from '../http/operation-route.js';
 import { send } from '../http/send.js';
 import type { MockServices } from '../http/services.js';
+import { mockStats } from '../control/stats.js';
 import { ok } from '../http/context.js';
 import { ApiKeyParams, ClockBody, EventBody, ResetBody, StatsQuery, TokenBody } from './schemas.js';
 import { adminErrorHandler, parseJsonBody } from './validation.js';
@@ -79,22 +80,21 @@ export async function registerAdmin(app: FastifyInstance, services: MockServices
         const wantGc = req.query.gc === '1';
         const gc = (globalThis as { gc?: () => void }).gc;
         if (wantGc && gc) gc();
-        let notifications = 0;
-        for (const org of store.orgs()) notifications += store.peek(org)?.notificationCount ?? 0;
+        const figures = mockStats(services);
         const replication = services.replication ? await services.replication.stats().catch(() => null) : null;
         const memory = process.memoryUsage();
         return send(
           reply,
           ok(200, {
             uptimeSeconds: Math.round(process.uptime()),
-            tenants: store.orgs().length,
+            tenants: figures.tenants,
             tenantLimit: { ...store.figures(), persisted: options.stateFile !== null },
-            listCaches: store.caches.figures(),
-            ...(services.pageTexts ? { listPages: services.pageTexts.figures() } : {}),
-            notifications,
+            listCaches: figures.listCaches,
+            ...(figures.listPages ? { listPages: figures.listPages } : {}),
+            notifications: figures.notifications,
             ...(replication
               ? { pendingDeliveries: replication.due + replication.claimed, replication }
-              : { pendingDeliveries: engine.pendingCount() }),
+              : { pendingDeliveries: figures.pendingDeliveries }),
             memory: {
               rss: memory.rss,
               heapUsed: memory.heapUsed,

@@ -1,21 +1,9 @@
-import type { CacheFigures } from '../lists/cache-budget.js';
 import type { MockServices } from '../http/services.js';
 import type { MockOptions } from '../options.js';
+import { mockStats, type MockStats } from './stats.js';
 import { tenantControl, type TenantControl } from './tenant.js';
 
-/** Figures of the mock as a whole (the in-process part of `GET /__mock/stats`). */
-export interface MockStats {
-  /** Tenants in memory. */
-  readonly tenants: number;
-  /** Notifications stored over all tenants in memory. */
-  readonly notifications: number;
-  /** Notifications with a webhook attempt still scheduled, over all tenants. */
-  readonly pendingDeliveries: number;
-  /** The list engine's caches (`--cache-mb`), as `GET /__mock/stats` answers `listCaches`. */
-  readonly listCaches: CacheFigures;
-  /** Kept list pages, as `GET /__mock/stats` answers `listPages`; null when the mock keeps none (faults, decisions). */
-  readonly listPages: CacheFigures | null;
-}
+export type { MockStats } from './stats.js';
 
 /**
  * The narrow control API of a built mock, for tests and benchmarks in the same process: what they need to drive
@@ -42,17 +30,7 @@ export function createControl(services: MockServices): MockControl {
     options,
     tenant: (org) => tenantControl(services, org),
     orgs: () => store.orgs(),
-    stats: () => {
-      let notifications = 0;
-      for (const org of store.orgs()) notifications += store.peek(org)?.notificationCount ?? 0;
-      return {
-        tenants: store.orgs().length,
-        notifications,
-        pendingDeliveries: engine.pendingCount(),
-        listCaches: store.caches.figures(),
-        listPages: services.pageTexts?.figures() ?? null,
-      };
-    },
+    stats: () => mockStats(services),
     idle: () => engine.idle(),
   };
 }

@@ -1,0 +1,30 @@
+import type { MockServices } from '../http/services.js';
+import type { CacheFigures } from '../lists/cache-budget.js';
+
+/** Figures of the mock as a whole (the in-process part of `GET /__mock/stats`). */
+export interface MockStats {
+  /** Tenants in memory. */
+  readonly tenants: number;
+  /** Notifications stored over all tenants in memory. */
+  readonly notifications: number;
+  /** Notifications with a webhook attempt still scheduled, over all tenants. */
+  readonly pendingDeliveries: number;
+  /** The list engine's caches (`--cache-mb`), as `GET /__mock/stats` answers `listCaches`. */
+  readonly listCaches: CacheFigures;
+  /** Kept list pages, as `GET /__mock/stats` answers `listPages`; null when the mock keeps none (faults, decisions). */
+  readonly listPages: CacheFigures | null;
+}
+
+/** The figures of a mock in this process: what `control.stats()` gives and `GET /__mock/stats` starts from. */
+export function mockStats(services: Pick<MockServices, 'store' | 'engine' | 'pageTexts'>): MockStats {
+  const { store, engine, pageTexts } = services;
+  let notifications = 0;
+  for (const org of store.orgs()) notifications += store.peek(org)?.notificationCount ?? 0;
+  return {
+    tenants: store.orgs().length,
+    notifications,
+    pendingDeliveries: engine.pendingCount(),
+    listCaches: store.caches.figures(),
+    listPages: pageTexts?.figures() ?? null,
+  };
+}
