@@ -172,12 +172,12 @@ export class HttpClient {
         }
         if (exchange.status === 429 && spec.honour429 !== false) {
           if (attempt >= 2) throw new RateLimitedError(exchange);
-          const wait = Math.min(
-            retryAfterMs(exchange.headers['retry-after']) ?? 1000,
-            this.options.maxRetryAfterMs ?? 30_000,
+          const wait = Math.max(
+            200,
+            Math.min(retryAfterMs(exchange.headers['retry-after']) ?? 1000, this.options.maxRetryAfterMs ?? 30_000),
           );
-          pacer?.limited(Math.max(wait, 200));
-          await sleep(Math.max(wait, 200));
+          pacer?.limited(wait);
+          await sleep(wait);
           continue;
         }
         return exchange;

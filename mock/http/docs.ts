@@ -57,7 +57,7 @@ export async function registerDocs(
     });
     if (answer.statusCode === 404) return reply.callNotFound();
     for (const [name, value] of Object.entries(answer.headers))
-      if (value !== undefined && !HOP_BY_HOP.has(name)) reply.header(name, value);
+      if (value !== undefined && !SET_HERE.has(name)) reply.header(name, value);
     reply.code(answer.statusCode);
     return answer.rawPayload.length === 0 ? reply.send() : reply.send(answer.rawPayload);
   };
@@ -65,8 +65,8 @@ export async function registerDocs(
   app.get('/docs/*', forward);
 }
 
-/** Headers of the inner answer this instance sets itself. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date']);
+/** Headers of the inner answer this instance sets itself (connection handling, length, date). */
+const SET_HERE = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date']);
 
 /** The Swagger UI instance of `/docs` (@fastify/swagger in static mode and @fastify/swagger-ui). */
 async function docsApp(document: OpenAPIObject, sections: readonly DocsSection[]): Promise<FastifyInstance> {
