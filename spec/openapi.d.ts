@@ -3216,7 +3216,7 @@ export interface operations {
             path: {
                 /**
                  * @description reference of the SKU
-                 * @example CRTN-000001
+                 * @example SHFT-000001
                  */
                 skuReference: string;
                 /**
@@ -3313,7 +3313,7 @@ export interface operations {
             path: {
                 /**
                  * @description reference of the SKU
-                 * @example CRTN-000001
+                 * @example SHFT-000001
                  */
                 skuReference: string;
             };
@@ -3324,7 +3324,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "locationReference": "WH2-C-01-04",
+                 *       "locationReference": "WH1-B-06-03",
                  *       "stock": 40,
                  *       "lotId": "lot_164cl2nyfbd_000001",
                  *       "comment": "Cycle count",
@@ -4227,12 +4227,12 @@ export interface operations {
             path: {
                 /**
                  * @description identifier of the purchase order
-                 * @example po_164cl2nyfbd_0001
+                 * @example po_164cl2nyfbd_0008
                  */
                 id: string;
                 /**
                  * @description identifier of the line
-                 * @example pol_164cl2nyfbd_0002
+                 * @example pol_164cl2nyfbd_0017
                  */
                 lineId: string;
             };

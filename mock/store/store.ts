@@ -1,4 +1,4 @@
-import { generateCompactWorld } from '../../fixtures/seed/index.js';
+import { generateSharedWorld, type SharedWorld, tenantWorld } from '../../fixtures/seed/index.js';
 import type { Clock } from '../clock.js';
 import type { Change, ChangeListener } from './change.js';
 import { webhookSecretOf } from './ids.js';
@@ -42,15 +42,17 @@ export interface StoreOptions {
 }
 
 /**
- * Worlds of tenants that never wrote kept built (inferred): a default world costs ~330 KB built and ~2.5 ms to build
- * (bench tenants-10k), so 256 of them are ~85 MB, while a tenant that only reads costs a few KB beyond them.
+ * Worlds of tenants that never wrote kept built (inferred): a default world costs ~105 KB built (its copies of the
+ * records with ids and its list indexes; the seed's content is shared) and ~0.4 ms to build, so 256 of them are ~27 MB,
+ * while a tenant that only reads costs a few KB beyond them.
  */
 export const WORLDS_KEPT = 256;
 
 /**
  * The tenants of the mock. Each tenant's world is seeded lazily and deterministically from (seed, org) the first
- * time the org is seen; a new org is a fresh isolated world. Every write of every tenant reaches `onChange`
- * listeners through `TenantState.commit`.
+ * time the org is seen; a new org is a fresh isolated world. The content of the seed is generated once, on the first
+ * world built, and shared by every tenant's world, each under its own identifiers (../../fixtures/seed/tenant-world.ts).
+ * Every write of every tenant reaches `onChange` listeners through `TenantState.commit`.
  */
 export class Store {
   private readonly tenants = new Map<string, TenantState>();
@@ -68,6 +70,9 @@ export class Store {
 
   /** Where evicted tenants' state is kept, if anywhere (`useLoader`). */
   private loader: TenantLoader | undefined;
+
+  /** The content of the seed, every tenant's world built over it (`sharedWorld`). */
+  private shared: SharedWorld | undefined;
 
   /** API key value -> org, so a key alone finds its tenant. */
   private readonly apiKeyOrgs = new Map<string, string>();
@@ -214,14 +219,21 @@ export class Store {
     for (const reset of this.onResetAll) reset();
   }
 
+  /** The seed's content, generated on first use (no tenant ever seeded: nothing generated). */
+  private sharedWorld(): SharedWorld {
+    const { seed, skus } = this.options;
+    this.shared ??= generateSharedWorld({ seed, skus });
+    return this.shared;
+  }
+
   private create(org: string): TenantState {
-    const { seed, skus, jwtSecret, clock } = this.options;
+    const { seed, jwtSecret, clock } = this.options;
     const emit = (change: Change) => {
       for (const listener of this.listeners) listener(change);
     };
     return new TenantState(
       org,
-      () => generateCompactWorld({ seed, org, skus }),
+      () => tenantWorld(this.sharedWorld(), org),
       webhookSecretOf(seed, org, jwtSecret),
       clock,
       emit,

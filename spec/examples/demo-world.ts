@@ -4,12 +4,12 @@
 export const DEMO_WORLD = {
   org: "demo",
   tenantTag: "164cl2nyfbd",
-  skuReference: "CRTN-000001",
+  skuReference: "SHFT-000001",
   inspectionId: "insp_164cl2nyfbd_000001",
-  locationReference: "WH2-C-01-04",
+  locationReference: "WH1-B-06-03",
   lotId: "lot_164cl2nyfbd_000001",
   baseUnitOfMeasureId: "uom_164cl2nyfbd_pcs",
   familyId: "fam_164cl2nyfbd_0015",
-  purchaseOrderId: "po_164cl2nyfbd_0001",
-  purchaseOrderLineId: "pol_164cl2nyfbd_0002",
+  purchaseOrderId: "po_164cl2nyfbd_0008",
+  purchaseOrderLineId: "pol_164cl2nyfbd_0017",
 } as const;

@@ -98,18 +98,8 @@ describe('tenant isolation', () => {
     h = await startHarness({ retrySchedule: [0] });
     wire = new Wire(h.url);
     a = await tenant(freshOrg('iso-a'));
-    // B must not happen to own a SKU with A's reference (references are per-tenant data, not identifiers).
-    let candidate = freshOrg('iso-b');
-    for (let i = 0; i < 20; i++) {
-      const token = await h.token(adminClaims(candidate));
-      const found = await h.call(
-        'GET',
-        `/v1/items/skus?filterBy=${encodeURIComponent(`reference[Equals]${a.m.sku.reference}`)}`,
-        { token },
-      );
-      if (found.body.totalCount === 0) break;
-      candidate = freshOrg('iso-b');
-    }
+    // References are the seed's content, the same in every tenant: B owns a SKU with A's reference, its own copy.
+    const candidate = freshOrg('iso-b');
     b = await tenant(candidate);
   });
 
@@ -131,48 +121,36 @@ describe('tenant isolation', () => {
     expect(secretA).not.toBe(secretB);
   });
 
-  it('answers 404 (never 200 or 204) to B for every id of A, and A is unchanged', async () => {
+  it('refuses B every id of A (404; 422 for a unit of A in a stock update), and A is unchanged', async () => {
     const before = await tenantSnapshot(h, wire, a.token, a.org, a.m);
     const journalBefore = (await get(a, '/__mock/requests')).requests.length as number;
     const lines = [a.m.purchaseOrderLine, a.m.cancelledPurchaseOrderLine, a.m.receivedPurchaseOrderLine];
-    const cases: { method: string; path: string; body?: unknown }[] = [
-      {
-        method: 'PUT',
-        path: `/v1/items/skus/${a.m.sku.reference}/stock`,
-        body: { locationReference: a.m.sku.locationReference, lotId: a.m.sku.lotId, stock: 99 },
-      },
-      {
-        method: 'PUT',
-        path: `/v1/items/skus/${a.m.sku.reference}/stock`,
-        body: { locationReference: a.m.sku.locationReference, stock: 99 },
-      },
-      {
-        method: 'PUT',
-        path: `/v1/items/skus/${a.m.sku.reference}/stock`,
-        body: {
-          locationReference: a.m.sku.locationReference,
-          stock: 1,
-          stockUnitOfMeasureId: a.m.sku.alternativeUnitOfMeasureId,
-        },
-      },
-      // B's own SKU with A's lot: the lot of another tenant does not exist here.
+    // B's SKU with A's reference is B's own (references are shared content): what it must refuse is A's ids.
+    expect(b.m.sku.reference).toBe(a.m.sku.reference);
+    const cases: { method: string; path: string; body?: unknown; status?: number; code?: string }[] = [
+      // B's SKU with A's lot: the lot of another tenant does not exist here.
       {
         method: 'PUT',
         path: `/v1/items/skus/${b.m.sku.reference}/stock`,
         body: { locationReference: b.m.sku.locationReference, lotId: a.m.sku.lotId, stock: 99 },
       },
-      ...a.m.sku.inspectionIds.flatMap((id) => [
-        {
-          method: 'PUT',
-          path: `/v1/items/skus/${a.m.sku.reference}/inspections/${id}`,
-          body: { name: 'taken over', isMandatory: false },
+      // B's SKU with A's unit: a unit that is not configured for it (the unit's own rule, not 404).
+      {
+        method: 'PUT',
+        path: `/v1/items/skus/${b.m.sku.reference}/stock`,
+        body: {
+          locationReference: b.m.sku.locationReference,
+          stock: 1,
+          stockUnitOfMeasureId: a.m.sku.alternativeUnitOfMeasureId,
         },
-        {
-          method: 'PUT',
-          path: `/v1/items/skus/${b.m.sku.reference}/inspections/${id}`,
-          body: { name: 'taken over', isMandatory: false },
-        },
-      ]),
+        status: 422,
+        code: 'COMMON.QUANTITY.UNIT_NOT_CONFIGURED',
+      },
+      ...a.m.sku.inspectionIds.map((id) => ({
+        method: 'PUT',
+        path: `/v1/items/skus/${b.m.sku.reference}/inspections/${id}`,
+        body: { name: 'taken over', isMandatory: false },
+      })),
       { method: 'DELETE', path: `/v1/items/families/${a.m.deletableFamilyId}` },
       ...lines.map((l) => ({
         method: 'PUT',
@@ -204,8 +182,8 @@ describe('tenant isolation', () => {
         },
         'as B',
       );
-      expect(reply.status, `${c.method} ${c.path}: ${reply.text.slice(0, 200)}`).toBe(404);
-      expect(reply.body.code).toBe('COMMON.ENTITY.NOT_FOUND');
+      expect(reply.status, `${c.method} ${c.path}: ${reply.text.slice(0, 200)}`).toBe(c.status ?? 404);
+      expect(reply.body.code).toBe(c.code ?? 'COMMON.ENTITY.NOT_FOUND');
     }
     await settleWebhooks(h);
     expect(await tenantSnapshot(h, wire, a.token, a.org, a.m)).toEqual(before);
