@@ -40,7 +40,7 @@ export default defineConfig({
     },
     projects: [
       { extends: true, test: { name: 'unit', include: ['**/*.test.ts'], exclude: [...IGNORED, E2E], pool: 'threads' } },
-      // The e2e set-up compiles the CLI once for the run (test/support/compiled-cli.ts).
+      // The e2e set-up compiles the CLI, again only after a change to its sources (test/support/compiled-cli.ts).
       {
         extends: true,
         test: {

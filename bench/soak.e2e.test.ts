@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { compileEntry } from '../test/support/compiled-cli.js';
 
@@ -15,7 +15,7 @@ async function run(
   args: string[],
   timeoutMs: number,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const soak = await compileEntry('bench/soak.ts', join(dirname(inject('opsapiCli')), 'soak'));
+  const soak = await compileEntry('bench/soak.ts');
   return new Promise((resolve, reject) => {
     // Its own process group, so a timeout stops the soak and the mock it started as one.
     const child = spawn(process.execPath, [soak, ...args, '--cli', inject('opsapiCli')], {

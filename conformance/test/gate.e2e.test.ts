@@ -6,29 +6,35 @@ import { adminClaims } from '../../index.js';
 import { mintToken } from '../../index.js';
 import { DEFAULT_JWT_SECRET } from '../../index.js';
 import { startMockServer, type RunningMock } from '../../index.js';
-import type { Started } from '../../common/process.js';
 import { NoCredentialError, UsageError } from '../errors.js';
 import { runConformance } from '../runner.js';
 import type { Report } from '../types.js';
-import { mockProcess, opsapi, stderrLines } from './support/cli.js';
+import { opsapi, stderrLines } from './support/cli.js';
 
 /**
  * The gate cannot pass by testing nothing: a run without any credential for its target stops with exit 2, and a run
- * that skipped more than half of its MUST checks exits 1 unless --allow-skips. The targets are real mocks started
- * with `--no-admin`, so the runner cannot mint its own tokens (what a shared deployment looks like).
+ * that skipped more than half of its MUST checks exits 1 unless --allow-skips. The targets are real mocks with their
+ * admin API off (what `--no-admin` does), so the runner cannot mint its own tokens (what a shared deployment looks
+ * like). The CLI runs as a process of its own; the target listens in this process (inferred: a mock process proved
+ * nothing more here, and `opsapi mock --no-admin --jwt-secret` is started by cli/test/shared-sandbox.e2e.test.ts).
  */
 describe('opsapi conform as a CI gate', () => {
-  let bare: { process: Started; url: string };
+  let bare: RunningMock;
   let token: string;
   const dir = mkdtempSync(join(tmpdir(), 'opsapi-gate-'));
 
   beforeAll(async () => {
-    bare = await mockProcess(['--no-admin', '--jwt-secret', DEFAULT_JWT_SECRET]);
+    bare = await startMockServer({
+      port: 0,
+      admin: false,
+      jwtSecret: DEFAULT_JWT_SECRET,
+      rateLimit: { limit: 300, windowMs: 1000 },
+    });
     token = await mintToken(DEFAULT_JWT_SECRET, adminClaims('conform-gate'));
   }, 90_000);
 
   afterAll(async () => {
-    await bare?.process.stop();
+    await bare?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -12,7 +12,7 @@ import { EXPECTED } from './support/fault-checks.js';
 
 /**
  * The mock runs with its default rate limit, 300 requests per second per tenant (a token bucket). The main run stays
- * in one fresh tenant and paces itself under it (pacing.e2e.test.ts); the rate-limit probe runs alone, last,
+ * in one fresh tenant and paces itself under it (cli.e2e.test.ts, its full run); the rate-limit probe runs alone, last,
  * in a tenant of its own, and reaches 429 after roughly 300-500 requests in well under two seconds. Its bounds
  * (3000 requests, 20 s) are far above what that needs, so the probe always ends by itself.
  */

@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { basename, extname, join } from 'node:path';
+import { basename, extname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build, type Plugin } from 'esbuild';
+import { build, type Plugin, version as esbuildVersion } from 'esbuild';
+import { cachedBuild } from './build-cache.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -20,17 +22,17 @@ const ownImportMetaUrl: Plugin = {
 };
 
 /**
- * Compiles `cli/opsapi.ts` with every source it imports into ES modules in `outDir` (which must lie inside this
- * checkout, e.g. under node_modules/.cache, so that the packages they import resolve to this checkout's
- * node_modules) and returns the path of the entry file. Why (inferred; measured on 2 cores): `node --import tsx
- * cli/opsapi.ts` spends ~1.2 s of CPU loading the sources one by one through tsx's loader thread at every start; the
- * compiled CLI starts in ~0.2-0.45 s, and the e2e tests start it some 80 times per run. It is the same esbuild
- * transform tsx applies, done once per test run. The CLI loads each command lazily, so the output is split into
- * chunks: a command's packages are imported only when that command runs. Most packages are bundled into those
- * chunks too (see UNBUNDLED).
+ * Compiles `cli/opsapi.ts` with every source it imports into ES modules in a folder under node_modules/.cache (inside
+ * this checkout, so that the packages they import resolve to this checkout's node_modules) and returns the path of the
+ * entry file. Why (inferred; measured on 2 cores): `node --import tsx cli/opsapi.ts` spends ~1.2 s of CPU loading the
+ * sources one by one through tsx's loader thread at every start; the compiled CLI starts in ~0.2-0.45 s, and the e2e
+ * tests start it some 80 times per run. It is the same esbuild transform tsx applies, done once per content of the
+ * sources (test/support/build-cache.ts). The CLI loads each command lazily, so the output is split into chunks: a
+ * command's packages are imported only when that command runs. Most packages are bundled into those chunks too (see
+ * UNBUNDLED).
  */
-export function compileCli(outDir: string): Promise<string> {
-  return compileEntry('cli/opsapi.ts', outDir, { bundlePackages: true });
+export function compileCli(): Promise<string> {
+  return compileEntry('cli/opsapi.ts', { bundlePackages: true });
 }
 
 /**
@@ -50,17 +52,29 @@ const BUNDLE_REQUIRE = [
   'const require = __opsapiCreateRequire(import.meta.url);',
 ].join(' ');
 
+/** How a build is made, for its cache key: this file (the options below) and esbuild's version. */
+const HOW = `${esbuildVersion}\n${readFileSync(fileURLToPath(import.meta.url), 'utf8')}`;
+
 /**
- * Compiles another entry point of this checkout (a path from its root) the same way, e.g. the benchmark's runner;
- * its packages stay imports unless `bundlePackages`.
+ * Compiles another entry point of this checkout (a path from its root) the same way, e.g. the benchmark's runner, into
+ * a folder of its own; its packages stay imports unless `bundlePackages`. Returns the path of the entry file.
  */
-export async function compileEntry(
-  entry: string,
-  outDir: string,
-  options: { bundlePackages?: boolean } = {},
-): Promise<string> {
+export async function compileEntry(entry: string, options: { bundlePackages?: boolean } = {}): Promise<string> {
   const name = basename(entry, extname(entry));
-  await build({
+  const what = `${entry}${options.bundlePackages ? ' (packages bundled)' : ''}`;
+  const dir = await cachedBuild(what, HOW, async (outDir) => {
+    const result = await esbuildEntry(entry, name, outDir, options);
+    // Paths relative to the working directory, which is this checkout's root.
+    return Object.keys(result.metafile.inputs).map((file) => relative(root, join(root, file)));
+  });
+  return join(dir, `${name}.mjs`);
+}
+
+/** One esbuild build of `entry` into `outDir`, with the list of the files it read (its metafile). */
+function esbuildEntry(entry: string, name: string, outDir: string, options: { bundlePackages?: boolean }) {
+  return build({
+    absWorkingDir: root,
+    metafile: true,
     entryPoints: { [name]: join(root, entry) },
     outdir: outDir,
     outExtension: { '.js': '.mjs' },
@@ -77,5 +91,4 @@ export async function compileEntry(
     minifySyntax: true,
     plugins: [ownImportMetaUrl],
   });
-  return join(outDir, `${name}.mjs`);
 }
