@@ -43,8 +43,8 @@ function removeUnused(): void {
     if (!name.startsWith(PREFIX) && !name.startsWith('opsapi-e2e-')) continue;
     const path = join(cache, name);
     try {
-      if (statSync(path).isDirectory() && Date.now() - statSync(path).mtimeMs > UNUSED_MS)
-        rmSync(path, { recursive: true, force: true });
+      const stat = statSync(path);
+      if (stat.isDirectory() && Date.now() - stat.mtimeMs > UNUSED_MS) rmSync(path, { recursive: true, force: true });
     } catch {
       // Removed by another run at the same moment.
     }
