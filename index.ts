@@ -26,7 +26,12 @@ export { DataManifest, PartialDataManifest, parsePartialDataManifest } from './c
 export { sign, verifySignature, SIGNATURE_HEADER, EVENT_ID_HEADER } from './common/signature.js';
 export { FAULTS, type FaultName } from './mock/faults/registry.js';
 export { runConformance } from './conformance/runner.js';
-export { NoCredentialError, TargetUnreachableError, UsageError } from './conformance/errors.js';
+export {
+  CredentialRefusedError,
+  NoCredentialError,
+  TargetUnreachableError,
+  UsageError,
+} from './conformance/errors.js';
 export {
   startForwardingProxy,
   type CapturedExchange,

@@ -12,6 +12,7 @@ export const SCENARIOS = [
   'proxy',
   'webhooks',
   'conform',
+  'conform-remote',
   'startup-and-memory',
   'tenants-10k',
   'start-close',
@@ -56,6 +57,8 @@ export interface Settings {
    */
   varied: { skus: number | null; loadS: number; connections: number };
   conformTimeoutS: number;
+  /** conform-remote: the certifying run against the mock 50 ms away (its goal is 30 s; stopped after this). */
+  conformRemoteTimeoutS: number;
 }
 
 export interface Args {
@@ -93,6 +96,7 @@ const FULL: Settings = {
   startCloseCycles: 20,
   varied: { skus: 100_000, loadS: 60, connections: 1 },
   conformTimeoutS: 180,
+  conformRemoteTimeoutS: 180,
 };
 
 const QUICK: Settings = {
@@ -124,13 +128,14 @@ const QUICK: Settings = {
   startCloseCycles: 5,
   varied: { skus: null, loadS: 5, connections: 1 },
   conformTimeoutS: 30,
+  conformRemoteTimeoutS: 90,
 };
 
 export const USAGE = `Usage: npm run bench -- [options]
 
-  --quick              one short round per scenario (smoke run); list-100k, list-100k-varied and conform
-                       skipped unless named with --scenarios (list-100k-varied then loads for 5 s), startup with
-                       2,000 SKUs, tenants-10k with 50 tenants, start-close with 5 cycles
+  --quick              one short round per scenario (smoke run); list-100k, list-100k-varied, conform and
+                       conform-remote skipped unless named with --scenarios (list-100k-varied then loads for
+                       5 s), startup with 2,000 SKUs, tenants-10k with 50 tenants, start-close with 5 cycles
   --scenarios a,b      run only these (${SCENARIOS.join(', ')})
   --out DIR            write results.json and results.md into DIR (default: bench/)
   --rounds N           measured rounds per scenario

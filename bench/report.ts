@@ -84,6 +84,9 @@ export function goals(scenarios: Record<string, ScenarioResult>): Goal[] {
   );
   add('webhooks: 0 signature failures', metricOf(s.webhooks, 'signatureFailures'), '', (v) => v === 0);
   add('conform: full run <= 4 s', metricOf(s.conform, 'wallS'), 's', (v) => v <= 4);
+  const remote = s['conform-remote'];
+  add('conform-remote: certifying run at 50 ms latency <= 30 s', metricOf(remote, 'wallS'), 's', (v) => v <= 30);
+  add('conform-remote: no MUST check skipped', metricOf(remote, 'mustSkipped'), '', (v) => v === 0);
   return out;
 }
 

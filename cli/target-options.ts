@@ -45,6 +45,23 @@ export const targetOptions = {
       .argParser(integer(1, 3600)),
   timeout: () =>
     flag('--timeout <ms>', 'timeout of each request, ms', 'TIMEOUT').default(10_000).argParser(integer(100, 600_000)),
+  webhookSecret: () =>
+    flag(
+      '--webhook-secret <secret>',
+      'webhook signing secret (read from the mock when it has the admin API)',
+      'WEBHOOK_SECRET',
+    ),
+  webhookHost: () => flag('--webhook-host <host>', 'address the receiver binds', 'WEBHOOK_HOST').default('127.0.0.1'),
+  webhookPort: () =>
+    flag('--webhook-port <port>', 'port the receiver binds (0: any)', 'WEBHOOK_PORT')
+      .default(0)
+      .argParser(integer(0, 65535)),
+  webhookPublicUrl: () =>
+    flag(
+      '--webhook-public-url <url>',
+      'URL the target delivers to, when the receiver is behind a tunnel or proxy',
+      'WEBHOOK_PUBLIC_URL',
+    ),
 };
 
 /** The values of the target options as commander reads them. */

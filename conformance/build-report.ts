@@ -1,7 +1,16 @@
 import { CONTRACT_VERSION } from '../spec/build.js';
 import { VERSION } from '../common/version.js';
 import type { ConformOptions, RunContext } from './context.js';
-import { FAMILIES, type CheckResult, type Counts, type Report } from './types.js';
+import { runVerdict } from './report/run-verdict.js';
+import {
+  FAMILIES,
+  type CheckResult,
+  type Counts,
+  type Family,
+  type Level,
+  type Report,
+  type Selection,
+} from './types.js';
 
 function emptyCounts(): Counts {
   const z = () => ({ MUST: 0, SHOULD: 0, total: 0 });
@@ -41,8 +50,46 @@ function shownOptions(options: ConformOptions): Record<string, unknown> {
 /** What a report is built from: the run's options, its redactor and remarks (a proxy passes its own). */
 export type ReportSource = Pick<RunContext, 'redactor' | 'mockAdmin' | 'notes'> & { options: ConformOptions };
 
-/** The report of a run: baseline applied, counts per family, certification and the exit code with its reasons. */
-export function finish(run: ReportSource, checks: CheckResult[], started: number, tool = 'opsapi conform'): Report {
+/** A check of the registry as the selection sees it. */
+export interface RegistryEntry {
+  id: string;
+  level: Level;
+  family: Family;
+}
+
+/** What `--only`/`--skip` chose: the flags as given, and the checks of the registry they left out. */
+export interface SelectionSource {
+  only: string[];
+  skip: string[];
+  notSelected: RegistryEntry[];
+}
+
+function selectionOf(source: SelectionSource, checks: CheckResult[]): Selection {
+  const count = (rs: { level: Level }[], level: Level) => rs.filter((r) => r.level === level).length;
+  const left = source.notSelected;
+  return {
+    only: [...source.only],
+    skip: [...source.skip],
+    registry: {
+      MUST: count(checks, 'MUST') + count(left, 'MUST'),
+      SHOULD: count(checks, 'SHOULD') + count(left, 'SHOULD'),
+    },
+    notSelected: { MUST: count(left, 'MUST'), SHOULD: count(left, 'SHOULD') },
+    mustNotSelected: left.filter((r) => r.level === 'MUST').map((r) => r.id),
+  };
+}
+
+/**
+ * The report of a run: baseline applied, counts per family, certification and the exit code with its reasons, the
+ * selection (`opsapi conform` passes it; the proxy's rules are never selected) and the verdict every format shows.
+ */
+export function finish(
+  run: ReportSource,
+  checks: CheckResult[],
+  started: number,
+  tool = 'opsapi conform',
+  selection?: SelectionSource,
+): Report {
   const baseline = new Set(run.options.baseline ?? []);
   const stale: string[] = [];
   for (const r of checks) {
@@ -69,15 +116,31 @@ export function finish(run: ReportSource, checks: CheckResult[], started: number
     reasons.push(
       `--strict: ${shouldBroken.length} SHOULD check(s) failed or errored: ${shouldBroken.map((r) => r.id).join(', ')}`,
     );
+  const notSelected = selection?.notSelected ?? [];
+  // A certificate covers the registry: a run narrowed by --only/--skip is never one, and a gate asked to certify fails.
+  if (run.options.certify && notSelected.length) {
+    const must = notSelected.filter((r) => r.level === 'MUST').length;
+    reasons.push(
+      must
+        ? `--certify: ${must} MUST check(s) not selected by --only/--skip`
+        : `--certify: ${notSelected.length} SHOULD check(s) not selected by --only/--skip`,
+    );
+  }
   if (run.options.certify && mustSkipped.length)
     reasons.push(`--certify: ${mustSkipped.length} MUST check(s) skipped: ${mustSkipped.map((r) => r.id).join(', ')}`);
   if (stale.length) reasons.push(`stale baseline entries (these checks now pass): ${stale.join(', ')}`);
   const notCertified = (rs: CheckResult[]) => rs.some((r) => r.level === 'MUST' && r.outcome !== 'pass');
   const families = FAMILIES.filter((f) => checks.some((r) => r.family === f.id)).map((f) => {
     const rs = checks.filter((r) => r.family === f.id);
-    return { family: f.id, title: f.title, certified: !notCertified(rs), counts: count(rs) };
+    // A run --only/--skip narrowed is no certificate: none of its classes is certified either.
+    return {
+      family: f.id,
+      title: f.title,
+      certified: notSelected.length === 0 && !notCertified(rs),
+      counts: count(rs),
+    };
   });
-  return {
+  const report: Report = {
     tool: { name: tool, version: VERSION },
     contractVersion: CONTRACT_VERSION,
     target: run.redactor.text(run.options.baseUrl),
@@ -89,11 +152,14 @@ export function finish(run: ReportSource, checks: CheckResult[], started: number
     families,
     checks,
     staleBaseline: stale,
-    certified: !notCertified(checks) && stale.length === 0,
+    certified: !notCertified(checks) && stale.length === 0 && notSelected.length === 0,
+    ...(selection ? { selection: selectionOf(selection, checks) } : {}),
     mustRan,
     mustTotal,
     exitCode: reasons.length ? 1 : 0,
     exitReasons: reasons,
     notes: run.notes.map((n) => run.redactor.text(n)),
   };
+  report.verdict = runVerdict(report);
+  return report;
 }

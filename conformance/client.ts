@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request, type Dispatcher } from 'undici';
 import { Pacer, type PaceRate } from './pacer.js';
+import { indicatedDelay } from './retry-delay.js';
 import type { Redactor } from './redact.js';
 import type { Evidence, RecordedRequest, RecordedResponse } from './types.js';
 
@@ -95,8 +96,8 @@ export interface ClientOptions {
   redactor: Redactor;
   /** Headers of a credential, or null when the run has no such credential. */
   credentialHeaders: (credential: Credential) => Record<string, string> | null;
-  /** Refreshes the main token (`--token-command`); resolves true when a new token was obtained. */
-  refreshMainToken?: () => Promise<boolean>;
+  /** What a 401 means for the run's own credentials (renewed, refused, or the target's answer to a check). */
+  credentialGuard?: CredentialGuardHook;
   /** The operation a method and path address. */
   matchOperation: (method: string, path: string) => string | undefined;
   /** Longest wait honoured for a 429's Retry-After, ms. */
@@ -106,6 +107,29 @@ export interface ClientOptions {
   /** The tenant whose rate limit a request counts against, or undefined for a request that is not paced. */
   paceGroup?: (spec: RequestSpec) => string | undefined;
 }
+
+/**
+ * The client's view of the run's credentials (`credential-guard.ts`): a 401 may mean that a credential of the run
+ * expired, not that the target broke a rule (Authentication, point 3).
+ */
+export interface CredentialGuardHook {
+  /**
+   * A 401 answered `spec`, sent with the credential headers `sent` (`retried`: it was already sent again once):
+   * 'retry' when the credential was renewed, 'answer' to hand the 401 to the check; throws the refusal when the run's
+   * credential itself is refused, which halts the run.
+   */
+  unauthorized(
+    check: string,
+    spec: RequestSpec,
+    sent: Record<string, string>,
+    retried: boolean,
+  ): Promise<'retry' | 'answer'>;
+  /** The refusal that halted the run, if any. */
+  readonly refusal: Error | undefined;
+}
+
+/** The check name of clean-up requests, which still go out after a refusal halted the run (what it created is removed). */
+export const CLEANUP = 'cleanup';
 
 /** Characters of a body kept in evidence. */
 const EVIDENCE_BODY_CHARS = 2000;
@@ -156,25 +180,30 @@ export class HttpClient {
   /** Sends a request on behalf of a check (through the concurrency bound). */
   async send(check: string, spec: RequestSpec, bound = true): Promise<Exchange> {
     const go = async () => {
-      let refreshed = false;
+      let retried = false;
       const pacer = this.pacerOf(spec);
       for (let attempt = 0; ; attempt++) {
+        const halted = this.halted;
+        // A refused credential stops the run: no more traffic but the clean-up of what it created.
+        if (halted && check !== CLEANUP) throw halted;
         await pacer?.take();
-        const exchange = await this.once(check, spec);
-        if (
-          exchange.status === 401 &&
-          (spec.auth ?? 'main') === 'main' &&
-          !refreshed &&
-          this.options.refreshMainToken
-        ) {
-          refreshed = true;
-          if (await this.options.refreshMainToken()) continue;
+        const sent = this.credentialHeadersOf(spec);
+        const exchange = await this.once(check, spec, sent);
+        const guard = this.options.credentialGuard;
+        if (exchange.status === 401 && guard) {
+          const next = await guard.unauthorized(check, spec, sent, retried);
+          if (next === 'retry' && !retried) {
+            retried = true;
+            continue;
+          }
         }
         if (exchange.status === 429 && spec.honour429 !== false) {
           if (attempt >= 2) throw new RateLimitedError(exchange);
+          // "the caller retries after the indicated delay" (Errors / Status and code pairs): wherever the target
+          // indicates it (Retry-After or another header or member, retry-delay.ts); 1 s when it indicates none.
           const wait = Math.max(
             200,
-            Math.min(retryAfterMs(exchange.headers['retry-after']) ?? 1000, this.options.maxRetryAfterMs ?? 30_000),
+            Math.min(indicatedDelay(exchange)?.ms ?? 1000, this.options.maxRetryAfterMs ?? 30_000),
           );
           pacer?.limited(wait);
           await sleep(wait);
@@ -184,6 +213,23 @@ export class HttpClient {
       }
     };
     return bound ? this.semaphore.run(go) : go();
+  }
+
+  /** The refusal of a credential that halted the run, if any (`credential-guard.ts`). */
+  get halted(): Error | undefined {
+    return this.options.credentialGuard?.refusal;
+  }
+
+  /** The credential headers of a request (read at each attempt: a renewed token is sent again). */
+  private credentialHeadersOf(spec: RequestSpec): Record<string, string> {
+    const credential = spec.auth ?? 'main';
+    const headers = this.options.credentialHeaders(credential);
+    if (headers === null)
+      throw new TransportError(
+        `no credential "${typeof credential === 'string' ? credential : 'custom'}" for this run`,
+        'NO_CREDENTIAL',
+      );
+    return headers;
   }
 
   /** Whether a request waits for its pace now: the rate limit, not this process, sets the pace of the run. */
@@ -206,20 +252,13 @@ export class HttpClient {
     return pacer;
   }
 
-  private async once(check: string, spec: RequestSpec): Promise<Exchange> {
+  private async once(check: string, spec: RequestSpec, credentialHeaders: Record<string, string>): Promise<Exchange> {
     const target = withQuery(spec.path, spec.query);
     const url = `${this.base}${target}`;
     const headers: Record<string, string> = {
       accept: 'application/json, application/problem+json',
       ...this.options.headers,
     };
-    const credential = spec.auth ?? 'main';
-    const credentialHeaders = this.options.credentialHeaders(credential);
-    if (credentialHeaders === null)
-      throw new TransportError(
-        `no credential "${typeof credential === 'string' ? credential : 'custom'}" for this run`,
-        'NO_CREDENTIAL',
-      );
     Object.assign(headers, credentialHeaders);
     let body: string | undefined;
     if (spec.raw !== undefined) body = spec.raw;

@@ -80,7 +80,9 @@ export interface ConformOptions {
 export type ProgressEvent =
   | { kind: 'phase'; phase: string; checks: number }
   | { kind: 'check-start'; id: string; done: number; total: number }
-  | { kind: 'check-end'; id: string; outcome: string; done: number; total: number };
+  | { kind: 'check-end'; id: string; outcome: string; done: number; total: number }
+  /** The webhook receiver listens (`listening`, on this machine); deliveries are expected at `deliveriesAt`. */
+  | { kind: 'receiver'; listening: string; deliveriesAt: string };
 
 /** Credentials of the run. */
 export interface Credentials {

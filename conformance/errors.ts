@@ -29,3 +29,23 @@ export class NoCredentialError extends UsageError {
 export class TargetUnreachableError extends Error {
   override readonly name: string = 'TargetUnreachableError';
 }
+
+/**
+ * The target refused (401) a credential the run was given or minted: at the start, on the read that proves each one
+ * before any check, or during the run (it expired, and `--token-command` could not renew it). Exit 2, like a usage
+ * error: while its own credentials are refused a run proves nothing about the target, and its 401s are not the
+ * target's failures (Authentication, point 3: only a request "without valid authentication" gets 401).
+ */
+export class CredentialRefusedError extends Error {
+  override readonly name: string = 'CredentialRefusedError';
+  constructor(
+    /** The credential as its option names it (`--token`), or how the run obtained it. */
+    readonly credential: string,
+    /** The refusal's problem `detail` (or what stood in for it), credentials redacted. */
+    readonly detail: string,
+    /** Where it was refused: at the start, or the request of the run that met the 401. */
+    readonly during?: string,
+  ) {
+    super(`the target refused ${credential}${during ? ` ${during}` : ''}: ${detail}`);
+  }
+}

@@ -9,11 +9,20 @@ import { rateLimitChecks } from './checks/rate-limit.js';
 import { schemaChecks } from './checks/schema.js';
 import { webhookChecks } from './checks/webhooks.js';
 import { writeChecks } from './checks/writes.js';
+import type { OpenAPIObject } from 'openapi3-ts/oas31';
+import { checkFacts } from './check-facts.js';
+import { contract } from './contract.js';
 import type { CheckDef } from './context.js';
+import { levelOfFacts } from './facts.js';
+import type { Level } from './types.js';
 import { FAMILIES } from './types.js';
 
-/** Every check of the runner, in report order (families as in FAMILIES). Derived from the contract at each call. */
-export function allChecks(): CheckDef[] {
+/**
+ * Every check of the runner, in report order (families as in FAMILIES). Derived from the contract at each call; the
+ * level of each check is derived from the provenance of the facts it rests on (`check-facts.ts`), in `document` (the
+ * contract by default: a test passes a copy with one fact relabelled).
+ */
+export function allChecks(document: OpenAPIObject = contract().document): CheckDef[] {
   const checks = [
     ...authChecks(),
     ...permissionChecks(),
@@ -33,5 +42,14 @@ export function allChecks(): CheckDef[] {
     seen.add(check.id);
   }
   const order = new Map(FAMILIES.map((f, i) => [f.id, i]));
+  const facts = checkFacts(document);
+  for (const check of checks) check.level = levelOf(document, facts, check.id);
   return checks.sort((a, b) => (order.get(a.family) ?? 0) - (order.get(b.family) ?? 0));
+}
+
+/** The level of a check from the facts it rests on; a check without an entry in the table is a programming error. */
+export function levelOf(document: OpenAPIObject, facts: ReturnType<typeof checkFacts>, id: string): Level {
+  const rests = facts[id];
+  if (!rests) throw new Error(`check ${id} names no fact of the contract (conformance/check-facts.ts)`);
+  return levelOfFacts(document, rests);
 }

@@ -1,5 +1,3 @@
-import { execFile } from 'node:child_process';
-import type { Credential } from './client.js';
 import { TimedClient } from './check-clock.js';
 import { decisionsOf, type DecisionFile } from '../spec/decisions/index.js';
 import { withObservedDecisions } from '../spec/decisions/publish.js';
@@ -7,11 +5,12 @@ import { ContractValidator } from '../spec/validate.js';
 import { contract, matchOperation } from './contract.js';
 import type { RuleEnv } from './rules/index.js';
 import { selects, type CheckDef, type ConformOptions, type Credentials, type RunContext } from './context.js';
+import { CredentialGuard, tokenFromCommand } from './credential-guard.js';
 import { NoCredentialError, TargetUnreachableError, UsageError } from './errors.js';
 import { pageOf, poll } from './helpers.js';
 import { DEFAULT_PACE } from './pacer.js';
 import { paceGroupOf } from './pace-group.js';
-import { Receiver } from './receiver.js';
+import { startRunReceiver } from './run-receiver.js';
 import { Redactor } from './redact.js';
 import { allChecks } from './registry.js';
 import { prepareMock } from './mock-admin.js';
@@ -24,21 +23,9 @@ import { needsToken, runCheck } from './run-check.js';
 import { judgeAhead, prefetch } from './background.js';
 import type { CheckResult, Phase, Report } from './types.js';
 
-export { NoCredentialError, TargetUnreachableError, UsageError } from './errors.js';
+export { CredentialRefusedError, NoCredentialError, TargetUnreachableError, UsageError } from './errors.js';
 
 const PHASES: Phase[] = ['state', 'main', 'alone', 'aggregate'];
-
-/** Runs a shell command that prints a token. */
-function tokenFromCommand(command: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile('sh', ['-c', command], { timeout: 30_000, maxBuffer: 1024 * 1024 }, (error, stdout) => {
-      if (error) return reject(new UsageError(`--token-command failed: ${error.message.split('\n')[0] ?? ''}`));
-      const token = stdout.trim().split('\n').pop()?.trim() ?? '';
-      if (!token) return reject(new UsageError('--token-command printed no token'));
-      resolve(token);
-    });
-  });
-}
 
 /** What the exchange rules judge by: the contract, or the contract adapted to observed decisions. */
 function ruleEnvOf(baseUrl: URL, file: DecisionFile | undefined): RuleEnv {
@@ -86,8 +73,9 @@ function headerSafe(options: RunContext['options']): void {
 
 /**
  * Opens a run against a base URL: options checked, credentials read (minted on a mock with its admin API), the
- * target reached. `needsToken`: a credential is required (else `NoCredentialError`). The caller closes the client.
- * Used by the runner and by `opsapi learn`, so both treat targets and credentials alike.
+ * target reached, each credential proved by one read (`CredentialRefusedError` when the target refuses one).
+ * `needsToken`: a credential is required (else `NoCredentialError`). The caller closes the client. Used by the runner
+ * and by `opsapi learn`, so both treat targets, credentials and their proof alike.
  */
 export async function openRun(input: ConformOptions, needsToken: boolean): Promise<RunContext> {
   let baseUrl: URL;
@@ -142,53 +130,20 @@ export async function openRun(input: ConformOptions, needsToken: boolean): Promi
     credentials.main = await tokenFromCommand(options.tokenCommand);
     redactor.add(credentials.main);
   }
-  const bearer = (token: string | undefined) => (token ? { authorization: `Bearer ${token}` } : null);
-  const credentialHeaders = (cred: Credential): Record<string, string> | null => {
-    if (cred === 'none') return {};
-    if (cred === 'main')
-      return credentials.main
-        ? bearer(credentials.main)
-        : credentials.apiKey
-          ? { 'x-api-key': credentials.apiKey }
-          : null;
-    if (cred === 'limited') return bearer(credentials.limited);
-    if (cred === 'other') return bearer(credentials.other);
-    if ('bearer' in cred) return bearer(cred.bearer);
-    if ('apiKey' in cred) return { 'x-api-key': cred.apiKey };
-    return cred.headers;
-  };
-  let lastRefresh = 0;
-  let refreshing: Promise<boolean> | undefined;
-  const refreshMainToken = options.tokenCommand
-    ? () => {
-        if (Date.now() - lastRefresh < 10_000) return Promise.resolve(false);
-        refreshing ??= tokenFromCommand(options.tokenCommand as string)
-          .then((token) => {
-            const changed = token !== credentials.main;
-            credentials.main = token;
-            redactor.add(token);
-            return changed;
-          })
-          .catch(() => false)
-          .finally(() => {
-            lastRefresh = Date.now();
-            refreshing = undefined;
-          });
-        return refreshing;
-      }
-    : undefined;
+  const guard = new CredentialGuard(credentials, options, redactor);
   const client = new TimedClient({
     baseUrl: options.baseUrl,
     timeoutMs: options.timeoutMs,
     concurrency: options.concurrency,
     headers: options.headers ?? {},
     redactor,
-    credentialHeaders,
+    credentialHeaders: (cred) => guard.headers(cred),
+    credentialGuard: guard,
     matchOperation,
     pace: options.pace === undefined ? DEFAULT_PACE : options.pace,
     paceGroup: paceGroupOf(credentials),
-    ...(refreshMainToken ? { refreshMainToken } : {}),
   });
+  guard.attach(client);
 
   const ruleEnv = ruleEnvOf(baseUrl, options.decisions);
   const run: RunContext = {
@@ -236,6 +191,8 @@ export async function openRun(input: ConformOptions, needsToken: boolean): Promi
               : undefined;
       throw new NoCredentialError(target.href.replace(/\/+$/, ''), detail);
     }
+    // Before any check: a refused credential is the job's fault, not the target's (exit 2, never failed checks).
+    await guard.proveAll();
 
     setAvailability(run);
     return run;
@@ -247,11 +204,13 @@ export async function openRun(input: ConformOptions, needsToken: boolean): Promi
 
 /**
  * Runs the conformance checks against a base URL and returns the report (never throws for a non-conforming target;
- * throws `UsageError` for bad options and `TargetUnreachableError` when the target does not answer).
+ * throws `UsageError` for bad options, `TargetUnreachableError` when the target does not answer, and
+ * `CredentialRefusedError` when it refuses a credential of the run, at the start or during the run).
  */
 export async function runConformance(input: ConformOptions): Promise<Report> {
   const started = Date.now();
-  const selected = allChecks().filter(
+  const registry = allChecks();
+  const selected = registry.filter(
     (c) =>
       (!input.only?.length || input.only.some((p) => selects(p, c.id))) &&
       !(input.skip ?? []).some((p) => selects(p, c.id)),
@@ -263,15 +222,7 @@ export async function runConformance(input: ConformOptions): Promise<Report> {
   const prefetching = new AbortController();
   try {
     const wantsReceiver = selected.some((c) => c.requires?.includes('webhooks')) && options.webhooks === true;
-    if (wantsReceiver) {
-      const receiver = new Receiver();
-      try {
-        await receiver.start(options.webhookHost ?? '127.0.0.1', options.webhookPort ?? 0, options.webhookPublicUrl);
-        run.receiver = receiver;
-      } catch (error) {
-        run.unavailable.set('webhooks', `the webhook receiver could not listen: ${(error as Error).message}`);
-      }
-    }
+    if (wantsReceiver) await startRunReceiver(run, options);
 
     const results = new Map<string, CheckResult>();
     let done = 0;
@@ -285,6 +236,8 @@ export async function runConformance(input: ConformOptions): Promise<Report> {
     };
 
     for (const phase of PHASES) {
+      // A credential refused during the run halted it (`credential-guard.ts`): no phase after it runs.
+      if (client.halted) break;
       if (phase === 'state') prefetch(run, selected, prefetching.signal);
       if (phase === 'main') {
         prefetching.abort();
@@ -316,8 +269,14 @@ export async function runConformance(input: ConformOptions): Promise<Report> {
       }
     }
 
+    if (client.halted) throw client.halted;
     const checks = selected.map((c) => results.get(c.id) as CheckResult);
-    return finish(run, checks, started);
+    const notSelected = registry.filter((c) => !selected.includes(c));
+    return finish(run, checks, started, 'opsapi conform', {
+      only: input.only ?? [],
+      skip: input.skip ?? [],
+      notSelected,
+    });
   } finally {
     prefetching.abort();
     await stopJudging?.();

@@ -105,6 +105,31 @@ export interface FamilyVerdict {
   counts: Counts;
 }
 
+/** Which checks of the registry a run selected (`--only`/`--skip`): what it did not check is said, never implied. */
+export interface Selection {
+  /** `--only` and `--skip` as given (empty when not given). */
+  only: string[];
+  skip: string[];
+  /** The checks of the registry, by level. */
+  registry: { MUST: number; SHOULD: number };
+  /** The checks of the registry the selection left out, by level. */
+  notSelected: { MUST: number; SHOULD: number };
+  /** The MUST checks the selection left out. */
+  mustNotSelected: string[];
+}
+
+/**
+ * The verdict every format shows. With `--certify`: CERTIFIED or NOT CERTIFIED (every MUST check of the registry ran
+ * and passed, or why not); without it, as the exit code reads: PASSED (exit 0) or FAILED (exit 1).
+ */
+export interface Verdict {
+  label: 'CERTIFIED' | 'NOT CERTIFIED' | 'PASSED' | 'FAILED';
+  /** "PASSED: no MUST check failed or errored; 41 of 66 MUST checks ran": the label and its causes. */
+  text: string;
+  /** The causes, each a sentence. */
+  because: string[];
+}
+
 /** The machine-readable report (`--report x.json`). */
 export interface Report {
   tool: { name: string; version: string };
@@ -121,14 +146,21 @@ export interface Report {
   checks: CheckResult[];
   /** Baselined checks that now pass (stale entries). */
   staleBaseline: string[];
-  /** CERTIFIED under `--certify` semantics: no MUST check failed, errored or was skipped (and no stale baseline entry). */
+  /**
+   * CERTIFIED under `--certify` semantics: every check of the registry was selected, and no MUST check failed,
+   * errored or was skipped (and no stale baseline entry).
+   */
   certified: boolean;
+  /** The verdict as every format shows it (absent from reports of older versions: `verdictOf` works it out). */
+  verdict?: Verdict;
+  /** The checks `--only`/`--skip` selected (`opsapi conform`; absent for `opsapi proxy`, whose rules are not selected). */
+  selection?: Selection;
   /** MUST checks that ran (passed, failed or errored) of the MUST checks selected (`--only`/`--skip` leave some out). */
   mustRan: number;
   mustTotal: number;
   /**
-   * 0: no MUST check failed or errored; 1 otherwise (or SHOULD under --strict, skipped MUST under --certify, more than
-   * half of the MUST checks skipped without --allow-skips, stale baseline).
+   * 0: no MUST check failed or errored; 1 otherwise (or SHOULD under --strict, skipped or unselected checks under
+   * --certify, more than half of the MUST checks skipped without --allow-skips, stale baseline).
    */
   exitCode: 0 | 1;
   /** Why the exit code is 1. */

@@ -1,7 +1,7 @@
 import { DEFAULT_SEED, DEFAULT_SKUS } from '../fixtures/seed/index.js';
 import type { DecisionFile } from '../spec/decisions/index.js';
 import { noPlantedFaults, type PlantedFaultsOption } from './faults/option.js';
-import { DEFAULT_LIST_ENGINE, type TextCase } from './lists/engine-options.js';
+import { DEFAULT_LIST_ENGINE, type NullOrder, type TextCase } from './lists/engine-options.js';
 import { DEFAULT_RATE, type Rate } from './rate-limit.js';
 
 /** Default JWT secret of the local mock (documented in the README; override with --jwt-secret for shared use). */
@@ -64,6 +64,8 @@ export interface MockOptions extends PlantedFaultsOption {
   textCase: TextCase;
   /** Whether Equals compares text regardless of case (list engine option; inferred: sensitive, i.e. exact). */
   equalsCase: TextCase;
+  /** Where nulls sort ascending (list engine option; inferred: first); set by an adopted `null-order` decision. */
+  nullOrder?: NullOrder;
   /**
    * Decisions observed at a real deployment (`opsapi learn`), adopted instead of the contract's inferred ones
    * (`--decisions`); its `text-case` decision sets `textCase`. Absent: the contract's inferences.

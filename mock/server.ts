@@ -111,7 +111,11 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
     pageTexts: decisions || faults ? null : new PageTexts(store.caches.limitBytes * PAGE_TEXT_SHARE),
   };
   // Faults are applied after decisions: they break the adopted behaviour, as they break the inferred one.
-  const faithful = withListEngine(allHandlers(engine), { textCase: options.textCase, equalsCase: options.equalsCase });
+  const faithful = withListEngine(allHandlers(engine), {
+    textCase: options.textCase,
+    equalsCase: options.equalsCase,
+    ...(options.nullOrder ? { nullOrder: options.nullOrder } : {}),
+  });
   const adopted = decisions?.handlers(faithful) ?? faithful;
   const handlers = faults?.handlers(adopted) ?? adopted;
   let app: FastifyInstance;

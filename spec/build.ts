@@ -12,20 +12,34 @@ import { LIST_PARAMETERS, RETRY_AFTER_HEADER, filterAndSortParameters } from './
 import { buildLinks } from './operations/links.js';
 import { payloadSchemas, webhookItems } from './webhooks.js';
 import { ERROR_CATALOG } from './errors/index.js';
-import { documented, inferred } from './provenance.js';
-import { RFC9110_401_TYPE } from './schemas/problem.js';
+import { documented, type Fact, factMarks } from './provenance.js';
+import { referenceSentence } from './reference/index.js';
+import { RFC9110_401_TYPE, plain401Type } from './schemas/problem.js';
 import { KEY_WITH_BEARER } from './credentials.js';
+import { BEHAVIOUR_DECISIONS } from './behaviour-decisions.js';
 
 /** Version of the contract document (not of the API, which is `/v1`). */
 export const CONTRACT_VERSION = '1.0.0';
 
 const PROBLEM_MEDIA = 'application/problem+json';
 
-function marks(fact: {
-  provenance: 'documented' | 'inferred';
-  rationale?: string | undefined;
-}): Record<string, string> {
-  return fact.provenance === 'documented' ? { ...documented } : inferred(fact.rationale ?? '');
+/** The marks of a fact of the TypeScript definitions, under a prefix (`x-<prefix>-provenance`) or as the node's own. */
+const marks = factMarks;
+
+/** Endpoints: "Error responses follow the Errors part": every error response's body is a problem, whatever its status. */
+const ERROR_BODY: Fact = { provenance: 'documented', quote: referenceSentence('endpoints.error-responses') };
+
+/**
+ * The marks of a success response: `x-provenance` is that of its status, `x-body-provenance` that of its body (the
+ * schema, or `x-no-body`); a consumer reads "body documented, status inferred" as: any 2xx with this body meets the
+ * reference, this status is the contract's.
+ */
+function successMarks(success: OperationDef['success']): Record<string, unknown> {
+  return {
+    ...marks(success),
+    ...marks(success.body ?? success, 'body'),
+    ...(success.schema === null ? { 'x-no-body': true } : {}),
+  };
 }
 
 function toPlainSchema(schema: unknown): SchemaObject {
@@ -54,7 +68,7 @@ function buildOperation(op: OperationDef): OperationObject {
     description: p.description,
     schema: toPlainSchema(p.schema),
     example: p.example,
-    ...marks(op),
+    ...(p.quote ? documented(p.quote) : marks(op)),
   }));
   if (op.list?.parametersIn === 'query') {
     parameters.push({ $ref: '#/components/parameters/PageNumber' }, { $ref: '#/components/parameters/PageSize' });
@@ -69,7 +83,7 @@ function buildOperation(op: OperationDef): OperationObject {
       ? { content: { 'application/json': { schema: { $ref: `#/components/schemas/${success.schema}` } } } }
       : {}),
     ...(success.links ? { links: buildLinks(success.links) } : {}),
-    ...marks(success),
+    ...successMarks(success),
   };
   for (const error of op.errors) {
     const codes = error.codes.length ? ` Codes: ${error.codes.map((c) => `\`${c}\``).join(', ')}.` : '';
@@ -78,7 +92,9 @@ function buildOperation(op: OperationDef): OperationObject {
       content: { [PROBLEM_MEDIA]: { schema: { $ref: '#/components/schemas/Problem' } } },
       ...(error.status === 429 ? { headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } } : {}),
       'x-error-codes': [...error.codes],
+      ...(error.status === 401 && error.codes.length === 0 ? { 'x-problem-type': plain401Type() } : {}),
       ...marks(error),
+      ...marks(ERROR_BODY, 'body'),
     };
   }
 
@@ -98,10 +114,8 @@ function buildOperation(op: OperationDef): OperationObject {
     responses,
     ...marks(op),
     'x-permission': op.permission.name,
-    'x-permission-provenance': op.permission.provenance,
-    ...(op.permission.rationale ? { 'x-permission-rationale': op.permission.rationale } : {}),
-    'x-api-key-provenance': op.apiKey.provenance,
-    ...(op.apiKey.provenance === 'inferred' ? { 'x-api-key-rationale': op.apiKey.rationale } : {}),
+    ...marks(op.permission, 'permission'),
+    ...marks(op.apiKey, 'api-key'),
   };
   if (op.requestBody) {
     result.requestBody = {
@@ -143,11 +157,14 @@ function buildOperation(op: OperationDef): OperationObject {
 const DESCRIPTION = [
   'The Operations Platform API: a multi-tenant HTTP/JSON interface to a manufacturing and warehouse operations system.',
   'This document is the contract of the opsapi kit. Every operation, response, schema property and catalog entry carries',
-  '`x-provenance`: `documented` for what the API reference states, `inferred` (with `x-rationale`) for what the reference',
-  'leaves open ("not shown") and this kit decided. Conformance checks enforce documented facts as MUST and inferred ones as SHOULD.',
+  '`x-provenance`: `documented` for what the API reference states (with the sentence it rests on in `x-reference-quote`),',
+  '`inferred` (with `x-rationale`) for what the reference leaves open ("not shown") and this kit decided. A fact beside the',
+  'node carries the same marks under its name: `x-permission-provenance`, `x-body-provenance` (a success body the reference',
+  'gives under a status it does not give), `x-minimum-provenance` (a keyword the reference does not state). Conformance',
+  'checks enforce documented facts as MUST and inferred ones as SHOULD.',
   '',
   'Errors are problem bodies (`type`, `title`, `status`, `detail`, `instance`, `code`, `parameters`); the plain 401 has no `code`',
-  `and its \`type\` is ${RFC9110_401_TYPE}. The complete error catalog is in \`x-error-catalog\` and served by GET /v1/errors/{errorCode}.`,
+  `and its \`type\` is an address of RFC 9110 section 15.5.2 (the contract's: ${RFC9110_401_TYPE}). The complete error catalog is in \`x-error-catalog\` and served by GET /v1/errors/{errorCode}.`,
   '',
   'Examples are real identifiers of the world the mock seeds for tenant `demo` with its defaults (`npm start`): each example',
   'request, sent to a fresh `demo` tenant, succeeds. An operation whose examples address a record created at run time names',
@@ -193,7 +210,7 @@ export function buildDocument(): OpenAPIObject {
     bearerFormat: 'JWT',
     description:
       '`Authorization: Bearer <ACCESS_TOKEN>` (a JWT). How a JWT is obtained is not shown by the reference; the mock mints HS256 tokens with claims `org`, `permissions`, `roles`, `exp`.',
-    ...documented,
+    ...documented('auth.1.bearer'),
   });
   builder.addSecurityScheme('ApiKey', {
     type: 'apiKey',
@@ -201,7 +218,7 @@ export function buildDocument(): OpenAPIObject {
     name: 'X-Api-Key',
     description:
       "The `key` returned by POST /v1/access/apiKeys. Documented for list requests; accepted on every operation with the tenant and permissions of the key's creator (inferred). When both credentials are sent, both must be valid and of the same tenant, except that an X-Api-Key equal to the bearer token is the same credential sent twice and is accepted (inferred, `x-with-bearer`).",
-    ...documented,
+    ...documented('auth.2.api-key'),
     'x-with-bearer': { ...KEY_WITH_BEARER },
   });
 
@@ -226,11 +243,17 @@ export function buildDocument(): OpenAPIObject {
     description: entry.description,
     parameters: entry.parameters,
     status: entry.status,
-    'x-provenance': entry.provenance,
-    'x-text-provenance': entry.textProvenance,
+    ...documented(entry.quote),
+    // Documented texts quote the sentence that states the condition; their rationale says what is named here besides.
+    ...(entry.textQuote
+      ? marks({ provenance: 'documented', quote: entry.textQuote }, 'text')
+      : { 'x-text-provenance': entry.textProvenance }),
     ...(entry.textRationale ? { 'x-text-rationale': entry.textRationale } : {}),
-    'x-status-provenance': entry.statusProvenance,
-    ...(entry.statusRationale ? { 'x-status-rationale': entry.statusRationale } : {}),
+    ...(entry.textConditionQuote ? { 'x-text-condition-quote': entry.textConditionQuote.text } : {}),
+    ...(entry.statusQuote
+      ? marks({ provenance: 'documented', quote: entry.statusQuote }, 'status')
+      : marks({ provenance: 'inferred', rationale: entry.statusRationale ?? '' }, 'status')),
   }));
+  doc['x-behaviour'] = BEHAVIOUR_DECISIONS;
   return doc;
 }

@@ -35,7 +35,7 @@ export const SCHEMAS: Readonly<Record<string, TSchema>> = {
     enum: [...ERROR_CODES],
     description:
       'Every code of the error catalog (Errors / Error code catalog): 478 codes of 74 prefixes. `Problem.code` lists these and also accepts an unlisted code of the same shape.',
-    ...documented,
+    ...documented('errors.catalog.format'),
   }),
   ErrorParameter,
   ErrorCatalogEntry,

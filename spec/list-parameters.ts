@@ -1,6 +1,6 @@
 import type { ParameterObject } from 'openapi3-ts/oas31';
 import { FILTER_OPERATORS, OPERATOR_SEMANTICS } from './lists/operators.js';
-import { documented, inferred } from './provenance.js';
+import { documented, factMarks, inferred } from './provenance.js';
 import {
   FILTER_LENGTH_RATIONALE,
   MAX_FILTER_LENGTH,
@@ -46,7 +46,7 @@ export const LIST_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
     description: `The page to return, >= 1 (default 1), at most ${MAX_PAGE_NUMBER} (inferred). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred; clamping is also allowed by the rule).`,
     schema: { type: 'integer', minimum: 1, ...inferredMaximum(MAX_PAGE_NUMBER, PAGE_NUMBER_RATIONALE), default: 1 },
     example: 1,
-    ...documented,
+    ...documented('lists.pageNumber'),
   },
   PageSize: {
     name: 'pageSize',
@@ -56,7 +56,7 @@ export const LIST_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
       'Items per page, between 1 and 1000 inclusive (default 25). Out of bounds: 400 COMMON.VALIDATION.ERROR (inferred).',
     schema: { type: 'integer', minimum: 1, maximum: 1000, default: 25 },
     example: 50,
-    ...documented,
+    ...documented('lists.pageSize'),
   },
   FilterBy: {
     name: 'filterBy',
@@ -64,7 +64,7 @@ export const LIST_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
     required: false,
     description: FILTER_GRAMMAR,
     schema: { type: 'string', ...inferredMaxLength(MAX_FILTER_LENGTH, FILTER_LENGTH_RATIONALE) },
-    ...documented,
+    ...documented('lists.filterBy'),
   },
   SortBy: {
     name: 'sortBy',
@@ -72,14 +72,28 @@ export const LIST_PARAMETERS: Readonly<Record<string, ParameterObject>> = {
     required: false,
     description: SORT_SYNTAX,
     schema: { type: 'string', ...inferredMaxLength(MAX_SORT_LENGTH, SORT_LENGTH_RATIONALE) },
-    ...documented,
+    ...documented('lists.sortBy'),
   },
 };
 
 /**
+ * Why `filterBy` and `sortBy` are on a list: their syntax is documented (the parameter's own marks), which endpoints
+ * take them is not: `x-presence-provenance: inferred` beside.
+ */
+const FILTER_AND_SORT_PRESENCE = factMarks(
+  {
+    provenance: 'inferred',
+    rationale:
+      'List and search endpoints accept `filterBy` and `sortBy` "on some endpoints"; which ones is not shown. This list takes them.',
+  },
+  'presence',
+);
+
+/**
  * The `filterBy` and `sortBy` parameters of one list operation: the shared definitions with the operation's own
- * examples. They are written inline, not as `$ref`, because an example must name fields of that operation
- * (`x-filterable`, `x-sortable`) and OpenAPI 3.1 ignores siblings of a `$ref`.
+ * examples, and their presence on the operation marked inferred. They are written inline, not as `$ref`, because an
+ * example must name fields of that operation (`x-filterable`, `x-sortable`) and OpenAPI 3.1 ignores siblings of a
+ * `$ref`.
  */
 export function filterAndSortParameters(examples: {
   readonly filterBy: string;
@@ -87,8 +101,8 @@ export function filterAndSortParameters(examples: {
 }): ParameterObject[] {
   const { FilterBy, SortBy } = LIST_PARAMETERS as Record<'FilterBy' | 'SortBy', ParameterObject>;
   return [
-    { ...FilterBy, example: examples.filterBy },
-    { ...SortBy, example: examples.sortBy },
+    { ...FilterBy, example: examples.filterBy, ...FILTER_AND_SORT_PRESENCE },
+    { ...SortBy, example: examples.sortBy, ...FILTER_AND_SORT_PRESENCE },
   ];
 }
 

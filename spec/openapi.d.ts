@@ -1230,7 +1230,7 @@ export interface components {
     schemas: {
         /** @description Error body. Sent as `application/problem+json` (inferred; the reference says only "JSON", so clients and the conformance runner accept `application/json` too). */
         Problem: {
-            /** @description for coded errors `{base_url}/errors/<code>`; for the plain 401 the RFC 9110 section on 401 */
+            /** @description for coded errors `{base_url}/errors/<code>`; for the plain 401 an address of the RFC 9110 section on 401 (see `x-problem-type` of the 401 responses) */
             type: string;
             /** @description short title */
             title: string;
@@ -1241,7 +1241,7 @@ export interface components {
             /** @description `<METHOD> <request path>` of the failed request */
             instance: string;
             /** @description error code (one of the catalog, see ErrorCode); absent on the plain 401 and on errors no catalog code names */
-            code?: components["schemas"]["ErrorCode"] | string;
+            code?: string | components["schemas"]["ErrorCode"];
             /** @description the parameters of the code (present on the 429 body, where it is an empty object) */
             parameters?: {
                 [key: string]: unknown;
@@ -1541,7 +1541,7 @@ export interface components {
             lotId?: string;
             /** @description free text */
             comment?: string;
-            /** @description identifier of the unit of measure of `stock`; the base unit of the SKU when omitted */
+            /** @description identifier of the unit of measure of `stock`; the base unit of the SKU when omitted (inferred) */
             stockUnitOfMeasureId?: string;
         };
         InspectionDefinition: {
@@ -1550,7 +1550,7 @@ export interface components {
             /** @description name of the inspection */
             name: string;
             /**
-             * @description inspection type (response only); `Simple` is shown
+             * @description inspection type (response only); `Simple` is shown. Other allowed values are not shown, so any string is accepted in responses; the mock uses `Simple`, `Numeric` and `Photo` (inferred).
              * @example Simple
              */
             type: string;
@@ -2996,7 +2996,7 @@ export interface operations {
                     "application/json": components["schemas"]["FamilyPage"];
                 };
             };
-            /** @description The filter cannot be parsed or names an unknown column (FILTER_PARSING_FAILED, documented); the sort names an unknown field (SORTING_PARSING_FAILED); a page parameter is out of bounds (VALIDATION.ERROR). Codes: `COMMON.QUERY.FILTER_PARSING_FAILED`, `COMMON.QUERY.SORTING_PARSING_FAILED`, `COMMON.VALIDATION.ERROR`. */
+            /** @description The filter cannot be parsed or names an unknown column (FILTER_PARSING_FAILED: a documented pair); the sort names an unknown field (SORTING_PARSING_FAILED); a page parameter is out of bounds (VALIDATION.ERROR). Codes: `COMMON.QUERY.FILTER_PARSING_FAILED`, `COMMON.QUERY.SORTING_PARSING_FAILED`, `COMMON.VALIDATION.ERROR`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3170,7 +3170,7 @@ export interface operations {
                     "application/json": components["schemas"]["SkuListItemPage"];
                 };
             };
-            /** @description The filter cannot be parsed or names an unknown column (FILTER_PARSING_FAILED, documented); the sort names an unknown field (SORTING_PARSING_FAILED); a page parameter is out of bounds (VALIDATION.ERROR). Codes: `COMMON.QUERY.FILTER_PARSING_FAILED`, `COMMON.QUERY.SORTING_PARSING_FAILED`, `COMMON.VALIDATION.ERROR`. */
+            /** @description The filter cannot be parsed or names an unknown column (FILTER_PARSING_FAILED: a documented pair); the sort names an unknown field (SORTING_PARSING_FAILED); a page parameter is out of bounds (VALIDATION.ERROR). Codes: `COMMON.QUERY.FILTER_PARSING_FAILED`, `COMMON.QUERY.SORTING_PARSING_FAILED`, `COMMON.VALIDATION.ERROR`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3464,7 +3464,7 @@ export interface operations {
                     "application/json": components["schemas"]["AssetPage"];
                 };
             };
-            /** @description The filter cannot be parsed or names an unknown column (FILTER_PARSING_FAILED, documented); the sort names an unknown field (SORTING_PARSING_FAILED); a page parameter is out of bounds (VALIDATION.ERROR). Codes: `COMMON.QUERY.FILTER_PARSING_FAILED`, `COMMON.QUERY.SORTING_PARSING_FAILED`, `COMMON.VALIDATION.ERROR`. */
+            /** @description The filter cannot be parsed or names an unknown column (FILTER_PARSING_FAILED: a documented pair); the sort names an unknown field (SORTING_PARSING_FAILED); a page parameter is out of bounds (VALIDATION.ERROR). Codes: `COMMON.QUERY.FILTER_PARSING_FAILED`, `COMMON.QUERY.SORTING_PARSING_FAILED`, `COMMON.VALIDATION.ERROR`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3568,7 +3568,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventDescriptorPage"];
                 };
             };
-            /** @description The filter cannot be parsed or names an unknown column (FILTER_PARSING_FAILED, documented); the sort names an unknown field (SORTING_PARSING_FAILED); a page parameter is out of bounds (VALIDATION.ERROR). Codes: `COMMON.QUERY.FILTER_PARSING_FAILED`, `COMMON.QUERY.SORTING_PARSING_FAILED`, `COMMON.VALIDATION.ERROR`. */
+            /** @description The filter cannot be parsed or names an unknown column (FILTER_PARSING_FAILED: a documented pair); the sort names an unknown field (SORTING_PARSING_FAILED); a page parameter is out of bounds (VALIDATION.ERROR). Codes: `COMMON.QUERY.FILTER_PARSING_FAILED`, `COMMON.QUERY.SORTING_PARSING_FAILED`, `COMMON.VALIDATION.ERROR`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3702,7 +3702,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationPage"];
                 };
             };
-            /** @description The filter cannot be parsed or names an unknown column (FILTER_PARSING_FAILED, documented); the sort names an unknown field (SORTING_PARSING_FAILED); a page parameter is out of bounds (VALIDATION.ERROR). Codes: `COMMON.QUERY.FILTER_PARSING_FAILED`, `COMMON.QUERY.SORTING_PARSING_FAILED`, `COMMON.VALIDATION.ERROR`. */
+            /** @description The filter cannot be parsed or names an unknown column (FILTER_PARSING_FAILED: a documented pair); the sort names an unknown field (SORTING_PARSING_FAILED); a page parameter is out of bounds (VALIDATION.ERROR). Codes: `COMMON.QUERY.FILTER_PARSING_FAILED`, `COMMON.QUERY.SORTING_PARSING_FAILED`, `COMMON.VALIDATION.ERROR`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3806,7 +3806,7 @@ export interface operations {
                     "application/json": components["schemas"]["SubscriptionPage"];
                 };
             };
-            /** @description The filter cannot be parsed or names an unknown column (FILTER_PARSING_FAILED, documented); the sort names an unknown field (SORTING_PARSING_FAILED); a page parameter is out of bounds (VALIDATION.ERROR). Codes: `COMMON.QUERY.FILTER_PARSING_FAILED`, `COMMON.QUERY.SORTING_PARSING_FAILED`, `COMMON.VALIDATION.ERROR`. */
+            /** @description The filter cannot be parsed or names an unknown column (FILTER_PARSING_FAILED: a documented pair); the sort names an unknown field (SORTING_PARSING_FAILED); a page parameter is out of bounds (VALIDATION.ERROR). Codes: `COMMON.QUERY.FILTER_PARSING_FAILED`, `COMMON.QUERY.SORTING_PARSING_FAILED`, `COMMON.VALIDATION.ERROR`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4109,7 +4109,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryAttemptPage"];
                 };
             };
-            /** @description The filter cannot be parsed or names an unknown column (FILTER_PARSING_FAILED, documented); the sort names an unknown field (SORTING_PARSING_FAILED); a page parameter is out of bounds (VALIDATION.ERROR). Codes: `COMMON.QUERY.FILTER_PARSING_FAILED`, `COMMON.QUERY.SORTING_PARSING_FAILED`, `COMMON.VALIDATION.ERROR`. */
+            /** @description The filter cannot be parsed or names an unknown column (FILTER_PARSING_FAILED: a documented pair); the sort names an unknown field (SORTING_PARSING_FAILED); a page parameter is out of bounds (VALIDATION.ERROR). Codes: `COMMON.QUERY.FILTER_PARSING_FAILED`, `COMMON.QUERY.SORTING_PARSING_FAILED`, `COMMON.VALIDATION.ERROR`. */
             400: {
                 headers: {
                     [name: string]: unknown;

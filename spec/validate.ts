@@ -1,6 +1,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
+import { type CoreSchema, documentedCore } from './documented-core.js';
 import { documentResolver, unknownFields, type RefResolver } from './unknown-fields.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
@@ -19,6 +20,33 @@ export interface ResponseSample {
   body: unknown;
 }
 
+/**
+ * What the API reference makes binding (MUST) for a response of an operation with a given status: see
+ * `ContractValidator.responseCore`.
+ */
+export interface ResponseCore {
+  /** The status the reference gives; absent when it gives none, and any status of the response's class meets it. */
+  readonly status?: number;
+  /**
+   * The body: the JSON pointer of the schema whose documented core it must match and the media types that may carry
+   * it; `none` when the reference says there is no body; absent when the reference does not say what the body is.
+   */
+  readonly body?: { readonly pointer: string; readonly media: readonly string[] } | 'none';
+  /** For an error: the codes the operation declares, each of which is an error of the request (a 4xx). */
+  readonly declaredCodes?: ReadonlySet<string>;
+}
+
+/** Media types a problem may come in (Errors / Problem body says JSON; `application/problem+json` is inferred). */
+const PROBLEM_MEDIA = ['application/problem+json', 'application/json'];
+
+function mediaOf(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+function hasBody(body: unknown): boolean {
+  return body !== undefined && body !== '' && body !== null;
+}
+
 function render(errors: ErrorObject[] | null | undefined): string[] {
   return (errors ?? []).map(
     (e) =>
@@ -33,6 +61,7 @@ function render(errors: ErrorObject[] | null | undefined): string[] {
 export class ContractValidator {
   private readonly ajv: Ajv2020;
   private readonly cache = new Map<string, ValidateFunction>();
+  private readonly coreCache = new Map<string, { schema: CoreSchema; fn: ValidateFunction }>();
   private readonly resolve: RefResolver;
 
   constructor(readonly document: OpenAPIObject) {
@@ -60,6 +89,28 @@ export class ContractValidator {
       this.cache.set(pointer, fn);
     }
     return fn;
+  }
+
+  /** The documented core (spec/documented-core.ts) of the schema at a JSON pointer, compiled once. */
+  private core(pointer: string): { schema: CoreSchema; fn: ValidateFunction } {
+    let found = this.coreCache.get(pointer);
+    if (!found) {
+      const schema = documentedCore(this.resolve(pointer), this.resolve);
+      found = { schema, fn: this.ajv.compile(schema as object) };
+      this.coreCache.set(pointer, found);
+    }
+    return found;
+  }
+
+  /** The documented core of a named component schema, as a standalone JSON Schema (what the reference states of it). */
+  coreSchema(name: string): CoreSchema {
+    return this.core(`#/components/schemas/${name}`).schema;
+  }
+
+  /** Validates a value against the documented core of a named component schema. */
+  validateCore(name: string, value: unknown): Validation {
+    const { fn } = this.core(`#/components/schemas/${name}`);
+    return fn(value) ? { ok: true } : { ok: false, errors: render(fn.errors) };
   }
 
   /** Validates a value against a named component schema. */
@@ -98,7 +149,8 @@ export class ContractValidator {
   }
 
   /**
-   * Validates a response of an operation: its status must be one the operation declares (or a generic error
+   * Validates a response of an operation against the whole contract (the SHOULD part; `validateResponseCore` is the
+   * MUST part): its status must be one the operation declares (or a generic error
    * problem: 404/405/413/415 without a code), its body must match the declared schema, and a body must come
    * with a JSON content type (`application/problem+json` or `application/json` for problems).
    */
@@ -131,6 +183,75 @@ export class ContractValidator {
       return { ok: false, errors: [`content type ${type || '(none)'} is not one of ${accepted.join(', ')}`] };
     const fn = this.compile(responsePointer(found, sample.status, mediaTypes[0] ?? ''));
     return fn(sample.body) ? { ok: true } : { ok: false, errors: render(fn.errors) };
+  }
+
+  /**
+   * What the API reference makes binding (MUST) for a response of an operation with this status, read from the marks
+   * of the document; undefined when it makes nothing binding (the whole contract, `validateResponse`, is a SHOULD):
+   * - a 2xx: the operation's success response, whatever status the document gives it. Its status binds only when
+   *   documented (`x-provenance`); otherwise any 2xx meets the reference. Its body binds when `x-body-provenance` is
+   *   documented: the documented core of its schema, or no body at all (`x-no-body`).
+   * - a status of 400 or more: "Error responses follow the Errors part" (Endpoints): a JSON problem matching the
+   *   documented core of `Problem`; a code the operation declares is an error of the request, so a 4xx (which one is
+   *   a SHOULD, except for the pairs the reference shows).
+   * - any other status: nothing.
+   */
+  responseCore(operationId: string, status: number): ResponseCore | undefined {
+    const found = this.findOperation(operationId);
+    if (!found) return undefined;
+    const responses = (found.op.responses ?? {}) as Record<string, Record<string, unknown>>;
+    if (status >= 400) {
+      const declaredCodes = new Set(
+        Object.values(responses).flatMap((r) => (Array.isArray(r['x-error-codes']) ? r['x-error-codes'] : [])),
+      );
+      return { body: { pointer: '#/components/schemas/Problem', media: PROBLEM_MEDIA }, declaredCodes };
+    }
+    if (status < 200 || status > 299) return undefined;
+    const key = Object.keys(responses).find((k) => /^2\d\d$/.test(k));
+    const success = key === undefined ? undefined : responses[key];
+    if (key === undefined || !success) return undefined;
+    const statusDocumented = success['x-provenance'] === 'documented';
+    if (!statusDocumented && success['x-body-provenance'] !== 'documented') return undefined;
+    const content = (success.content ?? {}) as Record<string, unknown>;
+    const media = Object.keys(content);
+    const body =
+      success['x-body-provenance'] !== 'documented'
+        ? undefined
+        : media.length === 0
+          ? ('none' as const)
+          : { pointer: responsePointer(found, Number(key), media[0] ?? ''), media };
+    return { ...(statusDocumented ? { status: Number(key) } : {}), ...(body ? { body } : {}) };
+  }
+
+  /**
+   * Validates a response against what the API reference makes binding for it (`responseCore`): the MUST part of the
+   * contract. Undefined when the reference makes nothing of this response binding. Fields and keywords the contract
+   * infers, other members, and which 2xx or 4xx is answered (where the reference does not give it) are judged by
+   * `validateResponse` only.
+   */
+  validateResponseCore(operationId: string, sample: ResponseSample): Validation | undefined {
+    const core = this.responseCore(operationId, sample.status);
+    if (!core) return undefined;
+    const errors: string[] = [];
+    if (core.status !== undefined && core.status !== sample.status)
+      errors.push(`status ${sample.status} is not the ${core.status} the reference gives ${operationId}`);
+    if (core.body === 'none') {
+      if (hasBody(sample.body)) errors.push(`the reference gives ${operationId} no response body; this one has one`);
+    } else if (core.body) {
+      const type = mediaOf(sample.contentType);
+      if (!core.body.media.includes(type))
+        errors.push(`content type ${type || '(none)'} is not one of ${core.body.media.join(', ')}`);
+      else {
+        const { fn } = this.core(core.body.pointer);
+        if (!fn(sample.body)) errors.push(...render(fn.errors));
+      }
+    }
+    const code = (sample.body as { code?: unknown } | null | undefined)?.code;
+    if (sample.status >= 500 && typeof code === 'string' && core.declaredCodes?.has(code))
+      errors.push(
+        `${code} is an error of the request that ${operationId} declares with a 4xx; answered ${sample.status}`,
+      );
+    return errors.length === 0 ? { ok: true } : { ok: false, errors };
   }
 
   /**

@@ -21,7 +21,7 @@ export const SIGNATURE_HEADER = {
   description:
     'HMAC-SHA256 of the unmodified raw body with the signing secret, as 64 lowercase hexadecimal characters. Receivers recompute it over the raw bytes and compare in constant time; re-serialising parsed JSON may break the match.',
   schema: { type: 'string' as const, pattern: '^[0-9a-f]{64}$' },
-  ...documented,
+  ...documented('auth.5.signature'),
 };
 
 /** The event id header (inferred: the reference does not say which field or header carries the event identifier). */
@@ -104,9 +104,13 @@ export function webhookItems(): Record<string, PathItemObject> {
             },
           },
           responses: {
-            '2XX': { description: 'Accepted: the notification becomes Success (documented).', ...documented },
+            '2XX': {
+              description: 'Accepted: the notification becomes Success (documented).',
+              ...documented('events.4.accept'),
+            },
           },
-          ...(event.provenance === 'documented' ? documented : inferred(event.rationale ?? '')),
+          // A shown name is documented (Events, point 2); its versions and payloads are the environment's own.
+          ...(event.provenance === 'documented' ? documented('events.2.names') : inferred(event.rationale ?? '')),
         },
       };
     }

@@ -37,6 +37,7 @@ describe('the published package', () => {
     expect(listing).toContain('package/dist/cli/opsapi.js');
     expect(listing).toContain('package/dist/testing.js');
     expect(listing).toContain('package/spec/openapi.json');
+    expect(listing).toContain('package/conformance/data-file.schema.json');
     expect(listing.split('\n').filter((l) => l.endsWith('.ts') && !l.endsWith('.d.ts'))).toEqual([]);
 
     // A fresh machine: the install sees an npm cache that is empty and may not use the network (see writeOfflineConsumer).

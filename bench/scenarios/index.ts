@@ -1,5 +1,6 @@
 import type { ScenarioName } from '../config.js';
 import { conformScenario } from './conform.js';
+import { conformRemoteScenario } from './conform-remote.js';
 import {
   list100kScenario,
   list10kScenario,
@@ -26,6 +27,7 @@ export const SCENARIO_DEFS: Record<ScenarioName, ScenarioDef> = {
   proxy: proxyScenario,
   webhooks: webhooksScenario,
   conform: conformScenario,
+  'conform-remote': conformRemoteScenario,
   'startup-and-memory': startupScenario,
   'tenants-10k': tenantsScenario,
   'start-close': startCloseScenario,

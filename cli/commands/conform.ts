@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { parsePartialDataManifest, type PartialDataManifest } from '../../common/data-manifest.js';
 import type { ConformOptions, ProgressEvent } from '../../conformance/context.js';
-import { TargetUnreachableError, UsageError } from '../../conformance/errors.js';
+import { CredentialRefusedError, TargetUnreachableError, UsageError } from '../../conformance/errors.js';
 import { flag, integer } from '../options.js';
 import { targetConformOptions, targetOptions } from '../target-options.js';
 import { readDecisionFile } from '../read-decisions.js';
@@ -49,6 +49,12 @@ export function readBaseline(file: string): string[] {
 
 function progress(tty: boolean): (event: ProgressEvent) => void {
   return (event) => {
+    if (event.kind === 'receiver') {
+      process.stderr.write(
+        `opsapi conform: webhook receiver listening on ${event.listening} (deliveries are expected at ${event.deliveriesAt})\n`,
+      );
+      return;
+    }
     if (tty) {
       if (event.kind === 'check-end' || event.kind === 'check-start')
         process.stderr.write(
@@ -109,7 +115,8 @@ async function listChecks(): Promise<void> {
 
 /**
  * `opsapi conform`: checks a base URL against the contract. Exit 0: no MUST check failed; 1: one did, or more than half
- * of the MUST checks were skipped (unless --allow-skips); 2: usage error, no credential for the target, or unreachable.
+ * of the MUST checks were skipped (unless --allow-skips), or --certify with a MUST check skipped or not selected; 2:
+ * usage error, no credential for the target, a credential the target refuses, or an unreachable target.
  */
 export function conformCommand(): Command {
   return (
@@ -131,15 +138,15 @@ export function conformCommand(): Command {
           'OTHER_TENANT_TOKEN',
         ),
       )
+      .addOption(targetOptions.webhookSecret())
+      .addOption(targetOptions.header())
       .addOption(
         flag(
-          '--webhook-secret <secret>',
-          'webhook signing secret (read from the mock when it has the admin API)',
-          'WEBHOOK_SECRET',
+          '--data <file>',
+          'disposable records to address: JSON in the GET /__mock/fixtures format (schema: conformance/data-file.schema.json)',
+          'DATA',
         ),
       )
-      .addOption(targetOptions.header())
-      .addOption(flag('--data <file>', 'sample records to address: JSON in the GET /__mock/fixtures format', 'DATA'))
       .addOption(
         flag(
           '--decisions <file>',
@@ -168,19 +175,9 @@ export function conformCommand(): Command {
           'RATE_LIMIT_PROBE',
         ),
       )
-      .addOption(flag('--webhook-host <host>', 'address the receiver binds', 'WEBHOOK_HOST').default('127.0.0.1'))
-      .addOption(
-        flag('--webhook-port <port>', 'port the receiver binds (0: any)', 'WEBHOOK_PORT')
-          .default(0)
-          .argParser(integer(0, 65535)),
-      )
-      .addOption(
-        flag(
-          '--webhook-public-url <url>',
-          'URL the target delivers to, when the receiver is behind a tunnel or proxy',
-          'WEBHOOK_PUBLIC_URL',
-        ),
-      )
+      .addOption(targetOptions.webhookHost())
+      .addOption(targetOptions.webhookPort())
+      .addOption(targetOptions.webhookPublicUrl())
       .addOption(
         flag('--concurrency <n>', 'requests in flight at once', 'CONCURRENCY').default(8).argParser(integer(1, 256)),
       )
@@ -220,7 +217,13 @@ export function conformCommand(): Command {
           'BASELINE',
         ),
       )
-      .addOption(flag('--certify', 'also fail when a MUST check was skipped', 'CERTIFY'))
+      .addOption(
+        flag(
+          '--certify',
+          'a certificate: also fail when a MUST check was skipped, or --only/--skip left checks out',
+          'CERTIFY',
+        ),
+      )
       .addOption(flag('--strict', 'also fail on SHOULD checks', 'STRICT'))
       .addOption(
         flag(
@@ -261,9 +264,10 @@ export function conformCommand(): Command {
           }
           let data: PartialDataManifest | undefined;
           if (o.data) {
+            // Every problem at once (a missing field, a wrong type, an unknown key, nested too), in one line; the
+            // format is conformance/data-file.schema.json.
             const parsed = parsePartialDataManifest(readJson(o.data, '--data'));
-            if (!parsed.ok)
-              throw new UsageError(`--data ${o.data}: not in the GET /__mock/fixtures format (${parsed.error})`);
+            if (!parsed.ok) throw new UsageError(`--data ${o.data}: ${parsed.error}`);
             data = parsed.value;
           }
           let decisions: DecisionFile | undefined;
@@ -317,6 +321,11 @@ export function conformCommand(): Command {
         } catch (error) {
           if (error instanceof UsageError) fail(2, error.message);
           if (error instanceof TargetUnreachableError) fail(2, `target unreachable: ${error.message}`);
+          if (error instanceof CredentialRefusedError) {
+            // The progress line of a terminal is cleared first: the refusal is the one line left.
+            if (process.stderr.isTTY === true) process.stderr.write('\r\u001b[K');
+            fail(2, error.message);
+          }
           throw error;
         }
       })

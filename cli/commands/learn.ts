@@ -1,24 +1,79 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Command } from 'commander';
+import { parsePartialDataManifest, type PartialDataManifest } from '../../common/data-manifest.js';
+import type { ConformOptions } from '../../conformance/context.js';
 import { decisionTable, learnDecisions } from '../../conformance/learn/learn.js';
-import { NoCredentialError, TargetUnreachableError, UsageError } from '../../conformance/runner.js';
-import { flag } from '../options.js';
+import {
+  CredentialRefusedError,
+  NoCredentialError,
+  TargetUnreachableError,
+  UsageError,
+} from '../../conformance/runner.js';
+import { flag, integer } from '../options.js';
 import { targetConformOptions, targetOptions, type TargetFlags } from '../target-options.js';
 
 interface Flags extends TargetFlags {
   baseUrl?: string;
   out?: string;
+  limitedToken?: string;
+  otherTenantToken?: string;
+  webhookSecret?: string;
+  data?: string;
   allowWrites?: boolean;
+  webhooks?: boolean;
   rateLimitProbe?: boolean;
+  webhookHost?: string;
+  webhookPort?: number;
+  webhookPublicUrl?: string;
+  deliveryTimeout: number;
+  concurrency: number;
+  pace: number;
   rateLimitMaxRequests: number;
   rateLimitMaxSeconds: number;
   timeout: number;
 }
 
+/** The `--data` file: the records the probes may address and change (the format of `opsapi conform --data`). */
+function readData(file: string): PartialDataManifest {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  } catch (error) {
+    throw new UsageError(`--data: cannot read ${file} as JSON: ${(error as Error).message}`);
+  }
+  const parsed = parsePartialDataManifest(value);
+  if (!parsed.ok) throw new UsageError(`--data ${file}: ${parsed.error}`);
+  return parsed.value;
+}
+
+/** The options of the probes, from the flags (the same names and meanings as `opsapi conform`'s). */
+function learnOptions(o: Flags): ConformOptions {
+  return {
+    ...targetConformOptions(o.baseUrl as string, o),
+    ...(o.limitedToken ? { limitedToken: o.limitedToken } : {}),
+    ...(o.otherTenantToken ? { otherTenantToken: o.otherTenantToken } : {}),
+    ...(o.webhookSecret ? { webhookSecret: o.webhookSecret } : {}),
+    ...(o.data ? { data: readData(o.data) } : {}),
+    allowWrites: o.allowWrites === true,
+    webhooks: o.webhooks === true,
+    rateLimitProbe: o.rateLimitProbe === true,
+    ...(o.webhookHost ? { webhookHost: o.webhookHost } : {}),
+    ...(o.webhookPort !== undefined ? { webhookPort: o.webhookPort } : {}),
+    ...(o.webhookPublicUrl ? { webhookPublicUrl: o.webhookPublicUrl } : {}),
+    deliveryTimeoutMs: o.deliveryTimeout,
+    concurrency: o.concurrency,
+    pace: o.pace === 0 ? null : { limit: o.pace, windowMs: 1000 },
+    rateLimitMaxRequests: o.rateLimitMaxRequests,
+    rateLimitMaxSeconds: o.rateLimitMaxSeconds,
+    timeoutMs: o.timeout,
+  };
+}
+
 /**
- * `opsapi learn`: what a deployment does where the contract had to infer (DESIGN: learning from a real deployment).
- * Exit 0 when the file was written; 2 for usage errors, no credential, or an unreachable target.
+ * `opsapi learn`: what a deployment does where the contract had to infer (README "Learning from a real deployment"),
+ * with the credentials and inputs `opsapi conform` takes. Exit 0 when the file was written; 2 for usage errors, no
+ * credential, a credential the target refuses, or an unreachable target.
  */
 export function learnCommand(): Command {
   return new Command('learn')
@@ -27,17 +82,46 @@ export function learnCommand(): Command {
     )
     .addOption(targetOptions.baseUrl())
     .addOption(targetOptions.token())
+    .addOption(
+      flag(
+        '--limited-token <token>',
+        'access token lacking permissions: which permission each 403 names',
+        'LIMITED_TOKEN',
+      ),
+    )
     .addOption(targetOptions.apiKey())
     .addOption(targetOptions.tokenCommand())
+    .addOption(
+      flag(
+        '--other-tenant-token <token>',
+        'access token of another tenant (reads of the catalog share it)',
+        'OTHER_TENANT_TOKEN',
+      ),
+    )
+    .addOption(targetOptions.webhookSecret())
     .addOption(targetOptions.header())
+    .addOption(
+      flag(
+        '--data <file>',
+        'disposable records the write probes address: JSON in the GET /__mock/fixtures format (its deletable family is used up)',
+        'DATA',
+      ),
+    )
     .addOption(targetOptions.noMockAdmin())
     .addOption(targetOptions.adminKey())
     .addOption(flag('--out <file>', 'where to write the decisions (JSON; required)', 'OUT'))
     .addOption(
       flag(
         '--allow-writes',
-        'also probe with writes: refused subscriptions, and one subscription created and deleted',
+        'also probe with writes: refused and created subscriptions, an API key, and with --data stock, lines, a family',
         'ALLOW_WRITES',
+      ),
+    )
+    .addOption(
+      flag(
+        '--webhooks',
+        'host a receiver, subscribe it and learn the payload, the event id header and the attempt records',
+        'WEBHOOKS',
       ),
     )
     .addOption(
@@ -46,6 +130,30 @@ export function learnCommand(): Command {
         'exceed the rate limit on purpose to see how a 429 tells its delay',
         'RATE_LIMIT_PROBE',
       ),
+    )
+    .addOption(targetOptions.webhookHost())
+    .addOption(targetOptions.webhookPort())
+    .addOption(targetOptions.webhookPublicUrl())
+    .addOption(
+      flag(
+        '--delivery-timeout <ms>',
+        'how long to wait for a delivery, and for a notification to settle, ms',
+        'DELIVERY_TIMEOUT',
+      )
+        .default(10_000)
+        .argParser(integer(100, 600_000)),
+    )
+    .addOption(
+      flag('--concurrency <n>', 'requests in flight at once', 'CONCURRENCY').default(8).argParser(integer(1, 256)),
+    )
+    .addOption(
+      flag(
+        '--pace <n>',
+        "requests per second the probes allow themselves per tenant, to stay within the target's rate limit (0: unpaced)",
+        'PACE',
+      )
+        .default(300)
+        .argParser(integer(0, 100_000)),
     )
     .addOption(targetOptions.rateLimitMaxRequests())
     .addOption(targetOptions.rateLimitMaxSeconds())
@@ -59,23 +167,18 @@ export function learnCommand(): Command {
       if (!o.baseUrl) fail('--base-url is required (or OPSAPI_BASE_URL)');
       if (!o.out) fail('--out is required (or OPSAPI_OUT): the file the decisions are written to');
       try {
-        const file = await learnDecisions({
-          ...targetConformOptions(o.baseUrl as string, o),
-          allowWrites: o.allowWrites === true,
-          rateLimitProbe: o.rateLimitProbe === true,
-          rateLimitMaxRequests: o.rateLimitMaxRequests,
-          rateLimitMaxSeconds: o.rateLimitMaxSeconds,
-          timeoutMs: o.timeout,
-        });
+        const file = await learnDecisions(learnOptions(o));
         process.stdout.write(decisionTable(file));
         mkdirSync(dirname(o.out as string), { recursive: true });
         writeFileSync(o.out as string, `${JSON.stringify(file, null, 2)}\n`);
         process.stderr.write(`opsapi learn: wrote ${o.out}\n`);
+        for (const note of file.notes ?? []) process.stderr.write(`opsapi learn: ${note}\n`);
         process.exit(0);
       } catch (error) {
         if (error instanceof UsageError) fail(error.message);
         if (error instanceof TargetUnreachableError) fail(`target unreachable: ${error.message}`);
         if (error instanceof NoCredentialError) fail(error.message);
+        if (error instanceof CredentialRefusedError) fail(error.message);
         throw error;
       }
     });

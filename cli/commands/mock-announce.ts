@@ -5,6 +5,8 @@ import { adminClaims, limitedClaims } from '../../mock/auth/presets.js';
 import { CacheBudget } from '../../mock/lists/cache-budget.js';
 import { cacheBytesOf } from '../../mock/cache-memory.js';
 import { redisLocation } from '../../mock/replication/keys.js';
+import { notAdopted } from '../../mock/decisions/index.js';
+import { decisionsOf, type DecisionFile } from '../../spec/decisions/index.js';
 
 /** Validity of the tokens printed at start: long enough for a working day or a CI job of any length (inferred). */
 const PRINTED_TOKEN_SECONDS = 30 * 24 * 3600;
@@ -51,6 +53,19 @@ function cachesLine(options: Partial<MockOptions>): string {
   return `${mb(budget.limitBytes)} over all tenants, ${mb(budget.shareBytes)} per tenant${options.cacheMb ? '' : ' (inferred from memory; --cache-mb sets it)'}`;
 }
 
+/**
+ * What a mock started with `--decisions` says of them: how many it read, and one line for each decision that differs
+ * from the contract and that the mock does not take on (a deployment's own record members, catalog texts, payloads),
+ * so nobody mistakes the mock for the deployment at those points.
+ */
+function decisionLines(file: DecisionFile): string[] {
+  const skipped = notAdopted(decisionsOf(file));
+  return [
+    `  decisions:      adopted ${file.decisions.length - skipped.length} (observed at ${file.target} on ${file.date})`,
+    ...skipped.map((n) => `  not adopted:    ${n.id}: ${n.reason}`),
+  ];
+}
+
 /** The human banner. */
 export function bannerLines(running: RunningMock, options: Partial<MockOptions>, facts: StartupFacts): string[] {
   return [
@@ -70,11 +85,7 @@ export function bannerLines(running: RunningMock, options: Partial<MockOptions>,
         ]
       : []),
     ...(options.faults?.size ? [`  FAULTS PLANTED: ${[...options.faults].join(', ')}`] : []),
-    ...(options.decisions
-      ? [
-          `  decisions:      adopted ${options.decisions.decisions.length} (observed at ${options.decisions.target} on ${options.decisions.date})`,
-        ]
-      : []),
+    ...(options.decisions ? decisionLines(options.decisions) : []),
     ...(running.restored
       ? [
           `  state:          ${options.stateFile} (restored ${running.restored.tenants} tenants, ${running.restored.entities} records, ${running.restored.pendingNotifications} pending deliveries${running.restored.tornTail ? '; dropped a torn last line' : ''})`,

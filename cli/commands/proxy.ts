@@ -4,6 +4,7 @@ import { contract } from '../../conformance/contract.js';
 import { ProxyChecker, type Violation } from '../../conformance/proxy/checker.js';
 import { type Interceptor, parseTarget, startForwardingProxy } from '../../conformance/proxy/forward.js';
 import { HarRecorder } from '../../conformance/proxy/har.js';
+import { verdictOf } from '../../conformance/report/run-verdict.js';
 import type { Report } from '../../conformance/types.js';
 import { flag, integer } from '../options.js';
 import { reportNameProblem, writeReport } from '../report-files.js';
@@ -34,7 +35,7 @@ function summary(report: Report): string {
     `opsapi proxy: ${t?.exchanges ?? 0} exchanges, ${t?.withViolations ?? 0} with violations, ${t?.transportErrors ?? 0} not answered by the target`,
     `  operations called ${t?.operations.called ?? 0}/${t?.operations.total ?? 0}, declared answers met ${t?.pairs.met ?? 0}/${t?.pairs.total ?? 0}, requests not in the contract ${t?.notInContract.count ?? 0}`,
     ...failed.map((c) => `  ${c.level} ${c.id}: ${c.failureCount} violation${c.failureCount === 1 ? '' : 's'}`),
-    report.exitCode === 0 ? '  no MUST violation' : `  MUST violations seen: exit 1`,
+    `  ${verdictOf(report).text} (exit ${report.exitCode})`,
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -68,7 +68,10 @@ describe('opsapi proxy', () => {
     expect(json.exitCode).toBe(1);
     expect(readFileSync(reports[1] as string, 'utf8')).toContain('<testsuites');
     const html = readFileSync(reports[2] as string, 'utf8');
-    expect(html).toContain('id="verdict">MUST VIOLATED<');
+    expect(html).toContain('id="verdict">FAILED<');
+    expect(child.output()).toMatch(
+      /FAILED: \d+ MUST rules? violated in 2 exchanges: [^\n]*auth\.401-no-code[^\n]* \(exit 1\)/,
+    );
     expect(html).toMatch(/<section id="traffic">[\s\S]*2 exchanges \(1 with violations/);
     const record = JSON.parse(readFileSync(har, 'utf8')) as { log: { version: string; entries: unknown[] } };
     expect(record.log.version).toBe('1.2');
@@ -85,6 +88,7 @@ describe('opsapi proxy', () => {
     const status = await child.stop(10_000);
     expect(status.code, child.output()).toBe(0);
     expect(child.output()).toContain('opsapi proxy: 4 exchanges, 0 with violations');
+    expect(child.output()).toContain('PASSED: no MUST violation in 4 exchanges (exit 0)');
     expect(child.output()).not.toMatch(/^(MUST|SHOULD) /m);
   });
 

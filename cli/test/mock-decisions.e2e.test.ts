@@ -20,10 +20,11 @@ function expectRefusal(run: CliRun, file: string, says: RegExp): void {
   expect(run.stdout).toBe('');
 }
 
-/** Two decisions that differ from the contract's inferences. */
+/** Two decisions that differ from the contract's inferences, and one the mock cannot take on. */
 const GOOD = decisionFile({
   'code-status:NOTIFICATIONS.SUBSCRIPTION.EVENT_NOT_FOUND': 404,
   'text-case': 'sensitive',
+  'catalog-texts': 'own',
 });
 
 describe('opsapi mock --decisions', () => {
@@ -85,6 +86,12 @@ describe('opsapi mock --decisions', () => {
     it('says in the banner how many decisions it adopted, observed where and when', () => {
       expect(child.output()).toContain(
         '  decisions:      adopted 2 (observed at https://api.example.test on 2025-06-01T10:00:00.000Z)\n',
+      );
+    });
+
+    it('lists each decision it does not adopt in the banner, one line each with the reason', () => {
+      expect(child.output()).toContain(
+        "  not adopted:    catalog-texts: its error catalog keeps the contract's texts\n",
       );
     });
 

@@ -1,5 +1,6 @@
 import { expected } from '../decided.js';
-import { judge401NoCode, judge401Type } from '../rules/problems.js';
+import { RFC9110_401_TYPE } from '../../spec/schemas/problem.js';
+import { judge401NoCode, judge401Type, judge401TypeForm } from '../rules/problems.js';
 import type { OperationDef } from '../../spec/operations/index.js';
 import type { Credential, Exchange } from '../client.js';
 import { label, operations, probePath } from '../contract.js';
@@ -113,12 +114,28 @@ export function authChecks(): CheckDef[] {
     },
     {
       id: 'auth.401-type',
-      title: 'The 401 problem `type` is the RFC 9110 section on 401',
+      title: 'The 401 problem `type` is an address of the RFC 9110 section on 401',
       family: 'auth',
       clause: 'Errors / Problem body (type of the plain 401)',
       level: 'MUST',
       async run(c) {
         each401(c, await anonymousAnswers(c), (a) => c.findings(judge401Type(a.ex).list, a.ex, `with ${a.variant}`));
+      },
+    },
+    {
+      id: 'auth.401-type-form',
+      title: 'The 401 problem `type` is spelled as the contract spells the RFC 9110 address',
+      family: 'auth',
+      clause: 'Errors / Problem body (type of the plain 401; the exact spelling of the address is not given)',
+      level: 'SHOULD',
+      async run(c) {
+        each401(c, await anonymousAnswers(c), (a) =>
+          c.findings(
+            judge401TypeForm(a.ex, expected<'problem-401-type'>(c.run, 'problem-401-type', RFC9110_401_TYPE)).list,
+            a.ex,
+            `with ${a.variant}`,
+          ),
+        );
       },
     },
     {
@@ -164,6 +181,16 @@ export function authChecks(): CheckDef[] {
           }
           const twice = await send(c, op, { authorization: `Bearer ${token}`, 'x-api-key': token });
           c.exercised(label(op));
+          if (expected<'key-repeating-bearer'>(c.run, 'key-repeating-bearer', 'accepted') === 'refused') {
+            c.expect(
+              twice.status === 401,
+              `${label(op)} with the bearer token also in X-Api-Key`,
+              twice,
+              '401 (observed)',
+              String(twice.status),
+            );
+            continue;
+          }
           c.expect(
             twice.status === alone.status,
             `${label(op)} with the bearer token also in X-Api-Key`,

@@ -5,7 +5,7 @@ export type Item = Record<string, unknown>;
 
 /** One filter condition built from data the run read, with what it must select. */
 export interface FilterCase {
-  field: ListField;
+  field: CaseField;
   operator: FilterOperator;
   text: string;
   /** Items the condition must return under the strictest reading (case-sensitive text). */
@@ -40,18 +40,25 @@ const NUMERIC: Partial<Record<FilterOperator, (a: number, b: number) => boolean>
   IsOnOrBefore: (a, b) => a <= b,
 };
 
+/**
+ * A field as a filter names it: `name` is the member of the items, `query` the name `filterBy` takes (the target's
+ * own spelling, e.g. `CreatedAt` for a `createdAt` member; the member's name when absent).
+ */
+export type CaseField = ListField & { readonly query?: string };
+
 /** Builds a condition for a field and operator from the items read, or says why the data cannot exercise it. */
-export function buildCase(items: Item[], field: ListField, operator: FilterOperator): FilterCase | string {
+export function buildCase(items: Item[], field: CaseField, operator: FilterOperator): FilterCase | string {
   const name = field.name;
+  const q = field.query ?? name;
   const get = (item: Item) => item[name];
   const base = { field, operator };
   if (operator === 'IsNull') {
     if (!items.some((i) => isNull(get(i)))) return `no item has a null ${name}`;
-    return { ...base, text: `${name}[IsNull]`, strict: (i) => isNull(get(i)), lenient: (i) => isNull(get(i)) };
+    return { ...base, text: `${q}[IsNull]`, strict: (i) => isNull(get(i)), lenient: (i) => isNull(get(i)) };
   }
   if (operator === 'IsNotNull') {
     if (!items.some((i) => !isNull(get(i)))) return `every ${name} is null`;
-    return { ...base, text: `${name}[IsNotNull]`, strict: (i) => !isNull(get(i)), lenient: (i) => !isNull(get(i)) };
+    return { ...base, text: `${q}[IsNotNull]`, strict: (i) => !isNull(get(i)), lenient: (i) => !isNull(get(i)) };
   }
   if (field.type === 'string' || field.type === 'enum') {
     const values = items.map(get).filter((v): v is string => typeof v === 'string' && safe(v));
@@ -61,10 +68,10 @@ export function buildCase(items: Item[], field: ListField, operator: FilterOpera
       const v = ordered[0];
       if (v === undefined) return `no ${name} value usable without quoting`;
       if (field.type === 'enum')
-        return { ...base, text: `${name}[Equals]${v}`, strict: (i) => get(i) === v, lenient: (i) => get(i) === v };
+        return { ...base, text: `${q}[Equals]${v}`, strict: (i) => get(i) === v, lenient: (i) => get(i) === v };
       return {
         ...base,
-        text: `${name}[Equals]${v}`,
+        text: `${q}[Equals]${v}`,
         strict: (i) => get(i) === v,
         lenient: (i) => lower(get(i)) === v.toLowerCase(),
       };
@@ -83,21 +90,21 @@ export function buildCase(items: Item[], field: ListField, operator: FilterOpera
       if (operator === 'Contains')
         return {
           ...base,
-          text: `${name}[Contains]${part}`,
+          text: `${q}[Contains]${part}`,
           strict: (i) => typeof get(i) === 'string' && (get(i) as string).includes(part),
           lenient: (i) => lower(get(i))?.includes(p) === true,
         };
       if (operator === 'StartsWith')
         return {
           ...base,
-          text: `${name}[StartsWith]${part}`,
+          text: `${q}[StartsWith]${part}`,
           strict: (i) => typeof get(i) === 'string' && (get(i) as string).startsWith(part),
           lenient: (i) => lower(get(i))?.startsWith(p) === true,
         };
       if (operator === 'EndsWith')
         return {
           ...base,
-          text: `${name}[EndsWith]${part}`,
+          text: `${q}[EndsWith]${part}`,
           strict: (i) => typeof get(i) === 'string' && (get(i) as string).endsWith(part),
           lenient: (i) => lower(get(i))?.endsWith(p) === true,
         };
@@ -109,7 +116,7 @@ export function buildCase(items: Item[], field: ListField, operator: FilterOpera
     const values = items.map(get).filter((v): v is boolean => typeof v === 'boolean');
     const v = values.includes(false) ? false : values[0];
     if (v === undefined) return `no ${name} value`;
-    return { ...base, text: `${name}[Equals]${String(v)}`, strict: (i) => get(i) === v, lenient: (i) => get(i) === v };
+    return { ...base, text: `${q}[Equals]${String(v)}`, strict: (i) => get(i) === v, lenient: (i) => get(i) === v };
   }
   const compare = NUMERIC[operator];
   if (!compare) return `${operator} does not apply to ${field.type}`;
@@ -122,7 +129,7 @@ export function buildCase(items: Item[], field: ListField, operator: FilterOpera
     if (v === undefined || (operator !== 'Equals' && values.length < 2))
       return `fewer than two distinct ${name} values`;
     const test = (i: Item) => typeof get(i) === 'number' && compare(get(i) as number, v);
-    return { ...base, text: `${name}[${operator}]${String(v)}`, strict: test, lenient: test };
+    return { ...base, text: `${q}[${operator}]${String(v)}`, strict: test, lenient: test };
   }
   // Dates: compared as instants, with a date-time value taken from an item (a date-only value means whole days: inferred).
   const byInstant = new Map<number, string>();
@@ -135,5 +142,5 @@ export function buildCase(items: Item[], field: ListField, operator: FilterOpera
   if (t === undefined || (operator !== 'Equals' && instants.length < 2))
     return `fewer than two distinct ${name} instants`;
   const test = (i: Item) => typeof get(i) === 'string' && compare(Date.parse(get(i) as string), t);
-  return { ...base, text: `${name}[${operator}]${byInstant.get(t) as string}`, strict: test, lenient: test };
+  return { ...base, text: `${q}[${operator}]${byInstant.get(t) as string}`, strict: test, lenient: test };
 }

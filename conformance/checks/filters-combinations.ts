@@ -1,14 +1,21 @@
 import type { FilterOperator } from '../../spec/lists/operators.js';
-import { filterableFields, label, listOperations } from '../contract.js';
+import { label, listOperations } from '../contract.js';
 import type { CheckContext, CheckDef } from '../context.js';
-import { readList, type ListData } from '../helpers.js';
+import type { ListData } from '../helpers.js';
+import { expected } from '../decided.js';
+import { listProfile, type ListProfile } from '../observe/list-profile.js';
+import { eachList } from './lists-support.js';
 import { buildCase } from './filters-case.js';
-import { CLAUSE, intersection, resultSet, same, twins, union } from './filters-support.js';
+import { CLAUSE, intersection, onEveryFilter, resultSet, same, union } from './filters-support.js';
 
 /** Conditions on distinct fields whose server answers are non-empty proper subsets of the list. */
-async function combinationCases(c: CheckContext, data: ListData): Promise<{ text: string; ids: Set<string> }[]> {
+async function combinationCases(
+  c: CheckContext,
+  data: ListData,
+  profile: ListProfile,
+): Promise<{ text: string; ids: Set<string> }[]> {
   const picked: { text: string; ids: Set<string> }[] = [];
-  for (const field of filterableFields(data.op)) {
+  for (const field of profile.filterable) {
     if (picked.length >= 4) break;
     for (const operator of ['Equals', 'Contains', 'Gt', 'IsAfter', 'StartsWith'] as FilterOperator[]) {
       if (!field.operators.includes(operator)) continue;
@@ -26,35 +33,40 @@ async function combinationCases(c: CheckContext, data: ListData): Promise<{ text
 
 export function combinationChecks(): CheckDef[] {
   return [
-    ...twins('filters.and-or', '`&&` intersects and `||` unites the conditions', CLAUSE, async (c, data) => {
-      const cases = await combinationCases(c, data);
-      const [a, b] = cases;
-      if (!a || !b) return c.cannot(`${label(data.op)}: fewer than two selective conditions`);
-      const and = await resultSet(c, data, `${a.text}&&${b.text}`);
-      const or = await resultSet(c, data, `${a.text}||${b.text}`);
-      if (and) {
-        c.exercised(`${label(data.op)} A&&B`);
-        c.expect(
-          same(and.ids, intersection(a.ids, b.ids)),
-          `${label(data.op)}: ${a.text}&&${b.text} is not the intersection`,
-          and.ex,
-          `${intersection(a.ids, b.ids).size} items (A ∩ B)`,
-          `${and.ids.size} items`,
-        );
-      }
-      if (or) {
-        c.exercised(`${label(data.op)} A||B`);
-        c.expect(
-          same(or.ids, union(a.ids, b.ids)),
-          `${label(data.op)}: ${a.text}||${b.text} is not the union`,
-          or.ex,
-          `${union(a.ids, b.ids).size} items (A ∪ B)`,
-          `${or.ids.size} items`,
-        );
-      }
-    }),
-    ...twins('filters.parentheses', 'Parentheses group conditions', CLAUSE, async (c, data) => {
-      const [a, b, cc] = await combinationCases(c, data);
+    onEveryFilter(
+      'filters.and-or',
+      '`&&` intersects and `||` unites the conditions',
+      CLAUSE,
+      async (c, data, profile) => {
+        const cases = await combinationCases(c, data, profile);
+        const [a, b] = cases;
+        if (!a || !b) return c.cannot(`${label(data.op)}: fewer than two selective conditions`);
+        const and = await resultSet(c, data, `${a.text}&&${b.text}`);
+        const or = await resultSet(c, data, `${a.text}||${b.text}`);
+        if (and) {
+          c.exercised(`${label(data.op)} A&&B`);
+          c.expect(
+            same(and.ids, intersection(a.ids, b.ids)),
+            `${label(data.op)}: ${a.text}&&${b.text} is not the intersection`,
+            and.ex,
+            `${intersection(a.ids, b.ids).size} items (A ∩ B)`,
+            `${and.ids.size} items`,
+          );
+        }
+        if (or) {
+          c.exercised(`${label(data.op)} A||B`);
+          c.expect(
+            same(or.ids, union(a.ids, b.ids)),
+            `${label(data.op)}: ${a.text}||${b.text} is not the union`,
+            or.ex,
+            `${union(a.ids, b.ids).size} items (A ∪ B)`,
+            `${or.ids.size} items`,
+          );
+        }
+      },
+    ),
+    onEveryFilter('filters.parentheses', 'Parentheses group conditions', CLAUSE, async (c, data, profile) => {
+      const [a, b, cc] = await combinationCases(c, data, profile);
       if (!a || !b || !cc) return c.cannot(`${label(data.op)}: fewer than three selective conditions`);
       const grouped = await resultSet(c, data, `(${a.text}||${b.text})&&${cc.text}`);
       if (grouped) {
@@ -88,35 +100,36 @@ export function combinationChecks(): CheckDef[] {
       clause: `${CLAUSE} (precedence is not stated)`,
       level: 'SHOULD',
       run: async (c) => {
-        await Promise.all(
-          listOperations()
-            .filter((op) => filterableFields(op).length > 0)
-            .map(async (op) => {
-              const data = await readList(c, op);
-              if (typeof data === 'string') return c.cannot(data);
-              const cases = await combinationCases(c, data);
-              // A||B&&C differs from (A||B)&&C only on items of A outside C.
-              for (const a of cases)
-                for (const cc of cases) {
-                  if (a === cc || [...a.ids].every((x) => cc.ids.has(x))) continue;
-                  const b = cases.find((x) => x !== a && x !== cc);
-                  if (!b) continue;
-                  const got = await resultSet(c, data, `${a.text}||${b.text}&&${cc.text}`);
-                  if (!got) return;
-                  c.exercised(label(op));
-                  const expected = union(a.ids, intersection(b.ids, cc.ids));
-                  c.expect(
-                    same(got.ids, expected),
-                    `${label(op)}: A||B&&C is not A||(B&&C)`,
-                    got.ex,
-                    `${expected.size} items (A ∪ (B ∩ C))`,
-                    `${got.ids.size} items`,
-                  );
-                  return;
-                }
-              c.cannot(`${label(op)}: no conditions whose precedence changes the result`);
-            }),
-        );
+        await eachList(c, listOperations(), async (data) => {
+          const op = data.op;
+          const profile = await listProfile(c, data);
+          const cases = await combinationCases(c, data, profile);
+          // A||B&&C differs from (A||B)&&C only on items of A outside C.
+          for (const a of cases)
+            for (const cc of cases) {
+              if (a === cc || [...a.ids].every((x) => cc.ids.has(x))) continue;
+              const b = cases.find((x) => x !== a && x !== cc);
+              if (!b) continue;
+              const got = await resultSet(c, data, `${a.text}||${b.text}&&${cc.text}`);
+              if (!got) return;
+              c.exercised(label(op));
+              // The contract's precedence (`&&` first), or the one the deployment was observed to have.
+              const leftToRight =
+                expected<'filter-precedence'>(c.run, 'filter-precedence', 'and-first') === 'left-to-right';
+              const want = leftToRight
+                ? intersection(union(a.ids, b.ids), cc.ids)
+                : union(a.ids, intersection(b.ids, cc.ids));
+              c.expect(
+                same(got.ids, want),
+                `${label(op)}: A||B&&C is not ${leftToRight ? '(A||B)&&C (observed)' : 'A||(B&&C)'}`,
+                got.ex,
+                `${want.size} items (${leftToRight ? '(A ∪ B) ∩ C' : 'A ∪ (B ∩ C)'})`,
+                `${got.ids.size} items`,
+              );
+              return;
+            }
+          c.cannot(`${label(op)}: no conditions whose precedence changes the result`);
+        });
       },
     },
   ];

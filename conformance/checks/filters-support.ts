@@ -1,9 +1,9 @@
-import type { OperationDef } from '../../spec/operations/index.js';
 import type { Exchange } from '../client.js';
-import { byProvenance, filterableFields, label, listOperations } from '../contract.js';
+import { label, listOperations } from '../contract.js';
 import type { CheckContext, CheckDef } from '../context.js';
-import { identity, listSpec, pageOf, readList, type ListData } from '../helpers.js';
-import type { Level } from '../types.js';
+import { identity, isSuccess, listSpec, pageOf, type ListData } from '../helpers.js';
+import { listProfile, type ListProfile } from '../observe/list-profile.js';
+import { eachList } from './lists-support.js';
 
 export const CLAUSE = 'Endpoints / List and search endpoints / Filter operators';
 export const CODE = 'COMMON.QUERY.FILTER_PARSING_FAILED';
@@ -13,34 +13,30 @@ export function filtered(c: CheckContext, data: ListData, filterBy: string): Pro
   return c.read(listSpec(data.op, data.path, { filterBy, pageSize: 1000 }));
 }
 
-/** Every operation with filters, split by provenance into a MUST check and a SHOULD twin. */
-export function twins(
-  base: string,
+/**
+ * A check of a documented filter rule on every list of the target that takes `filterBy`, with the fields and
+ * operators the target was observed to take (`observe/list-profile.ts`): the operators' meaning, `&&`, `||` and
+ * parentheses are documented, so the rule is MUST wherever the target offers what it needs.
+ */
+export function onEveryFilter(
+  id: string,
   title: string,
   clause: string,
-  fn: (c: CheckContext, data: ListData, level: Level) => Promise<void>,
-): CheckDef[] {
-  const ops = listOperations().filter((op) => filterableFields(op).length > 0);
-  const { documented, inferred } = byProvenance(ops);
-  const make = (id: string, level: Level, scope: OperationDef[], suffix: string): CheckDef => ({
+  fn: (c: CheckContext, data: ListData, profile: ListProfile) => Promise<void>,
+): CheckDef {
+  return {
     id,
-    title: `${title}${suffix}`,
+    title,
     family: 'filters',
     clause,
-    level,
+    level: 'MUST',
     run: (c) =>
-      Promise.all(
-        scope.map(async (op) => {
-          const data = await readList(c, op);
-          if (typeof data === 'string') return c.cannot(data);
-          await fn(c, data, level);
-        }),
-      ).then(() => undefined),
-  });
-  return [
-    ...(documented.length ? [make(base, 'MUST', documented, '')] : []),
-    ...(inferred.length ? [make(`${base}.inferred`, 'SHOULD', inferred, ' (operations the contract infers)')] : []),
-  ];
+      eachList(c, listOperations(), async (data) => {
+        const profile = await listProfile(c, data);
+        if (profile.filterable.length === 0) return c.cannot(`${label(data.op)}: the target filters by no field`);
+        await fn(c, data, profile);
+      }),
+  };
 }
 
 /** The server's answer to a filter as a set of identities, or undefined when it is not a whole 200 page. */
@@ -51,8 +47,8 @@ export async function resultSet(
 ): Promise<{ ids: Set<string>; ex: Exchange } | undefined> {
   const ex = await filtered(c, data, filterBy);
   const page = pageOf(ex);
-  if (ex.status !== 200 || !page) {
-    c.fail(`${label(data.op)} filterBy=${filterBy}`, ex, '200 with a page', String(ex.status));
+  if (!isSuccess(ex) || !page) {
+    c.fail(`${label(data.op)} filterBy=${filterBy}`, ex, 'a 2xx with a page', String(ex.status));
     return undefined;
   }
   if (page.totalCount > 1000) {

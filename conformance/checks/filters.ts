@@ -1,11 +1,11 @@
 import { FILTER_OPERATORS, type FilterOperator } from '../../spec/lists/operators.js';
-import { filterableFields, label } from '../contract.js';
+import { label } from '../contract.js';
 import type { CheckContext, CheckDef } from '../context.js';
-import { identity, pageOf, problemOf, type ListData } from '../helpers.js';
+import { identity, isSuccess, pageOf, problemOf, type ListData } from '../helpers.js';
 import { buildCase, type FilterCase, type Item } from './filters-case.js';
 import { combinationChecks } from './filters-combinations.js';
 import { inferredChecks } from './filters-inferred.js';
-import { CLAUSE, CODE, filtered, twins } from './filters-support.js';
+import { CLAUSE, CODE, filtered, onEveryFilter } from './filters-support.js';
 
 export { buildCase } from './filters-case.js';
 
@@ -18,7 +18,7 @@ async function verifyCase(c: CheckContext, data: ListData, fc: FilterCase): Prom
   const ex = await filtered(c, data, fc.text);
   const page = pageOf(ex);
   const where = `${label(data.op)} filterBy=${fc.text}`;
-  if (!c.expect(ex.status === 200 && page !== undefined, where, ex, '200 with a page', String(ex.status)) || !page)
+  if (!c.expect(isSuccess(ex) && page !== undefined, where, ex, 'a 2xx with a page', String(ex.status)) || !page)
     return;
   const expected = data.items.filter(fc.strict);
   if (expected.length === 0) return c.cannot(`${where}: no item to select`);
@@ -59,14 +59,14 @@ async function verifyCase(c: CheckContext, data: ListData, fc: FilterCase): Prom
 }
 
 function operatorChecks(): CheckDef[] {
-  return FILTER_OPERATORS.flatMap((operator) =>
-    twins(
+  return FILTER_OPERATORS.map((operator) =>
+    onEveryFilter(
       `filters.${kebab(operator)}`,
-      `${operator} selects exactly the items it names, on every field that offers it`,
+      `${operator} selects exactly the items it names, on every field the target offers it on`,
       `${CLAUSE} (${operator})`,
-      async (c, data) => {
-        const fields = filterableFields(data.op).filter((f) => f.operators.includes(operator));
-        if (fields.length === 0) return c.cannot(`${label(data.op)} offers ${operator} on no field`);
+      async (c, data, profile) => {
+        const fields = profile.filterable.filter((f) => f.operators.includes(operator));
+        if (fields.length === 0) return c.cannot(`${label(data.op)}: the target offers ${operator} on no field`);
         await Promise.all(
           fields.map(async (field) => {
             const fc = buildCase(data.items, field, operator);
@@ -81,7 +81,7 @@ function operatorChecks(): CheckDef[] {
 
 function errorChecks(): CheckDef[] {
   return [
-    ...twins(
+    onEveryFilter(
       'filters.unknown-column',
       'A filter naming an unknown column gives 400 COMMON.QUERY.FILTER_PARSING_FAILED',
       `${CLAUSE}; Errors / Status and code pairs (400)`,
@@ -98,18 +98,18 @@ function errorChecks(): CheckDef[] {
         );
       },
     ),
-    ...twins(
+    onEveryFilter(
       'filters.syntax-error',
       'A filter that cannot be parsed gives 400 COMMON.QUERY.FILTER_PARSING_FAILED',
       `${CLAUSE}; Errors / Status and code pairs (400)`,
-      async (c, data) => {
-        const field = filterableFields(data.op)[0];
+      async (c, data, profile) => {
+        const field = profile.filterable[0];
         if (!field) return c.cannot(`${label(data.op)} has no filterable field`);
         for (const text of [
-          `${field.name}[Equals`,
-          `(${field.name}[IsNotNull]`,
-          `${field.name}[IsNotNull]&&`,
-          `${field.name}[NoSuchOperator]x`,
+          `${field.query}[Equals`,
+          `(${field.query}[IsNotNull]`,
+          `${field.query}[IsNotNull]&&`,
+          `${field.query}[NoSuchOperator]x`,
         ]) {
           const ex = await filtered(c, data, text);
           c.exercised(`${label(data.op)} ${text}`);

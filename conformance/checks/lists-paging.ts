@@ -1,21 +1,22 @@
+import { expectedStatus } from '../decided.js';
 import type { Exchange } from '../client.js';
 import { label, listOperations } from '../contract.js';
 import type { CheckDef } from '../context.js';
-import { identity, pageOf, problemOf, type ListParams } from '../helpers.js';
-import { CLAUSE, eachList, pageSizeFor, request, twins, where } from './lists-support.js';
+import { identity, isSuccess, pageOf, problemOf, type ListParams } from '../helpers.js';
+import { CLAUSE, eachList, onEveryList, pageSizeFor, request, where } from './lists-support.js';
 
 /** The paging checks: defaults, page-size bounds, envelope arithmetic, and walking every page. */
 export function pagingChecks(): CheckDef[] {
   return [
-    ...twins('lists.defaults', 'Without paging parameters a list answers page 1 of 25 items', {}, async (c, data) => {
+    onEveryList('lists.defaults', 'Without paging parameters a list answers page 1 of 25 items', async (c, data) => {
       const ex = await request(c, data, {});
       const page = pageOf(ex);
       if (
         !c.expect(
-          ex.status === 200 && page !== undefined,
+          isSuccess(ex) && page !== undefined,
           where(data, '(no parameters)'),
           ex,
-          '200 with a page envelope',
+          'a 2xx with a page envelope',
           String(ex.status),
         ) ||
         !page
@@ -38,16 +39,16 @@ export function pagingChecks(): CheckDef[] {
         String(page.results.length),
       );
     }),
-    ...twins('lists.page-size-bounds', 'pageSize 1 and 1000 are accepted and honoured', {}, async (c, data) => {
+    onEveryList('lists.page-size-bounds', 'pageSize 1 and 1000 are accepted and honoured', async (c, data) => {
       for (const size of [1, 1000]) {
         const ex = await request(c, data, { pageSize: size });
         const page = pageOf(ex);
         if (
           !c.expect(
-            ex.status === 200 && page !== undefined,
+            isSuccess(ex) && page !== undefined,
             where(data, `pageSize=${size}`),
             ex,
-            '200 with a page',
+            'a 2xx with a page',
             String(ex.status),
           ) ||
           !page
@@ -70,10 +71,9 @@ export function pagingChecks(): CheckDef[] {
         );
       }
     }),
-    ...twins(
+    onEveryList(
       'lists.page-size-max',
       'No page holds more than 1000 items: pageSize 1001 (and 0) is rejected or clamped',
-      {},
       async (c, data) => {
         for (const size of [1001, 5000, 0]) {
           const ex = await request(c, data, { pageSize: size });
@@ -82,7 +82,7 @@ export function pagingChecks(): CheckDef[] {
           const page = pageOf(ex);
           if (
             !c.expect(
-              ex.status === 200 && page !== undefined,
+              isSuccess(ex) && page !== undefined,
               where(data, `pageSize=${size}`),
               ex,
               'a 4xx, or 200 with a clamped page',
@@ -123,7 +123,7 @@ export function pagingChecks(): CheckDef[] {
             const ex = await request(c, data, params);
             c.exercised(`${label(data.op)} ${text}`);
             const page = pageOf(ex);
-            if (ex.status === 200 && page) {
+            if (isSuccess(ex) && page) {
               const clamped =
                 params.pageSize === 0
                   ? page.pageSize === 1
@@ -139,20 +139,20 @@ export function pagingChecks(): CheckDef[] {
               );
               continue;
             }
+            const status = expectedStatus(c.run, 'COMMON.VALIDATION.ERROR', 400);
             c.expect(
-              ex.status === 400 && problemOf(ex)?.code === 'COMMON.VALIDATION.ERROR',
+              ex.status === status && problemOf(ex)?.code === 'COMMON.VALIDATION.ERROR',
               `${where(data, text)}`,
               ex,
-              '400 COMMON.VALIDATION.ERROR',
+              `${status} COMMON.VALIDATION.ERROR`,
               `${ex.status} ${String(problemOf(ex)?.code)}`,
             );
           }
         }),
     },
-    ...twins(
+    onEveryList(
       'lists.envelope-arithmetic',
       'totalPages = ceil(totalCount / pageSize); page lengths add up; a page past the last is empty',
-      {},
       async (c, data) => {
         const total = data.totalCount;
         const pageSize = pageSizeFor(total);
@@ -166,7 +166,7 @@ export function pagingChecks(): CheckDef[] {
             if (ex.status >= 400 && ex.status < 500) continue;
             if (
               !c.expect(
-                ex.status === 200 && page !== undefined,
+                isSuccess(ex) && page !== undefined,
                 where(data, text),
                 ex,
                 'an empty page or a 4xx',
@@ -194,10 +194,10 @@ export function pagingChecks(): CheckDef[] {
           }
           if (
             !c.expect(
-              ex.status === 200 && page !== undefined,
+              isSuccess(ex) && page !== undefined,
               where(data, text),
               ex,
-              '200 with a page',
+              'a 2xx with a page',
               String(ex.status),
             ) ||
             !page
@@ -230,7 +230,7 @@ export function pagingChecks(): CheckDef[] {
         }
       },
     ),
-    ...twins('lists.walk-pages', 'Walking every page yields totalCount distinct items', {}, async (c, data) => {
+    onEveryList('lists.walk-pages', 'Walking every page yields totalCount distinct items', async (c, data) => {
       const maxPages = c.run.options.maxPages;
       if (Math.ceil(data.totalCount / 1000) > maxPages)
         return c.cannot(`${label(data.op)}: ${data.totalCount} items need more than ${maxPages} pages (--max-pages)`);
@@ -246,10 +246,10 @@ export function pagingChecks(): CheckDef[] {
         const page = pageOf(ex);
         if (
           !c.expect(
-            ex.status === 200 && page !== undefined,
+            isSuccess(ex) && page !== undefined,
             where(data, `pageNumber=${n}&pageSize=${pageSize}`),
             ex,
-            '200 with a page',
+            'a 2xx with a page',
             String(ex.status),
           ) ||
           !page

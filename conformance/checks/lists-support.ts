@@ -1,13 +1,16 @@
 import type { OperationDef } from '../../spec/operations/index.js';
 import type { Exchange } from '../client.js';
-import { byProvenance, label, listOperations } from '../contract.js';
+import { label, listOperations } from '../contract.js';
 import type { CheckContext, CheckDef } from '../context.js';
 import { listSpec, readList, type ListData, type ListParams } from '../helpers.js';
-import type { Level } from '../types.js';
 
 export const CLAUSE = 'Endpoints / List and search endpoints';
 
-/** Runs `fn` for every list operation of the check whose data can be read. */
+/**
+ * Runs `fn` for every list operation whose data can be read and that the target answers with the page envelope. A
+ * collection answered as a bare array is not a paged list of the target (its shape is "not shown"): the list rules
+ * are not judged on it, and it is told as information (the contract's own envelope is judged by SHOULD checks).
+ */
 export async function eachList(
   c: CheckContext,
   ops: OperationDef[],
@@ -17,6 +20,10 @@ export async function eachList(
     ops.map(async (op) => {
       const data = await readList(c, op);
       if (typeof data === 'string') return c.cannot(data);
+      if (data.form !== 'envelope') {
+        c.inform(`${label(op)} answers a bare array, not the page envelope: the list rules do not apply to it`);
+        return c.cannot(`${label(op)} is not a paged list of the target (it answers a bare array)`);
+      }
       await fn(data);
     }),
   );
@@ -27,27 +34,25 @@ export function request(c: CheckContext, data: ListData, params: ListParams): Pr
   return c.read(listSpec(data.op, data.path, params));
 }
 
-/** A list check and its SHOULD twin for operations the contract infers. */
-export function twins(
-  base: string,
+/**
+ * A check of a documented list rule on every list of the target (Endpoints / List and search endpoints). Whether an
+ * operation is a list is observed (it answers the page envelope), not taken from the contract, so the rule is MUST
+ * wherever it applies: its level rests on the documented list rules, not on the provenance of the operation.
+ */
+export function onEveryList(
+  id: string,
   title: string,
-  options: { clause?: string; filterAndSortOnly?: boolean },
-  fn: (c: CheckContext, data: ListData, level: Level) => Promise<void>,
-): CheckDef[] {
-  const ops = listOperations().filter((op) => !options.filterAndSortOnly || op.list?.filterAndSort);
-  const { documented, inferred } = byProvenance(ops);
-  const make = (id: string, level: Level, scope: OperationDef[], suffix: string): CheckDef => ({
+  fn: (c: CheckContext, data: ListData) => Promise<void>,
+  clause = CLAUSE,
+): CheckDef {
+  return {
     id,
-    title: `${title}${suffix}`,
+    title,
     family: 'lists',
-    clause: options.clause ?? CLAUSE,
-    level,
-    run: (c) => eachList(c, scope, (data) => fn(c, data, level)),
-  });
-  return [
-    ...(documented.length ? [make(base, 'MUST', documented, '')] : []),
-    ...(inferred.length ? [make(`${base}.inferred`, 'SHOULD', inferred, ' (operations the contract infers)')] : []),
-  ];
+    clause,
+    level: 'MUST',
+    run: (c) => eachList(c, listOperations(), (data) => fn(c, data)),
+  };
 }
 
 /**

@@ -4,6 +4,7 @@ import { byProvenance, label, operations, probePath } from '../contract.js';
 import type { CheckContext, CheckDef } from '../context.js';
 import { judge403Code, judge403NamesPermission } from '../rules/permissions.js';
 import type { Level } from '../types.js';
+import { expected } from '../decided.js';
 
 interface ForbiddenAnswer {
   op: OperationDef;
@@ -21,7 +22,13 @@ function forbiddenAnswers(c: CheckContext): Promise<(ForbiddenAnswer | { op: Ope
       operations()
         .filter((op) => op.permission.name !== null)
         .map(async (op) => {
-          const permission = op.permission.name as string;
+          // The permission the contract infers for an operation, or the one the deployment was observed to name
+          // (`permission:<op>` of --decisions; `none`: it guards the operation with no permission).
+          const permission =
+            op.permission.provenance === 'documented'
+              ? (op.permission.name as string)
+              : expected<'permission'>(c.run, `permission:${op.operationId}`, op.permission.name as string);
+          if (permission === 'none') return { op, reason: `${label(op)} was observed to need no permission` };
           const token = (await c.run.credentials.without?.(permission)) ?? c.run.credentials.limited;
           if (!token) return { op, reason: 'no token lacking a permission (pass --limited-token)' };
           const ex = await c.run.client.send('shared', {

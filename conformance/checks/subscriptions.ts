@@ -1,9 +1,15 @@
 import type { Exchange } from '../client.js';
 import type { RunContext } from '../context.js';
 import { nonce } from '../helpers.js';
+import { type EventRef, readEvents } from '../observe/events.js';
+import { readCollection } from '../observe/read-all.js';
 
 export const SUBSCRIPTIONS = '/v1/notifications/webhook/subscriptions';
-/** Events the run's own writes emit; seeded subscriptions avoid them so they stay quiet. */
+
+/**
+ * Events the run's writes emit on the kit's own mock: seeded subscriptions avoid them so they stay quiet there (which
+ * operation emits which event elsewhere is not shown: Events, point 6).
+ */
 const EMITTED = new Set([
   'Warehouse.Stock.Updated',
   'Items.Sku.InspectionUpdated',
@@ -11,21 +17,73 @@ const EMITTED = new Set([
   'Planning.PurchaseOrder.LineUpdated',
 ]);
 
-/** The event names and versions of the environment (memoised). */
-export function eventVersions(run: RunContext): Promise<{ eventName: string; eventVersion: number }[]> {
-  return run.memo('events:versions', async () => {
-    const ex = await run.client.send('shared', { method: 'GET', path: '/v1/notifications/events/versions' });
-    return Array.isArray(ex.json)
-      ? (ex.json as { eventName: string; eventVersion: number }[]).filter(
-          (v) => typeof v.eventName === 'string' && typeof v.eventVersion === 'number',
-        )
-      : [];
-  });
+/** The event names and versions of the environment, read in either list form (observe/events.ts). */
+export async function eventVersions(run: RunContext): Promise<EventRef[]> {
+  return (await readEvents(run)).events;
+}
+
+/** Why a run has no event to subscribe to: what the events endpoints answered. */
+export async function noEventReason(run: RunContext): Promise<string> {
+  const read = await readEvents(run);
+  return `no event to subscribe to: ${read.reason ?? 'the events endpoints list none'}`;
 }
 
 /** An endpoint for subscriptions the run creates: its receiver when it has one, else an address nothing is sent to. */
 function endpoint(run: RunContext): string {
   return run.receiver?.url ?? `https://conform.invalid/hooks/${nonce()}`;
+}
+
+/** A subscription the run asked for: the answer, and its id (from the answer, else found by its endpoint later). */
+export interface Subscribed {
+  exchange: Exchange;
+  id?: string;
+}
+
+/** The `id` of a subscription in an answer (Resources / Webhook subscription: `id` is a string). */
+function idIn(json: unknown): string | undefined {
+  const id = (json as { id?: unknown } | undefined)?.id;
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+/**
+ * The subscriptions listed with an endpoint, by `eventName@eventVersion` (the list shape is not shown: read in both
+ * forms). Used when a create answer carries no id ("Response and status code of the create operation: not shown").
+ */
+export async function subscriptionsAt(run: RunContext, check: string, url: string): Promise<Map<string, string>> {
+  const read = await readCollection(run.client, check, { path: SUBSCRIPTIONS });
+  const out = new Map<string, string>();
+  if (typeof read === 'string') return out;
+  for (const item of read.items) {
+    const id = idIn(item);
+    if (item.endpoint === url && id) out.set(`${String(item.eventName)}@${String(item.eventVersion)}`, id);
+  }
+  return out;
+}
+
+const deleteLabel = (id: string) => `delete subscription ${id}`;
+
+function deleteById(run: RunContext, id: string): void {
+  run.cleanup.push({
+    label: deleteLabel(id),
+    run: async () => {
+      await run.client.send('cleanup', { method: 'DELETE', path: `${SUBSCRIPTIONS}/${encodeURIComponent(id)}` });
+    },
+  });
+}
+
+/** Registers, once per endpoint, the deletion at the end of the run of every subscription listed with it. */
+function deleteByEndpoint(run: RunContext, url: string): void {
+  const label = `delete subscriptions to ${url}`;
+  if (run.cleanup.some((step) => step.label === label)) return;
+  run.cleanup.push({
+    label,
+    run: async () => {
+      const known = new Set(run.cleanup.map((step) => step.label));
+      for (const id of (await subscriptionsAt(run, 'cleanup', url)).values())
+        if (!known.has(deleteLabel(id)))
+          await run.client.send('cleanup', { method: 'DELETE', path: `${SUBSCRIPTIONS}/${encodeURIComponent(id)}` });
+    },
+  });
 }
 
 /** Creates a subscription and registers its deletion at the end of the run. */
@@ -35,41 +93,39 @@ export async function subscribe(
   eventName: string,
   eventVersion: number,
   url = endpoint(run),
-): Promise<Exchange> {
-  const ex = await run.client.send(check, {
+): Promise<Subscribed> {
+  const exchange = await run.client.send(check, {
     method: 'POST',
     path: SUBSCRIPTIONS,
     json: { endpoint: url, eventName, eventVersion },
   });
-  const id = (ex.json as { id?: unknown } | undefined)?.id;
-  if (ex.status >= 200 && ex.status < 300 && typeof id === 'string') {
-    run.cleanup.push({
-      label: `delete subscription ${id}`,
-      run: async () => {
-        await run.client.send('cleanup', { method: 'DELETE', path: `${SUBSCRIPTIONS}/${encodeURIComponent(id)}` });
-      },
-    });
-  }
-  return ex;
+  if (exchange.status < 200 || exchange.status >= 300) return { exchange };
+  const id = idIn(exchange.json);
+  if (id) deleteById(run, id);
+  else deleteByEndpoint(run, url);
+  return id ? { exchange, id } : { exchange };
 }
 
 /** Drops the pending deletion of a subscription the run deleted itself. */
 export function forget(run: RunContext, id: string): void {
-  const i = run.cleanup.findIndex((step) => step.label === `delete subscription ${id}`);
+  const i = run.cleanup.findIndex((step) => step.label === deleteLabel(id));
   if (i !== -1) run.cleanup.splice(i, 1);
 }
 
 /**
- * Seeds a few subscriptions (to events the run never emits) so the subscription list has data to page, sort and
- * filter. They are deleted at the end of the run.
+ * Seeds a few subscriptions so the subscription list has data to page, sort and filter; they are deleted at the end
+ * of the run. They name events the mock's writes do not emit, and go to a path of the run's receiver beside the one
+ * the webhook checks watch when it runs (another target may emit them: its deliveries are answered 2xx and settle),
+ * else to an address nothing is sent to.
  */
 export async function seedData(run: RunContext): Promise<void> {
   const versions = (await eventVersions(run)).filter((v) => !EMITTED.has(v.eventName));
   const picks = [versions[0], versions[Math.floor(versions.length / 2)], versions[versions.length - 1]].filter(
-    (v): v is { eventName: string; eventVersion: number } => v !== undefined,
+    (v): v is EventRef => v !== undefined,
   );
+  const base = run.receiver ? `${run.receiver.url}-seed` : 'https://conform.invalid/seed';
   for (const v of picks) {
-    await subscribe(run, 'seed', v.eventName, v.eventVersion, `https://conform.invalid/seed/${nonce()}`);
+    await subscribe(run, 'seed', v.eventName, v.eventVersion, `${base}/${nonce()}`);
     await new Promise((resolve) => setTimeout(resolve, 3));
   }
 }

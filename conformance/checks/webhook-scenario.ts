@@ -1,38 +1,32 @@
 import type { Exchange } from '../client.js';
-import type { CheckContext } from '../context.js';
-import { pageOf, poll } from '../helpers.js';
-import { mockAdminHeaders } from '../mock-admin.js';
+import type { CheckContext, RunContext } from '../context.js';
+import { poll } from '../helpers.js';
+import { readEvents } from '../observe/events.js';
+import { type Candidate, type Link, linkDelivery, newestLink, sameNotification } from '../observe/links.js';
+import { type CollectionRead, readCollection } from '../observe/read-all.js';
+import { idOf } from '../observe/tenant-records.js';
 import type { Delivery } from '../receiver.js';
-import { eventVersions, subscribe } from './subscriptions.js';
+import { type Cause, cause, causeUnavailable, type ReceiverSubscriptions, subscribeReceiver } from './webhook-cause.js';
+import { noEventReason } from './subscriptions.js';
 
 export const HISTORY = '/v1/notifications/webhook';
 
 /** What the webhook scenario saw, step by step (each check judges one part). */
 export interface Scenario {
-  eventName: string;
-  eventVersion: number;
-  subscribe: Exchange;
-  cause?: Exchange;
-  delivery?: Delivery;
-  payload?: Record<string, unknown>;
-  /** The stored notification once it reached a final state, and the read that showed it. */
-  notificationId?: string;
+  subscriptions: ReceiverSubscriptions;
+  causes: Cause[];
+  /** The first delivery to the receiver once it was subscribed, and the one linked to a stored notification. */
+  firstDelivery?: Delivery;
+  link?: Link;
+  /** The notification read by id once it left Pending, and its status there (else in the history). */
   final?: Exchange;
-  attempts?: Exchange;
+  finalStatus?: unknown;
+  attempts?: CollectionRead | string;
   retry?: Exchange;
   retryDelivery?: Delivery;
   afterRetry?: Exchange;
-  attemptsAfterRetry?: Exchange;
+  attemptsAfterRetry?: CollectionRead | string;
   problem?: string;
-}
-
-function parse(raw: Buffer): Record<string, unknown> | undefined {
-  try {
-    const v = JSON.parse(raw.toString('utf8')) as unknown;
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 export function header(d: Delivery, name: string): string | undefined {
@@ -40,116 +34,130 @@ export function header(d: Delivery, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
+const one = (id: string) => `${HISTORY}/${encodeURIComponent(id)}`;
+
+/** The notifications of the history (either form: "Response shapes ... of these four operations: not shown"). */
+async function history(run: RunContext): Promise<Candidate[] | string> {
+  const read = await readCollection(run.client, 'webhooks', { path: HISTORY });
+  if (typeof read === 'string') return read;
+  return read.items.flatMap((record) => {
+    const id = idOf(record);
+    return id === undefined ? [] : [{ id, record }];
+  });
+}
+
 /**
- * Subscribes the run's receiver, causes one notification (a stock update, or `POST /__mock/events` on a mock),
- * waits for the delivery, follows the notification to a final state through the history endpoints, then retries it
- * manually. Memoised: every webhook check judges a part of this one scenario.
+ * The status of a notification: in its read by id when that succeeded (a problem body has a `status` too), else in
+ * its history record (Resources / Webhook notification: `id` and the status are its documented fields).
+ */
+function statusOf(ex: Exchange | undefined, record: Record<string, unknown>): unknown {
+  const ok = ex !== undefined && ex.status >= 200 && ex.status < 300;
+  return (ok ? (ex.json as { status?: unknown } | undefined)?.status : undefined) ?? record.status;
+}
+
+/**
+ * Finds the notification of a delivery among those created since the receiver was subscribed (ids not in `before`)
+ * and follows it until it leaves `Pending` (States and transitions).
+ */
+async function follow(run: RunContext, s: Scenario, before: ReadonlySet<string>, since: number): Promise<void> {
+  const receiver = run.receiver;
+  if (!receiver) return;
+  const wait = run.options.deliveryTimeoutMs;
+  const mine = new Set([...s.subscriptions.ids, receiver.url]);
+  const deliveries = () => receiver.deliveries.filter((d) => d.at >= since && d.path === receiver.path);
+  let unreadable: string | undefined;
+  let created: Candidate[] = [];
+  const settled = async (link: Link | undefined): Promise<true | undefined> => {
+    if (!link) return undefined;
+    s.link = link;
+    s.final = await run.client.send('webhooks', { method: 'GET', path: one(link.notification.id) });
+    s.finalStatus = statusOf(s.final, link.notification.record);
+    return s.finalStatus !== undefined && s.finalStatus !== 'Pending' ? true : undefined;
+  };
+  const done = await poll(
+    async () => {
+      const listed = await history(run);
+      if (typeof listed === 'string') {
+        unreadable = listed;
+        return undefined;
+      }
+      created = listed.filter((n) => !before.has(n.id));
+      return settled(linkDelivery(deliveries(), created, mine));
+    },
+    wait,
+    150,
+  );
+  if (done || (!s.link && (await settled(newestLink(deliveries(), created, mine))))) return;
+  s.problem = s.link
+    ? `notification ${s.link.notification.id} was still ${String(s.finalStatus)} after ${wait / 1000} s`
+    : unreadable
+      ? `the notification history cannot be read: ${unreadable}`
+      : `no notification was created in the history since the receiver was subscribed (${wait / 1000} s)`;
+}
+
+/** Retries the notification manually and watches what follows (Endpoints / Notification history, retry). */
+async function retry(run: RunContext, s: Scenario, link: Link): Promise<void> {
+  const receiver = run.receiver;
+  if (!receiver) return;
+  const wait = run.options.deliveryTimeoutMs;
+  const id = link.notification.id;
+  const retriedAt = Date.now();
+  s.retry = await run.client.send('webhooks', { method: 'POST', path: `${one(id)}/retry` });
+  if (s.retry.status < 200 || s.retry.status >= 300) return;
+  s.retryDelivery = await receiver.waitFor(
+    (d) => d.at >= retriedAt && d.path === receiver.path && d !== link.delivery && sameNotification(link, d),
+    wait,
+  );
+  await poll(
+    async () => {
+      s.afterRetry = await run.client.send('webhooks', { method: 'GET', path: one(id) });
+      const status = statusOf(s.afterRetry, {});
+      return status !== undefined && status !== 'Pending' ? true : undefined;
+    },
+    wait,
+    100,
+  );
+  s.attemptsAfterRetry = await readCollection(run.client, 'webhooks', { path: `${one(id)}/attempts` });
+}
+
+/**
+ * Subscribes the run's receiver (to every event offered, or on a mock with its admin API to the one it causes there),
+ * causes notifications (the documented writes, or `POST /__mock/events`), waits for a delivery, finds its stored
+ * notification and follows it to a final state, reads its attempts, then retries it manually. Memoised: every webhook
+ * check judges a part of this scenario.
  */
 export function scenario(c: CheckContext): Promise<Scenario> {
   return c.run.memo('webhooks:scenario', async () => {
     const run = c.run;
-    // How long to wait for a delivery, and for a notification to reach a final state (--delivery-timeout).
     const wait = run.options.deliveryTimeoutMs;
     const receiver = run.receiver;
-    if (!receiver) return c.skip('the webhook receiver is not running');
-    const versions = await eventVersions(run);
-    const canWrite = run.options.allowWrites === true && run.data.sku !== undefined;
-    let chosen: { eventName: string; eventVersion: number } | undefined;
-    if (canWrite)
-      chosen = versions
-        .filter((v) => v.eventName === 'Warehouse.Stock.Updated')
-        .sort((a, b) => b.eventVersion - a.eventVersion)[0];
-    if (!chosen && run.mockAdmin)
-      chosen = versions.find((v) => v.eventName === 'Warehouse.Shipment.Shipped') ?? versions[0];
-    if (!chosen)
-      return c.skip(
-        'cannot cause a notification: pass --allow-writes with --data (a stock update), or target a mock with its admin API',
-      );
-    const s: Scenario = {
-      ...chosen,
-      subscribe: await subscribe(run, 'webhooks', chosen.eventName, chosen.eventVersion, receiver.url),
-    };
-    if (s.subscribe.status < 200 || s.subscribe.status >= 300) {
-      s.problem = `the subscription was refused (${s.subscribe.status})`;
-      return s;
-    }
+    if (!receiver) return c.skip(run.unavailable.get('webhooks') ?? 'no receiver: the webhook receiver is not running');
+    const cannot = causeUnavailable(run);
+    if (cannot) return c.skip(cannot);
+    const { events } = await readEvents(run);
+    if (events.length === 0) return c.skip(await noEventReason(run));
+    // Notifications stored before the receiver listens are not its own: their ids are set aside.
+    const earlier = await history(run);
+    const before = new Set(typeof earlier === 'string' ? [] : earlier.map((n) => n.id));
     const since = Date.now();
-    if (canWrite && chosen.eventName === 'Warehouse.Stock.Updated') {
-      const sku = run.data.sku as NonNullable<typeof run.data.sku>;
-      s.cause = await run.client.send('webhooks', {
-        method: 'PUT',
-        path: `/v1/items/skus/${encodeURIComponent(sku.reference)}/stock`,
-        json: { locationReference: sku.locationReference, lotId: sku.lotId, stock: 11 },
-      });
-    } else {
-      s.cause = await run.client.send('webhooks', {
-        method: 'POST',
-        path: '/__mock/events',
-        headers: mockAdminHeaders(run),
-        json: { eventName: chosen.eventName, eventVersion: chosen.eventVersion },
-      });
-    }
-    s.delivery = await receiver.waitFor(
-      (d) => d.at >= since && d.path === receiver.path && parse(d.raw)?.eventName === chosen.eventName,
-      wait,
-    );
-    if (!s.delivery) {
-      s.problem = `no delivery within ${wait / 1000} s`;
+    const subscriptions = await subscribeReceiver(run, events);
+    const s: Scenario = { subscriptions, causes: [] };
+    if (subscriptions.accepted.length === 0) {
+      const first = subscriptions.asked[0]?.exchange;
+      s.problem = `every subscription of the receiver was refused (the first with ${first?.status})`;
       return s;
     }
-    s.payload = parse(s.delivery.raw);
-    const eventId = typeof s.payload?.id === 'string' ? s.payload.id : header(s.delivery, 'x-event-id');
-    // Follow the notification of this event to a final state.
-    const found = await poll(
-      async () => {
-        const ex = await run.client.send('webhooks', {
-          method: 'GET',
-          path: HISTORY,
-          query: { pageSize: 1000, sortBy: '-createdAt' },
-        });
-        const item = pageOf(ex)?.results.find(
-          (n) => n.eventId === eventId && n.subscriptionId === (s.subscribe.json as { id?: string }).id,
-        );
-        if (!item || item.status === 'Pending') return undefined;
-        return item;
-      },
-      wait,
-      150,
-    );
-    if (!found || typeof found.id !== 'string') {
-      s.problem = `the notification of event ${String(eventId)} did not reach a final state in the history within ${wait / 1000} s`;
+    s.causes = await cause(run, subscriptions.accepted);
+    s.firstDelivery = await receiver.waitFor((d) => d.at >= since && d.path === receiver.path, wait);
+    if (!s.firstDelivery) {
+      const causes = s.causes.map((x) => `${x.label} (${x.exchange.status})`).join(', ');
+      s.problem = `no delivery within ${wait / 1000} s of ${causes || 'the subscriptions'} to the receiver`;
       return s;
     }
-    const id = found.id;
-    s.notificationId = id;
-    s.final = await run.client.send('webhooks', { method: 'GET', path: `${HISTORY}/${encodeURIComponent(id)}` });
-    s.attempts = await run.client.send('webhooks', {
-      method: 'GET',
-      path: `${HISTORY}/${encodeURIComponent(id)}/attempts`,
-    });
-    // Manual retry: a new delivery of the same event, recorded as a Manual attempt.
-    const retriedAt = Date.now();
-    s.retry = await run.client.send('webhooks', { method: 'POST', path: `${HISTORY}/${encodeURIComponent(id)}/retry` });
-    if (s.retry.status >= 200 && s.retry.status < 300) {
-      s.retryDelivery = await receiver.waitFor(
-        (d) => d.at >= retriedAt && d !== s.delivery && parse(d.raw)?.id === s.payload?.id,
-        wait,
-      );
-      await poll(
-        async () => {
-          const ex = await run.client.send('webhooks', { method: 'GET', path: `${HISTORY}/${encodeURIComponent(id)}` });
-          s.afterRetry = ex;
-          const status = (ex.json as { status?: unknown } | undefined)?.status;
-          return status === 'Success' || status === 'Failure' ? true : undefined;
-        },
-        wait,
-        100,
-      );
-      s.attemptsAfterRetry = await run.client.send('webhooks', {
-        method: 'GET',
-        path: `${HISTORY}/${encodeURIComponent(id)}/attempts`,
-      });
-    }
+    await follow(run, s, before, since);
+    if (!s.link) return s;
+    s.attempts = await readCollection(run.client, 'webhooks', { path: `${one(s.link.notification.id)}/attempts` });
+    if (!s.problem) await retry(run, s, s.link);
     return s;
   });
 }

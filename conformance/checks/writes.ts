@@ -1,8 +1,61 @@
+import { expected, expectedStatus } from '../decided.js';
 import type { CheckContext, CheckDef } from '../context.js';
-import { expectProblem, nonce, pageOf } from '../helpers.js';
+import type { Exchange } from '../client.js';
+import { expectProblem, isSuccess, nonce, pageOf } from '../helpers.js';
 import { subscriptionWriteChecks } from './subscription-writes.js';
 
 export { eventVersions, seedData, subscribe } from './subscriptions.js';
+
+/** Creates one API key per run: the creation check judges the answer, the key-alone check uses the key. */
+function createKey(c: CheckContext): Promise<{ ex: Exchange; name: string }> {
+  return c.run.memo('writes:api-key', async () => {
+    const name = `opsapi conform ${nonce()}`;
+    const ex = await c.run.client.send('writes.api-key', {
+      method: 'POST',
+      path: '/v1/access/apiKeys',
+      json: { name },
+    });
+    const key = (ex.json as { key?: unknown } | undefined)?.key;
+    if (typeof key === 'string') c.run.redactor.add(key);
+    if (isSuccess(ex))
+      c.run.notes.push('An API key named "opsapi conform …" was created (the contract has no operation to delete it).');
+    return { ex, name };
+  });
+}
+
+/** The stock update both stock checks judge (sent once per run). */
+function stockUpdate(c: CheckContext): Promise<Exchange> {
+  const sku = need(c, c.run.data.sku, 'SKU');
+  return c.run.memo('writes:stock-update', () =>
+    c.run.client.send('writes.stock-update-204', {
+      method: 'PUT',
+      path: STOCK(sku.reference),
+      json: { locationReference: sku.locationReference, lotId: sku.lotId, stock: 7, comment: 'opsapi conform' },
+    }),
+  );
+}
+
+/**
+ * Invalid stock update bodies. `documented`: the reference binds a refusal (the body is not JSON: "requests and
+ * responses are JSON"; `stock` is not a number: "stock | number"); the others (an empty body, a negative stock)
+ * are invalid by the contract's decisions only ("Which body fields are required ...: not shown").
+ */
+function invalidStockBodies(sku: { locationReference: string }) {
+  return [
+    { body: { json: {} }, what: 'an empty body', documented: false },
+    {
+      body: { json: { locationReference: sku.locationReference, stock: -5 } },
+      what: 'a negative stock',
+      documented: false,
+    },
+    {
+      body: { json: { locationReference: sku.locationReference, stock: 'many' } },
+      what: 'a text stock',
+      documented: true,
+    },
+    { body: { raw: '{"locationReference": ' }, what: 'broken JSON', documented: true },
+  ];
+}
 
 function need<T>(c: CheckContext, value: T | undefined, what: string): T {
   if (value === undefined || value === null) c.skip(`no ${what} known: pass --data (the GET /__mock/fixtures format)`);
@@ -22,18 +75,14 @@ export function writeChecks(): CheckDef[] {
     {
       ...base,
       id: 'writes.stock-update-204',
-      title: 'A stock update answers 204 without a body',
-      clause: 'Endpoints / Update SKU stock',
+      title: 'A stock update succeeds with no content: a 2xx without a body',
+      clause: 'Endpoints / Update SKU stock ("Success: no content (no response body)")',
       level: 'MUST',
       async run(c) {
+        const ex = await stockUpdate(c);
         const sku = need(c, c.run.data.sku, 'SKU');
-        const ex = await c.send({
-          method: 'PUT',
-          path: STOCK(sku.reference),
-          json: { locationReference: sku.locationReference, lotId: sku.lotId, stock: 7, comment: 'opsapi conform' },
-        });
         c.exercised(sku.reference);
-        c.expect(ex.status === 204, `PUT ${STOCK(sku.reference)}`, ex, '204', String(ex.status));
+        c.expect(isSuccess(ex), `PUT ${STOCK(sku.reference)}`, ex, 'a 2xx', String(ex.status));
         c.expect(
           ex.text.length === 0,
           `PUT ${STOCK(sku.reference)}: the answer has a body`,
@@ -45,26 +94,51 @@ export function writeChecks(): CheckDef[] {
     },
     {
       ...base,
+      id: 'writes.stock-update-204-status',
+      title: 'A stock update answers exactly 204',
+      clause: 'Endpoints / Update SKU stock (the success status is not shown beyond "no content")',
+      level: 'SHOULD',
+      async run(c) {
+        const ex = await stockUpdate(c);
+        c.exercised();
+        const status = expected<'success-status'>(c.run, 'success-status:updateSkuStock', 204);
+        c.expect(ex.status === status, `PUT ${ex.path}`, ex, String(status), String(ex.status));
+      },
+    },
+    {
+      ...base,
       id: 'writes.stock-update-400',
-      title: 'An invalid stock update body gives 400 COMMON.VALIDATION.ERROR',
-      clause: 'Endpoints / Update SKU stock (400)',
+      title: 'A stock update body that is not JSON, or whose stock is not a number, is refused with a 4xx problem',
+      clause: 'Endpoints / Update SKU stock (400; "stock: number"); Resources / Stock update body',
       level: 'MUST',
       async run(c) {
         const sku = need(c, c.run.data.sku, 'SKU');
-        const cases: { json?: unknown; raw?: string; what: string }[] = [
-          { json: {}, what: 'an empty body' },
-          { json: { locationReference: sku.locationReference, stock: -5 }, what: 'a negative stock' },
-          { json: { locationReference: sku.locationReference, stock: 'many' }, what: 'a text stock' },
-          { raw: '{"locationReference": ', what: 'broken JSON' },
-        ];
-        for (const k of cases) {
-          const ex = await c.send({
-            method: 'PUT',
-            path: STOCK(sku.reference),
-            ...(k.raw !== undefined ? { raw: k.raw } : { json: k.json }),
-          });
+        for (const k of invalidStockBodies(sku).filter((b) => b.documented)) {
+          const ex = await c.send({ method: 'PUT', path: STOCK(sku.reference), ...k.body });
           c.exercised(k.what);
-          expectProblem(c, ex, 400, 'COMMON.VALIDATION.ERROR', `stock update with ${k.what}`);
+          // Which status and code answer an invalid body is not shown: a 4xx problem is what the reference binds.
+          expectProblem(c, ex, 400, null, `stock update with ${k.what}`, true);
+        }
+      },
+    },
+    {
+      ...base,
+      id: 'writes.stock-update-400.inferred',
+      title: 'An invalid stock update body gives 400 COMMON.VALIDATION.ERROR',
+      clause: 'Endpoints / Update SKU stock (400; the code and which fields are required are not shown)',
+      level: 'SHOULD',
+      async run(c) {
+        const sku = need(c, c.run.data.sku, 'SKU');
+        for (const k of invalidStockBodies(sku)) {
+          const ex = await c.send({ method: 'PUT', path: STOCK(sku.reference), ...k.body });
+          c.exercised(k.what);
+          expectProblem(
+            c,
+            ex,
+            expectedStatus(c.run, 'COMMON.VALIDATION.ERROR', 400),
+            'COMMON.VALIDATION.ERROR',
+            `stock update with ${k.what}`,
+          );
         }
       },
     },
@@ -85,8 +159,9 @@ export function writeChecks(): CheckDef[] {
     {
       ...base,
       id: 'writes.stock-update-422',
-      title: 'A stock update in a unit the SKU does not have gives 422',
-      clause: 'Endpoints / Update SKU stock (422)',
+      title:
+        'A stock update in a unit the SKU does not have gives a 4xx COMMON.QUANTITY.UNIT_NOT_CONFIGURED (422 expected)',
+      clause: 'Endpoints / Update SKU stock (422); Errors / Error code catalog (COMMON.QUANTITY.UNIT_NOT_CONFIGURED)',
       level: 'MUST',
       async run(c) {
         const sku = need(c, c.run.data.sku, 'SKU');
@@ -97,7 +172,16 @@ export function writeChecks(): CheckDef[] {
           json: { locationReference: sku.locationReference, lotId: sku.lotId, stock: 3, stockUnitOfMeasureId: unit },
         });
         c.exercised(unit);
-        c.expect(ex.status === 422, `PUT ${STOCK(sku.reference)} in unit ${unit}`, ex, '422', String(ex.status));
+        // The code names the condition; its status is not given by a status and code pair: a 4xx is MUST here and
+        // the exact 422 (the status the stock update shows) is compared by errors.status-code-pair.inferred.
+        expectProblem(
+          c,
+          ex,
+          422,
+          'COMMON.QUANTITY.UNIT_NOT_CONFIGURED',
+          `PUT ${STOCK(sku.reference)} in unit ${unit}`,
+          true,
+        );
       },
     },
     {
@@ -152,16 +236,15 @@ export function writeChecks(): CheckDef[] {
     {
       ...base,
       id: 'writes.api-key',
-      title: 'An API key is created with its key, and the key alone authenticates a list request',
+      title:
+        'An API key is created with its key, and is accepted in X-Api-Key beside the bearer token on a list request',
       clause: 'Endpoints / Create an API key; Authentication, point 2',
       level: 'MUST',
       async run(c) {
-        const name = `opsapi conform ${nonce()}`;
-        const ex = await c.send({ method: 'POST', path: '/v1/access/apiKeys', json: { name } });
+        const { ex, name } = await createKey(c);
         const b = ex.json as
           | { id?: unknown; key?: unknown; name?: unknown; orgCode?: unknown; isActive?: unknown }
           | undefined;
-        if (typeof b?.key === 'string') c.run.redactor.add(b.key);
         c.exercised('create');
         if (
           !c.expect(
@@ -174,9 +257,6 @@ export function writeChecks(): CheckDef[] {
           !b
         )
           return;
-        c.run.notes.push(
-          'An API key named "opsapi conform …" was created (the contract has no operation to delete it).',
-        );
         c.expect(
           typeof b.id === 'string' &&
             typeof b.key === 'string' &&
@@ -189,20 +269,49 @@ export function writeChecks(): CheckDef[] {
           JSON.stringify({ ...b, key: '<redacted>' }),
         );
         if (typeof b.key !== 'string') return;
+        // "An API key ... is also sent in an X-Api-Key header in list requests": beside the bearer token.
+        const main = c.run.credentials.main as string;
         const use = await c.send({
           method: 'GET',
-          path: '/v1/notifications/events',
+          path: '/v1/items/skus',
           query: { pageSize: 1 },
-          auth: { apiKey: b.key },
+          auth: { headers: { Authorization: `Bearer ${main}`, 'X-Api-Key': b.key } },
         });
         c.exercised('use');
         c.expect(
-          use.status === 200 && pageOf(use) !== undefined,
-          'GET /v1/notifications/events with X-Api-Key only',
+          isSuccess(use),
+          'GET /v1/items/skus with the bearer token and X-Api-Key',
           use,
-          '200 with a page',
+          'a 2xx',
           String(use.status),
         );
+      },
+    },
+    {
+      ...base,
+      id: 'writes.api-key-alone',
+      title: 'The API key alone (X-Api-Key without a bearer token) authenticates a list request',
+      clause: 'Authentication, point 2 (the key is sent "also"; whether it suffices alone is the contract\'s decision)',
+      level: 'SHOULD',
+      async run(c) {
+        const key = ((await createKey(c)).ex.json as { key?: unknown } | undefined)?.key;
+        if (typeof key !== 'string') return c.skip('the target created no API key (see writes.api-key)');
+        const use = await c.send({
+          method: 'GET',
+          path: '/v1/items/skus',
+          query: { pageSize: 1 },
+          auth: { apiKey: key },
+        });
+        c.exercised('use');
+        if (expected<'api-key-alone'>(c.run, 'api-key-alone', 'accepted') === 'refused')
+          c.expect(
+            use.status === 401,
+            'GET /v1/items/skus with X-Api-Key only',
+            use,
+            '401 (refused, as observed)',
+            String(use.status),
+          );
+        else c.expect(isSuccess(use), 'GET /v1/items/skus with X-Api-Key only', use, 'a 2xx', String(use.status));
       },
     },
     ...subscriptionWriteChecks(),
@@ -219,7 +328,8 @@ export function writeChecks(): CheckDef[] {
         const path = `/v1/items/families/${encodeURIComponent(id)}`;
         const del = await c.send({ method: 'DELETE', path });
         c.exercised('delete');
-        c.expect(del.status === 204, `DELETE ${path}`, del, '204', String(del.status));
+        const deleted = expected<'success-status'>(c.run, 'success-status:deleteFamily', 204);
+        c.expect(del.status === deleted, `DELETE ${path}`, del, String(deleted), String(del.status));
         const search = await c.send({
           method: 'POST',
           path: '/v1/items/families/search',
@@ -235,7 +345,13 @@ export function writeChecks(): CheckDef[] {
         );
         const again = await c.send({ method: 'DELETE', path });
         c.exercised('delete again');
-        expectProblem(c, again, 409, 'ITEMS.FAMILY.ALREADY_DELETED', `DELETE ${path} again`);
+        expectProblem(
+          c,
+          again,
+          expectedStatus(c.run, 'ITEMS.FAMILY.ALREADY_DELETED', 409),
+          'ITEMS.FAMILY.ALREADY_DELETED',
+          `DELETE ${path} again`,
+        );
       },
     },
     {
@@ -265,11 +381,12 @@ export function writeChecks(): CheckDef[] {
         const ex = await c.send({ method: 'PUT', path, json: { comment } });
         c.exercised(path);
         const b = ex.json as { comment?: unknown } | undefined;
+        const status = expected<'success-status'>(c.run, 'success-status:updatePurchaseOrderLine', 200);
         c.expect(
-          ex.status === 200 && b?.comment === comment,
+          ex.status === status && b?.comment === comment,
           `PUT ${path}`,
           ex,
-          `200 with comment "${comment}"`,
+          `${status} with comment "${comment}"`,
           `${ex.status} ${String(b?.comment)}`,
         );
       },

@@ -6,16 +6,21 @@ import {
   type RecordedDecision,
 } from '../../spec/decisions/index.js';
 import { VERSION } from '../../common/version.js';
-import type { ConformOptions } from '../context.js';
+import type { ConformOptions, RunContext } from '../context.js';
+import { startRunReceiver } from '../run-receiver.js';
 import { openRun } from '../runner.js';
 import { Observations } from './observations.js';
-import { PROBES, type ProbeContext } from './probes.js';
+import { learnView, type Probe, type ProbeContext } from './probe.js';
+import { LAST_PROBE, PROBES } from './probes.js';
+
+export { decisionTable } from './table.js';
 
 /** Why a kind of probe did not run. */
-const OFF = {
+const OFF: Record<Exclude<Probe['kind'], 'read'>, string> = {
   write: 'writes are off: pass --allow-writes',
+  webhooks: 'webhooks are off: pass --webhooks',
   'rate-limit': 'the rate-limit probe is off: pass --rate-limit-probe',
-} as const;
+};
 
 /** The target as recorded in the file: no credentials in the URL. */
 function shownTarget(baseUrl: string): string {
@@ -25,11 +30,52 @@ function shownTarget(baseUrl: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
+/** Why a probe cannot run with these options, or undefined when it can. */
+function off(probe: Probe, options: ConformOptions, run: RunContext): string | undefined {
+  if (probe.kind === 'write' && !options.allowWrites) return OFF.write;
+  if (probe.kind === 'rate-limit' && !options.rateLimitProbe) return OFF['rate-limit'];
+  if (probe.kind === 'webhooks' && !options.webhooks) return OFF.webhooks;
+  if (probe.kind === 'webhooks' && !run.receiver) return run.unavailable.get('webhooks') ?? 'no webhook receiver';
+  return undefined;
+}
+
+async function runProbe(p: ProbeContext, probe: Probe, options: ConformOptions): Promise<void> {
+  const why = off(probe, options, p.run);
+  if (why) {
+    for (const id of probe.points()) p.seen.cannot(id, why);
+    return;
+  }
+  try {
+    await probe.run(p);
+  } catch (error) {
+    for (const id of probe.points()) p.seen.cannot(id, `the ${probe.name} probe failed: ${(error as Error).message}`);
+  }
+}
+
+/** Starts the run's webhook receiver (`--webhooks`), as the runner does. */
+async function startReceiver(run: RunContext, options: ConformOptions): Promise<void> {
+  if (options.webhooks) await startRunReceiver(run, options);
+}
+
+/** Undoes what the probes created (subscriptions), newest first; a failing step is noted, never fatal. */
+async function cleanUp(run: RunContext): Promise<void> {
+  for (const step of [...run.cleanup].reverse()) {
+    try {
+      await step.run();
+    } catch (error) {
+      run.notes.push(`Clean-up "${step.label}" failed: ${run.redactor.text((error as Error).message)}`);
+    }
+  }
+  run.cleanup.length = 0;
+}
+
 /**
- * `opsapi learn`: probes a deployment at every inferred point it can provoke (read-only unless `allowWrites`; the
- * rate limit only with `rateLimitProbe`) and returns the decision file: per point, the contract's inferred value, the
- * observed one and the exchanges that showed it (credentials redacted). Points it could not provoke are listed with
- * the reason. Throws like the runner for bad options, an unreachable target or no credential.
+ * `opsapi learn`: probes a deployment at every inferred point it can provoke, with the inputs `opsapi conform` takes
+ * (a token lacking permissions, `--data`, `--allow-writes`, `--webhooks`, `--rate-limit-probe`), and returns the
+ * decision file: per point, the contract's inferred value, the observed one and the exchanges that showed it
+ * (credentials redacted). Every answer of the run is scanned as well (statuses, problems, records). Points it could
+ * not provoke are listed with the reason. Throws like the runner for bad options, an unreachable target, no
+ * credential or a credential the target refuses.
  */
 export async function learnDecisions(options: ConformOptions): Promise<DecisionFile> {
   const run = await openRun(options, true);
@@ -37,33 +83,24 @@ export async function learnDecisions(options: ConformOptions): Promise<DecisionF
   const p: ProbeContext = {
     run,
     seen,
-    send: async (spec) => {
-      const ex = await run.client.send('learn', spec);
-      seen.scan(ex);
-      return ex;
-    },
+    check: learnView(run),
+    send: (spec) => run.client.send('learn', spec),
   };
   try {
-    for (const probe of PROBES) {
-      const off =
-        probe.kind === 'write' && !options.allowWrites
-          ? OFF.write
-          : probe.kind === 'rate-limit' && !options.rateLimitProbe
-            ? OFF['rate-limit']
-            : undefined;
-      if (off) {
-        for (const id of probe.points()) seen.cannot(id, off);
-        continue;
-      }
-      try {
-        await probe.run(p);
-      } catch (error) {
-        for (const id of probe.points()) seen.cannot(id, `the ${probe.name} probe failed: ${(error as Error).message}`);
-      }
-    }
+    await startReceiver(run, options);
+    for (const probe of PROBES) await runProbe(p, probe, options);
+    await cleanUp(run);
+    await runProbe(p, LAST_PROBE, options);
+    // A credential the target refused mid-run (and --token-command could not renew) ends learning, as it ends a
+    // conformance run: what the probes saw after it would be 401s, not decisions.
+    if (run.client.halted) throw run.client.halted;
   } finally {
+    await cleanUp(run).catch(() => undefined);
+    await run.receiver?.close();
     await run.client.close();
   }
+  for (const ex of run.client.exchanges) seen.scan(ex);
+  seen.settle();
   const decisions: RecordedDecision[] = seen.entries().map(([id, s]) => {
     const point = decisionPoint(id);
     const inferred = point?.inferred as RecordedDecision['inferred'];
@@ -72,7 +109,7 @@ export async function learnDecisions(options: ConformOptions): Promise<DecisionF
       title: point?.title ?? id,
       inferred,
       observed: s.observed as RecordedDecision['observed'],
-      differs: JSON.stringify(inferred) !== JSON.stringify(s.observed),
+      differs: point ? !point.same(inferred, s.observed) : true,
       evidence: s.evidence,
       ...(s.conflicts.length ? { conflicts: s.conflicts } : {}),
     };
@@ -86,24 +123,6 @@ export async function learnDecisions(options: ConformOptions): Promise<DecisionF
     tool: `opsapi learn ${VERSION}`,
     decisions,
     notObserved: seen.notObserved().sort((a, b) => a.id.localeCompare(b.id)),
+    ...(run.notes.length ? { notes: [...run.notes] } : {}),
   };
-}
-
-const show = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
-
-/** The console table: "inferred -> observed", the points that differ first, then those not observed. */
-export function decisionTable(file: DecisionFile): string {
-  const differ = file.decisions.filter((d) => d.differs);
-  const rows = file.decisions.map(
-    (d) => `${d.differs ? 'DIFFERS ' : 'same    '} ${d.id}: ${show(d.inferred)} -> ${show(d.observed)}`,
-  );
-  const width = Math.max(0, ...rows.map((r) => r.length));
-  return [
-    `opsapi learn: ${file.target}: ${file.decisions.length} decisions observed, ${differ.length} differ from the contract, ${file.notObserved.length} not observed`,
-    `         point: inferred -> observed`,
-    ...rows,
-    ...(file.notObserved.length ? ['-'.repeat(Math.min(width, 100)), 'not observed:'] : []),
-    ...file.notObserved.map((n) => `  ${n.id}: ${n.reason}`),
-    '',
-  ].join('\n');
 }

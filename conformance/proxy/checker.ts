@@ -1,6 +1,7 @@
 import { problemOf } from '../bodies.js';
 import { evidenceOf, type Exchange } from '../client.js';
 import { finish } from '../build-report.js';
+import { trafficVerdict } from '../report/run-verdict.js';
 import { UnknownFieldLines } from '../checks/unknown-info.js';
 import { EXCHANGE_RULES, type ExchangeRule, type Finding, ruleIdentity, type RuleEnv } from '../rules/index.js';
 import { bodyOf } from '../rules/schema.js';
@@ -213,7 +214,7 @@ export class ProxyChecker {
     };
     const report = finish(source, checks, this.started, 'opsapi proxy');
     const coverage = this.coverage.summary();
-    return {
+    const withTraffic: Report = {
       ...report,
       traffic: {
         exchanges: this.exchanges,
@@ -224,6 +225,8 @@ export class ProxyChecker {
         recent: this.ring.items(),
       },
     };
+    // The traffic's verdict (PASSED or FAILED by MUST violations), not a run's.
+    return { ...withTraffic, verdict: trafficVerdict(withTraffic) };
   }
 }
 

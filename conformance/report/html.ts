@@ -1,13 +1,15 @@
-import { trafficSection, verdictTitle } from './traffic-html.js';
-import type { CheckResult, Evidence, Report } from '../types.js';
+import { trafficSection } from './traffic-html.js';
+import type { CheckResult, Evidence, FamilyVerdict, Report } from '../types.js';
+import { isGood, verdictOf } from './run-verdict.js';
 import {
-  certificationReasons,
   duration,
   failureHeading,
   failuresFirst,
   infoHeading,
+  isBroken,
   isFailing,
   mustRanLine,
+  selectionLine,
 } from './verdict.js';
 
 function h(text: string): string {
@@ -50,6 +52,7 @@ pre { white-space: pre-wrap; word-break: break-word; background: #f6f8fa; border
 .level { font-weight: 600; } .reason { color: #59636e; } .time { white-space: nowrap; }
 .class-ok { color: var(--pass); font-weight: 700; } .class-ko { color: var(--fail); font-weight: 700; }
 ul.why, ul.reasons { margin: 8px 0 0; padding-left: 20px; color: var(--fail); }
+ul.why.ok { color: var(--pass); }
 nav.failing { margin: 16px 0 0; } nav.failing ol { margin: 4px 0 0; padding-left: 24px; columns: 2; }
 nav.failing a { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 label.toggle { display: inline-block; margin: 12px 0 0; font-weight: 600; cursor: pointer; }
@@ -114,6 +117,17 @@ function failingNav(checks: CheckResult[]): string {
   return `<nav class="failing" id="failing"><strong>Failing checks (${failing.length})</strong><ol>${items}</ol></nav>`;
 }
 
+/** What the verdict means, for the reader of the report. */
+function legend(report: Report, label: string, narrowed: boolean): string {
+  if (report.traffic)
+    return 'PASSED means that no exchange of the traffic violated a MUST rule (documented behaviour of the reference); FAILED that one did.';
+  if (label === 'PASSED' || label === 'FAILED')
+    return 'PASSED (exit 0) means that no MUST check (documented behaviour of the reference) failed or errored, FAILED (exit 1) that one did or the run proved too little; a certificate needs --certify.';
+  if (narrowed)
+    return 'A certificate needs every MUST check (documented behaviour of the reference) of the registry selected, run and passed: this run was narrowed by --only/--skip, so it certifies nothing, and its classes read PASSED or FAILED.';
+  return 'CERTIFIED means that every MUST check (documented behaviour of the reference) of the registry was selected, ran and passed.';
+}
+
 /** The self-contained certification report: no external assets and no script. */
 export function htmlReport(report: Report): string {
   const c = report.counts;
@@ -122,12 +136,22 @@ export function htmlReport(report: Report): string {
   const families = [...report.families].sort(
     (a, b) => Number(failingFamily.has(b.family)) - Number(failingFamily.has(a.family)),
   );
-  const verdict = (certified: boolean) =>
-    `<span class="${certified ? 'class-ok' : 'class-ko'}">${certified ? 'CERTIFIED' : 'NOT CERTIFIED'}</span>`;
+  const overall = verdictOf(report);
+  // A class reads as the whole report does: certified under --certify, else passed or failed (a MUST check broken);
+  // a run --only/--skip narrowed certifies nothing, so its classes read passed or failed too.
+  const narrowed = (report.selection?.notSelected.MUST ?? 0) + (report.selection?.notSelected.SHOULD ?? 0) > 0;
+  const certifying = (overall.label === 'CERTIFIED' || overall.label === 'NOT CERTIFIED') && !narrowed;
+  const verdict = (f: FamilyVerdict) => {
+    const ok = certifying
+      ? f.certified
+      : !report.checks.some((r) => r.family === f.family && r.level === 'MUST' && isBroken(r));
+    const label = certifying ? (ok ? 'CERTIFIED' : 'NOT CERTIFIED') : ok ? 'PASSED' : 'FAILED';
+    return `<span class="${ok ? 'class-ok' : 'class-ko'}">${label}</span>`;
+  };
   const classes = families
     .map((f) => {
       const failing = failingFamily.has(f.family) ? ' has-failures' : '';
-      return `<tr class="class${failing}"><td><a href="#family-${h(f.family)}">${h(f.title)}</a> <code>${h(f.family)}</code></td><td>${verdict(f.certified)}</td><td>${f.counts.pass.total}</td><td>${f.counts.fail.total}</td><td>${f.counts.error.total}</td><td>${f.counts.skip.total}</td></tr>`;
+      return `<tr class="class${failing}"><td><a href="#family-${h(f.family)}">${h(f.title)}</a> <code>${h(f.family)}</code></td><td>${verdict(f)}</td><td>${f.counts.pass.total}</td><td>${f.counts.fail.total}</td><td>${f.counts.error.total}</td><td>${f.counts.skip.total}</td></tr>`;
     })
     .join('\n');
   const sections = families
@@ -137,18 +161,19 @@ export function htmlReport(report: Report): string {
         .map(row)
         .join('\n');
       const failing = failingFamily.has(f.family) ? ' has-failures' : '';
-      return `<section class="family${failing}" id="family-${h(f.family)}"><h2>${h(f.title)} ${verdict(f.certified)}</h2>\n<table><thead><tr><th>Outcome</th><th>Level</th><th>Check</th><th>Clause of the reference</th><th>Time</th></tr></thead><tbody>\n${rows}\n</tbody></table></section>`;
+      return `<section class="family${failing}" id="family-${h(f.family)}"><h2>${h(f.title)} ${verdict(f)}</h2>\n<table><thead><tr><th>Outcome</th><th>Level</th><th>Check</th><th>Clause of the reference</th><th>Time</th></tr></thead><tbody>\n${rows}\n</tbody></table></section>`;
     })
     .join('\n');
-  const why = certificationReasons(report);
-  const whyList = why.length ? `<ul class="why" id="why">${why.map((r) => `<li>${h(r)}</li>`).join('')}</ul>` : '';
+  const good = isGood(overall);
+  const whyList = `<ul class="why ${good ? 'ok' : 'ko'}" id="why">${overall.because.map((r) => `<li>${h(r)}</li>`).join('')}</ul>`;
+  const selection = selectionLine(report);
   const reasons = report.exitReasons.length
     ? `<ul class="reasons" id="exit-reasons">${report.exitReasons.map((r) => `<li>exit 1: ${h(r)}</li>`).join('')}</ul>`
     : '';
   const notes = report.notes.length
     ? `<h2>Notes</h2><ul>${report.notes.map((n) => `<li>${h(n)}</li>`).join('')}</ul>`
     : '';
-  const title = verdictTitle(report);
+  const title = overall.label;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -160,7 +185,7 @@ export function htmlReport(report: Report): string {
 <body>
 <header>
 <h1>Operations Platform API conformance report</h1>
-<span class="verdict ${(report.traffic ? report.exitCode === 0 : report.certified) ? 'ok' : 'ko'}" id="verdict">${title}</span>
+<span class="verdict ${good ? 'ok' : 'ko'}" id="verdict">${title}</span>
 ${whyList}
 <dl class="meta">
 <dt>Target</dt><dd>${h(report.target)}</dd>
@@ -170,10 +195,11 @@ ${whyList}
 <dt>Contract</dt><dd>${h(report.contractVersion)}</dd>
 <dt>Checks</dt><dd>${report.checks.length}: ${c.pass.total} pass, ${c.fail.total} fail, ${c.error.total} error, ${c.skip.total} skip (MUST: ${c.pass.MUST} pass, ${c.fail.MUST} fail, ${c.error.MUST} error, ${c.skip.MUST} skip)</dd>
 <dt>MUST checks</dt><dd id="must-ran">${h(mustRanLine(report))}</dd>
+${selection ? `<dt>Selection</dt><dd id="selection">${h(selection)}</dd>` : ''}
 <dt>Exit code</dt><dd>${report.exitCode}</dd>
 </dl>
 ${reasons}
-<p>CERTIFIED means that every MUST check (documented behaviour of the reference) ran and passed. SHOULD checks cover behaviour the contract infers. Times are each check's own (time spent only waiting for a request slot is left out).</p>
+<p>${legend(report, overall.label, narrowed)} SHOULD checks cover behaviour the contract infers. Times are each check's own (time spent only waiting for a request slot is left out).</p>
 ${failingNav(checks)}
 <label class="toggle"><input type="checkbox" id="failures-only"> Show failures only</label>
 </header>

@@ -1,5 +1,6 @@
 import type { Report } from '../types.js';
 import { FAMILIES } from '../types.js';
+import { verdictOf } from './run-verdict.js';
 import { evidenceLines } from './text.js';
 import { failureHeading, infoHeading } from './verdict.js';
 
@@ -22,6 +23,22 @@ export function junitReport(report: Report): string {
   const e = xmlEscape;
   const seconds = (ms: number) => (ms / 1000).toFixed(3);
   const suites: string[] = [];
+  // JUnit has no properties on <testsuites>: each suite carries the run's verdict and selection (what was not checked).
+  const verdict = verdictOf(report);
+  const s = report.selection;
+  const runProperties = [
+    ['verdict', verdict.text],
+    ...(s
+      ? [
+          ['only', s.only.join(',')],
+          ['skip', s.skip.join(',')],
+          ['mustNotSelected', String(s.notSelected.MUST)],
+          ['shouldNotSelected', String(s.notSelected.SHOULD)],
+        ]
+      : []),
+  ]
+    .map(([name, value]) => `<property name="${name}" value="${e(value ?? '')}"/>`)
+    .join('');
   for (const family of FAMILIES) {
     const checks = report.checks.filter((r) => r.family === family.id);
     if (checks.length === 0) continue;
@@ -49,7 +66,7 @@ export function junitReport(report: Report): string {
     // Each check's own time; the suite's is their sum (the convention of JUnit consumers).
     const time = checks.reduce((s, r) => s + r.durationMs, 0);
     suites.push(
-      `  <testsuite name="${e(`${family.id}: ${family.title}`)}" tests="${checks.length}" failures="${n('fail')}" errors="${n('error')}" skipped="${n('skip')}" time="${seconds(time)}" timestamp="${e(report.date.replace(/Z$/, ''))}">\n${cases.join('\n')}\n  </testsuite>`,
+      `  <testsuite name="${e(`${family.id}: ${family.title}`)}" tests="${checks.length}" failures="${n('fail')}" errors="${n('error')}" skipped="${n('skip')}" time="${seconds(time)}" timestamp="${e(report.date.replace(/Z$/, ''))}">\n    <properties>${runProperties}</properties>\n${cases.join('\n')}\n  </testsuite>`,
     );
   }
   const c = report.counts;

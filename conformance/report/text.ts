@@ -1,6 +1,7 @@
 import type { CheckResult, Evidence, Report } from '../types.js';
 import { FAMILIES } from '../types.js';
-import { certification, exitZeroLine, infoHeading, mustRanLine, shownOf } from './verdict.js';
+import { isGood, verdictOf } from './run-verdict.js';
+import { exitZeroLine, infoHeading, mustRanLine, selectionLine, shownOf } from './verdict.js';
 
 const COLOURS = { red: 31, green: 32, yellow: 33, grey: 90, bold: 1 } as const;
 
@@ -62,6 +63,10 @@ export function textSummary(report: Report, colour: boolean): string {
     }
   }
   const c = report.counts;
+  const verdict = verdictOf(report);
+  const selection = selectionLine(report);
+  // "certification:" when --certify asked for one (as before), else "verdict:", which reads as the exit code does.
+  const certifying = verdict.label === 'CERTIFIED' || verdict.label === 'NOT CERTIFIED';
   lines.push(
     '',
     paint('bold', 'Summary'),
@@ -70,7 +75,8 @@ export function textSummary(report: Report, colour: boolean): string {
     `  error ${c.error.total} (MUST ${c.error.MUST}, SHOULD ${c.error.SHOULD})`,
     `  skip  ${c.skip.total} (MUST ${c.skip.MUST}, SHOULD ${c.skip.SHOULD})`,
     `  ${mustRanLine(report)}`,
-    `  certification: ${paint(report.certified ? 'green' : 'red', certification(report).verdict)}: ${certification(report).because}`,
+    ...(selection ? [`  selection: ${selection}`] : []),
+    `  ${certifying ? 'certification' : 'verdict'}: ${paint(isGood(verdict) ? 'green' : 'red', verdict.label)}: ${verdict.because.join('; ')}`,
   );
   for (const n of report.notes) lines.push(`  note: ${n}`);
   for (const reason of report.exitReasons) lines.push(paint('red', `  exit 1: ${reason}`));

@@ -4,12 +4,6 @@ function h(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
-/** The verdict of a report: certification for a run, violations seen for the traffic through `opsapi proxy`. */
-export function verdictTitle(report: Report): string {
-  if (report.traffic) return report.exitCode === 0 ? 'NO MUST VIOLATION' : 'MUST VIOLATED';
-  return report.certified ? 'CERTIFIED' : 'NOT CERTIFIED';
-}
-
 /** What the traffic through `opsapi proxy` covered of the contract (empty for a run of `opsapi conform`). */
 export function trafficSection(report: Report): string {
   const t = report.traffic;

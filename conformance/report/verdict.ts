@@ -47,6 +47,8 @@ export function certificationReasons(report: Report): string[] {
   const accepted = must.filter((r) => r.baselined);
   const skipped = must.filter((r) => r.outcome === 'skip');
   const out: string[] = [];
+  const leftOut = notSelectedLine(report);
+  if (leftOut) out.push(leftOut);
   if (failed.length) out.push(`${plural(failed.length, 'MUST check', 'MUST checks')} failed: ${ids(failed)}`);
   if (errored.length) out.push(`${plural(errored.length, 'MUST check', 'MUST checks')} errored: ${ids(errored)}`);
   if (accepted.length)
@@ -58,6 +60,33 @@ export function certificationReasons(report: Report): string[] {
   if (report.staleBaseline.length)
     out.push(`the baseline has stale entries (these checks now pass): ${idList(report.staleBaseline)}`);
   return out;
+}
+
+/**
+ * "12 MUST checks were not selected" (or the SHOULD checks, when only those were left out): a certificate covers
+ * the whole registry, so a run `--only`/`--skip` narrowed is never one. Undefined when nothing was left out.
+ */
+export function notSelectedLine(report: Report): string | undefined {
+  const s = report.selection;
+  if (!s) return undefined;
+  if (s.notSelected.MUST > 0) return `${plural(s.notSelected.MUST, 'MUST check was', 'MUST checks were')} not selected`;
+  if (s.notSelected.SHOULD > 0)
+    return `${plural(s.notSelected.SHOULD, 'SHOULD check was', 'SHOULD checks were')} not selected`;
+  return undefined;
+}
+
+/** "--only auth --skip auth.401-type: 59 of 66 MUST and 80 of 95 SHOULD checks not selected", or the whole registry. */
+export function selectionLine(report: Report): string | undefined {
+  const s = report.selection;
+  if (!s) return undefined;
+  const flags = [
+    ...(s.only.length ? [`--only ${s.only.join(',')}`] : []),
+    ...(s.skip.length ? [`--skip ${s.skip.join(',')}`] : []),
+  ].join(' ');
+  const { MUST, SHOULD } = s.notSelected;
+  if (MUST + SHOULD === 0)
+    return `${flags ? `${flags}: ` : ''}every check of the registry (${s.registry.MUST} MUST, ${s.registry.SHOULD} SHOULD)`;
+  return `${flags}: ${MUST} of ${s.registry.MUST} MUST and ${SHOULD} of ${s.registry.SHOULD} SHOULD checks not selected`;
 }
 
 /** The verdict and what caused it. */

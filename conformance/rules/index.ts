@@ -4,6 +4,9 @@ import { PERMISSION_RULES } from './permissions.js';
 import { AUTH_RULES, PROBLEM_RULES } from './problems.js';
 import { SCHEMA_RULES } from './schema.js';
 import type { ExchangeRule } from './types.js';
+import { checkFacts } from '../check-facts.js';
+import { contract } from '../contract.js';
+import { levelOfFacts } from '../facts.js';
 
 export type { ExchangeRule, Finding, RuleEnv } from './types.js';
 export { ruleIdentity } from './types.js';
@@ -13,7 +16,7 @@ export { ruleIdentity } from './types.js';
  * it forwards; the runner's aggregate checks apply the problem, pair, page and schema rules to its own traffic (the
  * auth, permission and filter rules have active checks of the same id there, built on the same judges).
  */
-export const EXCHANGE_RULES: readonly ExchangeRule[] = [
+const ALL_RULES: readonly ExchangeRule[] = [
   ...AUTH_RULES,
   ...PERMISSION_RULES,
   ...PROBLEM_RULES,
@@ -24,10 +27,23 @@ export const EXCHANGE_RULES: readonly ExchangeRule[] = [
   ...SCHEMA_RULES,
 ];
 
+/** Each rule with its level derived from the facts its check rests on (conformance/check-facts.ts). */
+function derived(rules: readonly ExchangeRule[]): ExchangeRule[] {
+  const document = contract().document;
+  const facts = checkFacts(document);
+  return rules.map((rule) => ({ ...rule, level: levelOfFacts(document, facts[rule.id] ?? missing(rule.id)) }));
+}
+
+function missing(id: string): never {
+  throw new Error(`rule ${id} names no fact of the contract (conformance/check-facts.ts)`);
+}
+
+export const EXCHANGE_RULES: readonly ExchangeRule[] = derived(ALL_RULES);
+
 /** The rules the runner applies to every exchange of a run as checks of the aggregate phase. */
-export const AGGREGATE_RULES: readonly ExchangeRule[] = [
+export const AGGREGATE_RULES: readonly ExchangeRule[] = derived([
   ...PROBLEM_RULES,
   ...PAIR_RULES,
   ...ENVELOPE_RULES,
   ...SORT_RULES,
-];
+]);

@@ -10,7 +10,7 @@ const folded: Compare = (a, b) => ordinal(String(a).toLowerCase(), String(b).toL
 const TEXT_ORDERS: Compare[] = [ordinal, folded, (a, b) => collator.compare(String(a), String(b))];
 
 /** The orders a field's values may follow: for text, collation is not stated, so ordinal, folded and locale orders. */
-export function typedCompare(field: ListField): Compare[] {
+export function typedCompare(field: Pick<ListField, 'type'>): Compare[] {
   switch (field.type) {
     case 'number':
       return [(a, b) => (a as number) - (b as number)];

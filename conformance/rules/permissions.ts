@@ -2,6 +2,8 @@ import { operation, type OperationDef } from '../../spec/operations/index.js';
 import type { Exchange } from '../client.js';
 import { problemOf } from '../bodies.js';
 import { Findings, where, type ExchangeRule } from './types.js';
+import { expectedIn } from '../decided.js';
+import type { RuleEnv } from './types.js';
 
 export const MISSING_PERMISSIONS = 'COMMON.AUTH.MISSING_PERMISSIONS';
 
@@ -46,7 +48,14 @@ function twins(id: string, title: string, judge: (ex: Exchange, permission: stri
     clause: 'Authentication, point 4; Errors / Status and code pairs (403)',
     level: provenance === 'documented' ? ('MUST' as const) : ('SHOULD' as const),
     applies: (ex: Exchange) => guarded(ex, provenance),
-    judge: (ex: Exchange) => judge(ex, operation(ex.operationId as string).permission.name as string).list,
+    judge: (ex: Exchange, env: RuleEnv) => {
+      const op = operation(ex.operationId as string);
+      const name = op.permission.name as string;
+      // An inferred permission name, or the one the deployment was observed to name (`permission:<op>`).
+      const permission =
+        provenance === 'documented' ? name : expectedIn<'permission'>(env, `permission:${op.operationId}`, name);
+      return permission === 'none' ? [] : judge(ex, permission).list;
+    },
   }));
 }
 

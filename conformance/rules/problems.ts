@@ -1,9 +1,10 @@
 import { isErrorCode } from '../../spec/errors/index.js';
 import { operation } from '../../spec/operations/index.js';
-import { RFC9110_401_TYPE } from '../../spec/schemas/problem.js';
+import { RFC9110_401_FORMS, RFC9110_401_TYPE, isRfc9110Section401Address } from '../../spec/schemas/problem.js';
 import type { Exchange } from '../client.js';
 import { isJsonMedia, mediaTypeOf, problemOf } from '../bodies.js';
 import { Findings, where, type ExchangeRule } from './types.js';
+import { expectedIn } from '../decided.js';
 
 /** The media type of a response. */
 function mediaType(ex: Exchange): string {
@@ -110,7 +111,12 @@ export const PROBLEM_RULES: ExchangeRule[] = [
       const b = problemOf(ex);
       if (!b) return f.list;
       const declared = operation(ex.operationId as string).errors.find((e) => e.status === ex.status);
-      const mustHaveCode = !UNCODED.has(ex.status) && declared !== undefined && declared.codes.length > 0;
+      // Only an error the reference codes must carry its code; the codes of the contract's other errors are its own.
+      const mustHaveCode =
+        !UNCODED.has(ex.status) &&
+        declared !== undefined &&
+        declared.provenance === 'documented' &&
+        declared.codes.length > 0;
       if (b.code === undefined) {
         f.check(
           !mustHaveCode,
@@ -158,14 +164,10 @@ export const PROBLEM_RULES: ExchangeRule[] = [
     title: 'Problem bodies are sent as application/problem+json',
     clause: 'Errors / Problem body (media type not stated; RFC 9457)',
     level: 'SHOULD',
-    judge(ex) {
+    judge(ex, env) {
       const f = new Findings();
-      f.check(
-        mediaType(ex) === 'application/problem+json',
-        `${where(ex)}: not application/problem+json`,
-        'application/problem+json',
-        ex.headers['content-type'] ?? '(none)',
-      );
+      const want = expectedIn<'problem-media-type'>(env, 'problem-media-type', 'application/problem+json');
+      f.check(mediaType(ex) === want, `${where(ex)}: not ${want}`, want, ex.headers['content-type'] ?? '(none)');
       return f.list;
     },
   },
@@ -184,11 +186,28 @@ export function judge401NoCode(ex: Exchange): Findings {
   return f;
 }
 
-/** Errors / Problem body (type of the plain 401). */
+/**
+ * Errors / Problem body: the type of the plain 401 is "the address of the HTTP semantics RFC 9110 section on 401".
+ * The reference describes the address, it does not spell it: every URL that identifies that section is it (the RFC
+ * Editor's, the IETF Datatracker's and the HTTP WG's renderings).
+ */
 export function judge401Type(ex: Exchange): Findings {
   const f = new Findings();
-  const body = problemOf(ex);
-  f.check(body?.type === RFC9110_401_TYPE, `${where(ex)}: the 401 type`, RFC9110_401_TYPE, String(body?.type));
+  const type = problemOf(ex)?.type;
+  f.check(
+    typeof type === 'string' && isRfc9110Section401Address(type),
+    `${where(ex)}: the 401 type is not an address of RFC 9110 section 15.5.2`,
+    RFC9110_401_FORMS.join(' or '),
+    String(type),
+  );
+  return f;
+}
+
+/** The contract's own spelling of the 401 address (or the one a deployment was observed to use, `--decisions`). */
+export function judge401TypeForm(ex: Exchange, expected: string = RFC9110_401_TYPE): Findings {
+  const f = new Findings();
+  const type = problemOf(ex)?.type;
+  f.check(type === expected, `${where(ex)}: the 401 type is not the contract's form`, expected, String(type));
   return f;
 }
 
@@ -213,5 +232,15 @@ export const AUTH_RULES: ExchangeRule[] = [
     level: 'MUST',
     applies: is401,
     judge: (ex) => judge401Type(ex).list,
+  },
+  {
+    id: 'auth.401-type-form',
+    title: 'The 401 problem `type` is spelled as the contract spells the RFC 9110 address',
+    family: 'auth',
+    clause: 'Errors / Problem body (type of the plain 401; the exact spelling of the address is not given)',
+    level: 'SHOULD',
+    applies: is401,
+    judge: (ex, env) =>
+      judge401TypeForm(ex, expectedIn<'problem-401-type'>(env, 'problem-401-type', RFC9110_401_TYPE)).list,
   },
 ];

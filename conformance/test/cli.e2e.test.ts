@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,7 @@ import { startMockServer, type RunningMock } from '../../index.js';
 import { browserAvailability, isLocal, launchChromium } from '../../test/support/browser.js';
 import { freePort, type Started } from '../../common/process.js';
 import type { Report } from '../types.js';
+import { expectOneLineRefusal } from '../../test/support/cli-command.js';
 import { type CliRun, mockProcess, opsapi } from './support/cli.js';
 
 const browser = browserAvailability();
@@ -74,8 +75,12 @@ describe('opsapi conform (CLI)', () => {
       tool: { version: string };
       contractVersion: string;
       mockAdmin: boolean;
+      verdict: { label: string; text: string };
+      selection: { only: string[]; skip: string[]; notSelected: { MUST: number; SHOULD: number } };
     };
     expect(report.exitCode).toBe(0);
+    expect(report.verdict.text).toBe('CERTIFIED: every MUST check ran and passed');
+    expect(report.selection).toMatchObject({ only: [], skip: [], notSelected: { MUST: 0, SHOULD: 0 } });
     // It used the admin API of the mock: a fresh tenant, minted tokens, the fixtures.
     expect(report.mockAdmin).toBe(true);
     expect(report.contractVersion).toMatch(/^\d+\.\d+\.\d+$/);
@@ -128,6 +133,8 @@ describe('opsapi conform (CLI)', () => {
     const run = await opsapi(['conform'], { OPSAPI_BASE_URL: faulty.url, OPSAPI_ONLY: 'auth' });
     expect(run.code, run.stdout + run.stderr).toBe(1);
     expect(run.stdout).toMatch(/FAIL\s+MUST\s+auth\.401-no-code/);
+    // Not asked to certify: the verdict reads as the exit code.
+    expect(run.stdout).toMatch(/\n {2}verdict: FAILED: \d+ MUST checks? failed: [^\n]*auth\.401-no-code/);
   }, 60_000);
 
   it('waits --delivery-timeout for a webhook delivery, and says so in the failure', async () => {
@@ -172,6 +179,20 @@ describe('opsapi conform (CLI)', () => {
     expect(badPace.code, badPace.stderr).toBe(2);
     expect(badPace.stderr).toMatch(/--pace/);
   }, 90_000);
+
+  it('refuses a --data file off its schema in one line naming every problem (exit 2)', async () => {
+    const data = join(dir, 'data.json');
+    const sku = { reference: 'S', inspectionIds: [], baseUnitOfMeasureId: 'u', alternativeUnitOfMeasureId: 'v' };
+    writeFileSync(
+      data,
+      JSON.stringify({ sku: { ...sku, locationReference: 'L', lotId: 5 }, cancelledPurchaseOrderLine: {}, foo: 1 }),
+    );
+    const run = await opsapi(['conform', '--base-url', faithful.url, '--data', data]);
+    expectOneLineRefusal(run, 'conform', /./);
+    expect(run.stderr).toBe(
+      `opsapi conform: --data ${data}: /sku/lotId: expected string; /cancelledPurchaseOrderLine/purchaseOrderId: required; /cancelledPurchaseOrderLine/lineId: required; /foo: unknown key\n`,
+    );
+  }, 60_000);
 
   /**
    * The certifying run is the whole run against the mock at its default limit, paced to it by the CLI's default

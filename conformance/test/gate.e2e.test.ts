@@ -7,6 +7,7 @@ import { mintToken } from '../../index.js';
 import { DEFAULT_JWT_SECRET } from '../../index.js';
 import { startMockServer, type RunningMock } from '../../index.js';
 import { NoCredentialError, UsageError } from '../errors.js';
+import { allChecks } from '../registry.js';
 import { runConformance } from '../runner.js';
 import type { Report } from '../types.js';
 import { opsapi, stderrLines } from './support/cli.js';
@@ -99,9 +100,46 @@ describe('opsapi conform as a CI gate', () => {
     ]);
     for (const run of [flag, env]) {
       expect(run.code, run.stdout + run.stderr).toBe(0);
-      expect(run.stdout).toMatch(/certification: NOT CERTIFIED: \d+ MUST checks were skipped: writes\./);
+      // Without --certify the verdict reads as the exit code: no red NOT CERTIFIED for a run that passed.
+      expect(run.stdout).toMatch(
+        /verdict: PASSED: no MUST check failed or errored; 1 of \d+ MUST checks ran; \d+ MUST checks were not selected/,
+      );
+      expect(run.stdout).not.toContain('CERTIFIED');
       expect(run.stdout).toMatch(/exit 0: no MUST check failed or errored \(1 of \d+ MUST checks ran\)/);
     }
+  }, 60_000);
+
+  it('never certifies a run --only narrowed: NOT CERTIFIED, exit 1, and the selection in every report', async () => {
+    const files = ['selected.json', 'selected.xml', 'selected.html'].map((f) => join(dir, f));
+    const args = ['conform', '--base-url', bare.url, '--token', token, '--certify', '--only', 'auth'];
+    const run = await opsapi([...args, ...files.flatMap((f) => ['--report', f])]);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    const notSelected = allChecks().filter((c) => c.level === 'MUST' && !c.id.startsWith('auth.')).length;
+    const verdict = `NOT CERTIFIED: ${notSelected} MUST checks were not selected`;
+    expect(run.stdout).toContain(`certification: ${verdict}\n`);
+    expect(run.stdout).toContain(`selection: --only auth: ${notSelected} of `);
+    expect(run.stdout).toContain(`exit 1: --certify: ${notSelected} MUST check(s) not selected by --only/--skip`);
+    expect(run.stdout.replaceAll('NOT CERTIFIED', '')).not.toContain('CERTIFIED');
+    const [json, xml, html] = files.map((f) => readFileSync(f as string, 'utf8')) as [string, string, string];
+    const report = JSON.parse(json) as Report;
+    expect(report.certified).toBe(false);
+    expect(report.verdict).toEqual({ label: 'NOT CERTIFIED', text: verdict, because: [verdict.slice(15)] });
+    expect(report.selection).toMatchObject({ only: ['auth'], skip: [], notSelected: { MUST: notSelected } });
+    expect(report.selection?.mustNotSelected).toHaveLength(notSelected);
+    expect(xml).toContain(`<property name="verdict" value="${verdict}"/><property name="only" value="auth"/>`);
+    expect(html).toContain('id="verdict">NOT CERTIFIED<');
+    expect(html.replaceAll('NOT CERTIFIED', '')).not.toContain('CERTIFIED');
+    expect(html).toMatch(/<dd id="selection">--only auth: \d+ of \d+ MUST/);
+  }, 60_000);
+
+  it('without --certify, reads PASSED for a narrowed run that passed, with what it left out', async () => {
+    const file = join(dir, 'passed.html');
+    const run = await opsapi(['conform', '--base-url', bare.url, '--token', token, '--only', 'auth', '--report', file]);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      /verdict: PASSED: no MUST check failed or errored; (\d+) of \1 MUST checks ran; \d+ MUST/,
+    );
+    expect(readFileSync(file, 'utf8')).toContain('<span class="verdict ok" id="verdict">PASSED</span>');
   }, 60_000);
 
   it('does not count checks left out by --only as skipped', async () => {

@@ -93,7 +93,8 @@ describe.skipIf(!browser.run)('the HTML report in a browser', () => {
       return { id: tr.id, top: tr.getBoundingClientRect().top, height: window.innerHeight };
     })()`);
     expect(box.id).toBe('check-permissions.403-code');
-    expect(box.top).toBeGreaterThanOrEqual(0);
+    // Scrolled to the top of the view, within a pixel: rows of fractional height put it at e.g. -0.42.
+    expect(box.top).toBeGreaterThan(-1);
     expect(box.top).toBeLessThan(box.height);
   });
 

@@ -44,22 +44,56 @@ function defaultOrder(op: OperationDef, order: string): Wrap {
   };
 }
 
+/** The sortable field of a list a name means (names match without case, as the list engine matches them). */
+export function sortableField(op: OperationDef, name: string): string | undefined {
+  const wanted = name.replace(/^-/, '').trim().toLowerCase();
+  return op.list?.fields.find((f) => f.sortable && f.name.toLowerCase() === wanted)?.name;
+}
+
 /**
- * The handlers with the adopted success statuses and default orders wrapped around their operations (each map by
- * operationId); others, and all of them when nothing is adopted, unchanged.
+ * Decision point `unknown-sort-field` observed `ignored` (Errors / Error code catalog: the condition of
+ * SORTING_PARSING_FAILED is not stated): the segments of `sortBy` that name no sortable field are dropped before the
+ * list engine sees them, so such a field is ignored instead of refused; nothing left means the default order.
+ */
+function ignoreUnknownSort(op: OperationDef): Wrap {
+  const inBody = op.list?.parametersIn === 'body';
+  return (inner) => (ctx: HandlerContext) => {
+    const sent = ((inBody ? ctx.body : ctx.query) ?? {}) as Params;
+    if (typeof sent.sortBy !== 'string' || noOrder(sent.sortBy)) return inner(ctx);
+    const kept = sent.sortBy
+      .split(',')
+      .filter((segment) => sortableField(op, segment) !== undefined)
+      .join(',');
+    if (kept === sent.sortBy) return inner(ctx);
+    const { sortBy: _dropped, ...rest } = sent;
+    const params = kept === '' ? rest : { ...rest, sortBy: kept };
+    return inner(inBody ? { ...ctx, body: params } : { ...ctx, query: params });
+  };
+}
+
+/** What the adopted handlers change, by operationId (or for every list). */
+export interface AdoptedHandlerDecisions {
+  successStatuses: ReadonlyMap<string, number>;
+  defaultOrders: ReadonlyMap<string, string>;
+  ignoreUnknownSort: boolean;
+}
+
+/**
+ * The handlers with the adopted success statuses, default orders and unknown sort fields wrapped around their
+ * operations; others, and all of them when nothing is adopted, unchanged.
  */
 export function withAdoptedHandlers<H extends Readonly<Record<string, Handler>>>(
   handlers: H,
-  successStatuses: ReadonlyMap<string, number>,
-  defaultOrders: ReadonlyMap<string, string>,
+  { successStatuses, defaultOrders, ignoreUnknownSort: ignoring }: AdoptedHandlerDecisions,
 ): H {
-  if (successStatuses.size === 0 && defaultOrders.size === 0) return handlers;
+  if (successStatuses.size === 0 && defaultOrders.size === 0 && !ignoring) return handlers;
   const out: Record<string, Handler> = { ...handlers };
   for (const op of OPERATIONS) {
     let handler = out[op.operationId];
     if (!handler) continue;
     const order = defaultOrders.get(op.operationId);
     if (order !== undefined && op.list) handler = defaultOrder(op, order)(handler);
+    if (ignoring && op.list?.filterAndSort) handler = ignoreUnknownSort(op)(handler);
     const status = successStatuses.get(op.operationId);
     if (status !== undefined) handler = successStatus(op, status)(handler);
     out[op.operationId] = handler;

@@ -1,5 +1,5 @@
 import { OPERATIONS } from '../../spec/operations/index.js';
-import { caseMode } from '../lists/engine-options.js';
+import { caseMode, isDefaultEngine } from '../lists/engine-options.js';
 import {
   DEFAULT_LIST_ENGINE,
   ListCollection,
@@ -53,8 +53,7 @@ export function listAnswer<T extends { id: string }>(
  * with the default options, the handlers themselves, so the default mock does no work for them per request.
  */
 export function withListEngine<H extends Readonly<Record<string, Handler>>>(handlers: H, engine: ListEngineOptions): H {
-  if (engine.textCase === DEFAULT_LIST_ENGINE.textCase && engine.equalsCase === DEFAULT_LIST_ENGINE.equalsCase)
-    return handlers;
+  if (isDefaultEngine(engine)) return handlers;
   const out: Record<string, Handler> = { ...handlers };
   for (const op of OPERATIONS) {
     const inner = out[op.operationId];

@@ -8,7 +8,7 @@ import { tableId } from './fieldIndex.js';
 import { parsePaging } from './paging.js';
 import type { ListQuery, Page } from './query.js';
 import { FILTER_PARSING_FAILED, SORTING_PARSING_FAILED, fail, ok, type Result } from './result.js';
-import { parseSort, slotComparator, type SortSpec } from './sort.js';
+import { parseSort, slotComparator, withNullsLast, type SortSpec } from './sort.js';
 import { checkTextLength } from './text-limits.js';
 
 /**
@@ -64,6 +64,8 @@ export function runList<T extends { id: string }>(
   }
   const sort = parseSort(typeof sortText === 'string' ? sortText : undefined, fields);
   if (!sort.ok) return sort;
+  // A deployment's place for nulls, adopted (engine-options.ts): an order of its own, cached apart.
+  const order = engine.nullOrder === 'last' ? withNullsLast(sort.value) : sort.value;
 
   const offset = (pageNumber - 1) * pageSize;
   let totalCount: number;
@@ -75,9 +77,9 @@ export function runList<T extends { id: string }>(
       filter.value === null
         ? undefined
         : `${mode === DEFAULT_MODE ? '' : `${mode}\u0000`}${tableId(fields)}\u0000${filterText as string}`;
-    ({ totalCount, results } = source.page(filter.value, sort.value, offset, pageSize, filterKey));
+    ({ totalCount, results } = source.page(filter.value, order, offset, pageSize, filterKey));
   } else {
-    ({ totalCount, results } = pageOfIterable(source, filter.value, sort.value, offset, pageSize));
+    ({ totalCount, results } = pageOfIterable(source, filter.value, order, offset, pageSize));
   }
   return ok({
     results,

@@ -13,7 +13,7 @@ import { SORTING_PARSING_FAILED, fail, ok, type Result } from './result.js';
  *
  * Ordering: strings and enums by ordinal UTF-16 code unit comparison (not locale-aware), numbers numerically,
  * dates by instant, booleans false before true. Null, missing and ill-typed values come first when ascending and
- * last when descending. Ties are always broken by `id` ascending (also in descending sorts), so the order is total
+ * last when descending (the other way round where a deployment's `null-order: last` is adopted, `withNullsLast`). Ties are always broken by `id` ascending (also in descending sorts), so the order is total
  * and stable; the default order is `id` ascending.
  */
 export interface SortKey {
@@ -25,6 +25,13 @@ export interface SortSpec {
   readonly keys: readonly SortKey[];
   /** Canonical identity of the order (used to cache sorted arrays); '' for the default order. */
   readonly cacheKey: string;
+  /** Nulls after every value ascending (before them descending): a deployment's order adopted (engine-options.ts). */
+  readonly nullsLast?: boolean;
+}
+
+/** A sort with nulls placed last ascending (its own cache key: the order differs wherever a key holds nulls). */
+export function withNullsLast(spec: SortSpec): SortSpec {
+  return spec.keys.length === 0 ? spec : { ...spec, nullsLast: true, cacheKey: `${spec.cacheKey}|nulls-last` };
 }
 
 export const DEFAULT_SORT: SortSpec = { keys: [], cacheKey: '' };
@@ -90,6 +97,8 @@ export function slotComparator(
 ): (x: number, y: number) => number {
   const cols = spec.keys.map((k) => source.column(k.field, 'key'));
   const signs = spec.keys.map((k) => (k.descending ? -1 : 1));
+  // A null is below every value (first ascending), or above every value when nulls go last.
+  const nullRank = spec.nullsLast ? 1 : -1;
   const byId = (x: number, y: number): number => {
     const a = ids[x]!;
     const b = ids[y]!;
@@ -103,8 +112,8 @@ export function slotComparator(
       const a = col[x] as string | number | boolean | null;
       const b = col[y] as string | number | boolean | null;
       if (a !== b) {
-        if (a === null) return -sign;
-        if (b === null) return sign;
+        if (a === null) return nullRank * sign;
+        if (b === null) return -nullRank * sign;
         return a < b ? -sign : sign;
       }
       return byId(x, y);
@@ -117,8 +126,8 @@ export function slotComparator(
       const b = col[y] as string | number | boolean | null;
       if (a !== b) {
         const sign = signs[k]!;
-        if (a === null) return -sign;
-        if (b === null) return sign;
+        if (a === null) return nullRank * sign;
+        if (b === null) return -nullRank * sign;
         return a < b ? -sign : sign;
       }
     }

@@ -18,6 +18,8 @@ export interface RecordedDecision<K extends DecisionKind = DecisionKind> {
   observed: DecisionValues[K];
   differs: boolean;
   evidence: DecisionEvidence[];
+  /** Other values the target showed at the same point (a deployment that is not consistent); the first one counts. */
+  conflicts?: unknown[];
 }
 
 /** A decision file (`opsapi learn --out`). */
@@ -31,6 +33,8 @@ export interface DecisionFile {
   decisions: RecordedDecision[];
   /** Points that could not be provoked, with the reason. */
   notObserved: { id: string; reason: string }[];
+  /** What the learning run left behind at the target (an API key it created), for whoever reads the file. */
+  notes?: string[];
 }
 
 /** The observed values of a decision file, by point id: what a mock adopts and a run expects. */

@@ -55,7 +55,8 @@ export function applyDefaultOrder(
   if (!node) return;
   const field = observed.replace(/^-/, '');
   const direction = observed.startsWith('-') ? 'descending' : 'ascending';
-  const sentence = `Without \`sortBy\` the list is ordered by \`${field}\` ${direction} (${observedOn(at)}; the contract inferred \`${inferred}\`).`;
+  const order = observed === 'none' ? 'in no order of one field' : `ordered by \`${field}\` ${direction}`;
+  const sentence = `Without \`sortBy\` the list is ${order} (${observedOn(at)}; the contract inferred \`${inferred}\`).`;
   node.description = typeof node.description === 'string' ? `${node.description}\n${sentence}` : sentence;
   markObserved(node, at, id, inferred);
 }

@@ -1,3 +1,4 @@
+import { catalogLine, type ReferenceSentence, referenceSentence, type SentenceId } from '../reference/index.js';
 import { ERROR_CODE_GROUPS, ERROR_CODES, type ErrorCode, type ErrorCodePrefix } from './codes.js';
 import { capitalise, codeParts, words, type CodeParts } from './naming.js';
 import { statusOf, statusRuleOf } from './statuses.js';
@@ -22,9 +23,17 @@ export interface CatalogRecord extends ErrorCatalogEntry {
   status: number;
   statusProvenance: 'documented' | 'inferred';
   statusRationale?: string;
+  /** For a documented status, the row of "Status and code pairs shown" that gives it. */
+  statusQuote?: ReferenceSentence;
   provenance: 'documented';
+  /** The catalog line of the code's prefix (Errors / Error code catalog). */
+  quote: ReferenceSentence;
   textProvenance: 'documented' | 'inferred';
   textRationale?: string;
+  /** For documented texts, the sentence that states the code's condition. */
+  textQuote?: ReferenceSentence;
+  /** The sentence of the reference stating the condition an inferred description restates. */
+  textConditionQuote?: ReferenceSentence;
 }
 
 type Parameter = ErrorCatalogEntry['parameters'][number];
@@ -42,8 +51,9 @@ interface HandText {
  * Sources: Errors / Status and code pairs shown (five coded rows), Events 3 (the two subscription errors),
  * Authentication 4 (the missing permission named in the detail).
  */
-const DOCUMENTED_TEXTS: Readonly<Partial<Record<ErrorCode, Required<HandText>>>> = {
+const DOCUMENTED_TEXTS: Readonly<Partial<Record<ErrorCode, Required<HandText> & { readonly quote: SentenceId }>>> = {
   'COMMON.QUERY.FILTER_PARSING_FAILED': {
+    quote: 'errors.pair.400',
     description: 'The filter string cannot be parsed or names a column that does not exist.',
     parameters: [
       { key: 'filterBy', description: 'The filter string that was sent.' },
@@ -51,6 +61,7 @@ const DOCUMENTED_TEXTS: Readonly<Partial<Record<ErrorCode, Required<HandText>>>>
     ],
   },
   'COMMON.AUTH.MISSING_PERMISSIONS': {
+    quote: 'auth.4.forbidden',
     description: 'The caller lacks a permission; the detail names the missing permission.',
     parameters: [
       {
@@ -61,6 +72,7 @@ const DOCUMENTED_TEXTS: Readonly<Partial<Record<ErrorCode, Required<HandText>>>>
     ],
   },
   'COMMON.ENTITY.NOT_FOUND': {
+    quote: 'errors.pair.404',
     description: 'An addressed entity does not exist.',
     parameters: [
       { key: 'entity', description: 'Kind of the entity that was addressed.' },
@@ -68,6 +80,7 @@ const DOCUMENTED_TEXTS: Readonly<Partial<Record<ErrorCode, Required<HandText>>>>
     ],
   },
   'PLANNING.PURCHASE_ORDER.CANNOT_MODIFY_CANCELLED_LINE': {
+    quote: 'errors.pair.422',
     description: 'A cancelled purchase order line is modified.',
     parameters: [
       { key: 'purchaseOrderId', description: 'Identifier of the purchase order.' },
@@ -75,10 +88,12 @@ const DOCUMENTED_TEXTS: Readonly<Partial<Record<ErrorCode, Required<HandText>>>>
     ],
   },
   'COMMON.RATE_LIMIT.EXCEEDED': {
+    quote: 'errors.pair.429',
     description: 'The request rate limit of the tenant is exceeded; the caller retries after the indicated delay.',
     parameters: [],
   },
   'NOTIFICATIONS.SUBSCRIPTION.EVENT_NOT_FOUND': {
+    quote: 'events.3.codes',
     description:
       'The subscription names an unknown event (its eventName and eventVersion match no event of the environment).',
     parameters: [
@@ -87,13 +102,14 @@ const DOCUMENTED_TEXTS: Readonly<Partial<Record<ErrorCode, Required<HandText>>>>
     ],
   },
   'NOTIFICATIONS.WEBHOOK.INVALID_ENDPOINT_URL': {
+    quote: 'events.3.codes',
     description: 'The endpoint URL of the subscription is invalid.',
     parameters: [{ key: 'endpoint', description: 'The endpoint URL that was sent.' }],
   },
 };
 
 const DOCUMENTED_TEXT_RATIONALE =
-  'The description restates the condition the reference gives for this code; the title and the parameter keys are not given by the reference and are named here.';
+  "The description restates, in the contract's words, the condition the reference gives for this code (quoted in x-text-condition-quote); the reference gives no title, description or parameter keys for any code, so the texts themselves are the contract's.";
 
 /** Codes of the COMMON prefixes whose texts are written one by one (still inferred: the reference gives no condition). */
 const HAND_TEXTS: Readonly<Partial<Record<ErrorCode, HandText>>> = {
@@ -263,7 +279,9 @@ function buildRecord(code: ErrorCode): CatalogRecord {
     status: status.status,
     statusProvenance: status.provenance,
     ...(status.rationale !== undefined ? { statusRationale: status.rationale } : {}),
+    ...(status.quote !== undefined ? { statusQuote: status.quote } : {}),
   };
+  const quote = catalogLine(parts.prefix);
   const documented = DOCUMENTED_TEXTS[code];
   if (documented) {
     return {
@@ -273,8 +291,11 @@ function buildRecord(code: ErrorCode): CatalogRecord {
       parameters: documented.parameters.map((p) => ({ ...p })),
       ...statusPart,
       provenance: 'documented',
-      textProvenance: 'documented',
+      quote,
+      // The texts a server sends are never given: only the condition they describe is (Errors / Status and code pairs).
+      textProvenance: 'inferred',
       textRationale: DOCUMENTED_TEXT_RATIONALE,
+      textConditionQuote: referenceSentence(documented.quote),
     };
   }
   const hand = HAND_TEXTS[code];
@@ -285,6 +306,7 @@ function buildRecord(code: ErrorCode): CatalogRecord {
     parameters: (hand?.parameters ?? generatedParameters(code, parts)).map((p) => ({ ...p })),
     ...statusPart,
     provenance: 'documented',
+    quote,
     textProvenance: 'inferred',
     textRationale: hand?.description !== undefined ? HAND_TEXT_RATIONALE : INFERRED_TEXT_RATIONALE,
   };

@@ -1,3 +1,4 @@
+import { type ReferenceSentence, referenceSentence, type SentenceId } from '../reference/index.js';
 import { ERROR_CODES, type ErrorCode } from './codes.js';
 import { codeParts } from './naming.js';
 
@@ -13,6 +14,8 @@ export interface CodeStatus {
   status: number;
   provenance: 'documented' | 'inferred';
   rationale?: string;
+  /** For a documented status, the row of the pairs table that gives it. */
+  quote?: ReferenceSentence;
 }
 
 /** The status and code pairs the reference shows (Errors / Status and code pairs shown). */
@@ -24,7 +27,20 @@ export const DOCUMENTED_STATUSES = {
   'COMMON.RATE_LIMIT.EXCEEDED': 429,
 } as const satisfies Partial<Record<ErrorCode, number>>;
 
-const DOCUMENTED_RATIONALE = 'Status given by the reference (Errors / Status and code pairs shown).';
+/** The row of "Status and code pairs shown" of each documented pair. */
+const PAIR_ROWS: Readonly<Record<keyof typeof DOCUMENTED_STATUSES, SentenceId>> = {
+  'COMMON.QUERY.FILTER_PARSING_FAILED': 'errors.pair.400',
+  'COMMON.AUTH.MISSING_PERMISSIONS': 'errors.pair.403',
+  'COMMON.ENTITY.NOT_FOUND': 'errors.pair.404',
+  'PLANNING.PURCHASE_ORDER.CANNOT_MODIFY_CANCELLED_LINE': 'errors.pair.422',
+  'COMMON.RATE_LIMIT.EXCEEDED': 'errors.pair.429',
+};
+
+/** The row of the pairs table of a code whose status is documented, or undefined. */
+export function pairRowOf(code: ErrorCode): ReferenceSentence | undefined {
+  const id = (PAIR_ROWS as Partial<Record<ErrorCode, SentenceId>>)[code];
+  return id === undefined ? undefined : referenceSentence(id);
+}
 
 const NOT_SHOWN = 'The reference gives no status for this code';
 
@@ -150,8 +166,8 @@ export function statusRuleOf(code: ErrorCode): string {
 
 function computeStatus(code: ErrorCode): CodeStatus {
   const documented = (DOCUMENTED_STATUSES as Partial<Record<ErrorCode, number>>)[code];
-  if (documented !== undefined)
-    return { status: documented, provenance: 'documented', rationale: DOCUMENTED_RATIONALE };
+  const row = pairRowOf(code);
+  if (documented !== undefined && row) return { status: documented, provenance: 'documented', quote: row };
   const override = STATUS_OVERRIDES[code];
   if (override) return { status: override.status, provenance: 'inferred', rationale: override.rationale };
   const { prefix, suffix } = codeParts(code);

@@ -12,8 +12,8 @@ export const createApiKey: OperationDef = {
   summary: 'Create an API key',
   description:
     "Creates an API key for the caller's organisation. The `key` value is returned in this response; send it in the `X-Api-Key` header.",
-  ...DOC,
-  permission: { name: 'App.Admin', ...DOC },
+  ...DOC('endpoints.create-key.method-path'),
+  permission: { name: 'App.Admin', ...DOC('endpoints.create-key.permission') },
   apiKey: INF(
     'The reference says the API key is sent "in list requests"; this kit also accepts it on every other operation, with the tenant and permissions of the key\'s creator.',
   ),
@@ -22,7 +22,7 @@ export const createApiKey: OperationDef = {
     schema: 'CreateApiKeyBody',
     description: '`{ name: string }`',
     example: { name: 'ci-pipeline' },
-    ...DOC,
+    ...DOC('endpoints.create-key.request-body'),
   },
   success: {
     status: 201,
@@ -36,7 +36,9 @@ export const createApiKey: OperationDef = {
           'Limitation: `X-Api-Key` is the credential of the `ApiKey` security scheme, not a parameter the list operation declares, so tools that only fill declared parameters from a link must put the value into that scheme themselves.',
       ),
     },
+    // The body is documented, its status is not: any 2xx with the key object meets the reference, 201 is the contract's.
+    body: DOC('endpoints.create-key.response-body'),
     ...INF('Success status code: not shown. 201 Created is used for a created resource.'),
   },
-  errors: [bodyBadRequest(false), UNAUTHORIZED, forbidden(true), RATE_LIMITED],
+  errors: [bodyBadRequest(), UNAUTHORIZED, forbidden(true), RATE_LIMITED],
 };

@@ -1,5 +1,5 @@
-import { Type } from '@sinclair/typebox';
 import type { OperationDef } from './types.js';
+import { pathString } from './common-params.js';
 import { DOC, INF } from './types.js';
 import { RATE_LIMITED, UNAUTHORIZED, notFound } from './standard-errors.js';
 
@@ -11,17 +11,23 @@ export const getError: OperationDef = {
   tag: 'Errors',
   summary: 'Get an error from the catalog',
   description: 'Returns the catalog entry of an error code: title, description and parameters.',
-  ...DOC,
+  ...DOC('endpoints.get-error.method-path'),
   permission: { name: null, ...INF('Not shown; any authenticated caller may read the catalog.') },
   apiKey: INF('Accepted on every operation (the reference names list requests only).'),
   pathParams: [
     {
       name: 'errorCode',
       description: 'one of the codes of the error catalog',
-      schema: Type.String({ minLength: 1, maxLength: 200 }),
+      schema: pathString(),
       example: 'COMMON.ENTITY.NOT_FOUND',
+      quote: 'endpoints.get-error.path-parameter',
     },
   ],
-  success: { status: 200, schema: 'ErrorCatalogEntry', description: 'The catalog entry.', ...DOC },
-  errors: [UNAUTHORIZED, notFound(true, 'The error code'), RATE_LIMITED],
+  success: {
+    status: 200,
+    schema: 'ErrorCatalogEntry',
+    description: 'The catalog entry.',
+    ...DOC('endpoints.get-error.response'),
+  },
+  errors: [UNAUTHORIZED, notFound('endpoints.get-error.error-statuses', 'The error code'), RATE_LIMITED],
 };

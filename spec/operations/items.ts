@@ -1,11 +1,10 @@
-import { Type } from '@sinclair/typebox';
 import { listField } from '../lists/fields.js';
 import { listExamples } from '../lists/examples.js';
 import { DEMO } from '../examples/demo.js';
 import type { OperationDef } from './types.js';
 import { DOC, INF } from './types.js';
 import { RATE_LIMITED, UNAUTHORIZED, bodyBadRequest, forbidden, listBadRequest, notFound } from './standard-errors.js';
-import { idParam, skuReferenceParam } from './common-params.js';
+import { idParam, skuReferenceParam, pathString } from './common-params.js';
 import { link } from './links.js';
 
 const FIRST_SKU_REFERENCE = '$response.body#/results/0/reference';
@@ -25,10 +24,10 @@ export const updateSkuStock: OperationDef = {
   summary: 'Update SKU stock',
   description:
     "Sets the stock of a SKU at a location (and lot). `stock` is expressed in `stockUnitOfMeasureId` (the SKU's base unit when omitted). Emits `Warehouse.Stock.Updated`.",
-  ...DOC,
-  permission: { name: 'Warehouse.Counts.Write', ...DOC },
+  ...DOC('endpoints.stock.method-path'),
+  permission: { name: 'Warehouse.Counts.Write', ...DOC('endpoints.stock.permission') },
   apiKey: API_KEY_ELSEWHERE,
-  pathParams: [skuReferenceParam(DEMO.skuReference)],
+  pathParams: [skuReferenceParam(DEMO.skuReference, 'endpoints.stock.path-parameter')],
   requestBody: {
     schema: 'StockUpdateBody',
     description: 'locationReference, stock, lotId, comment, stockUnitOfMeasureId',
@@ -39,20 +38,29 @@ export const updateSkuStock: OperationDef = {
       comment: 'Cycle count',
       stockUnitOfMeasureId: DEMO.baseUnitOfMeasureId,
     },
-    ...DOC,
+    ...DOC('endpoints.stock.request-body'),
   },
-  success: { status: 204, schema: null, description: 'No content (no response body).', ...DOC },
+  success: {
+    status: 204,
+    schema: null,
+    description: 'No content (no response body).',
+    // "no content (no response body)" is documented; the status that says it is not.
+    body: DOC('endpoints.stock.success'),
+    ...INF(
+      'The reference gives the success as "no content (no response body)" without a status: any 2xx without a body meets it. 204 No Content is the status HTTP gives a success without content.',
+    ),
+  },
   errors: [
-    bodyBadRequest(true),
+    bodyBadRequest('endpoints.stock.error-statuses'),
     UNAUTHORIZED,
     forbidden(true),
-    notFound(false, 'The SKU, the location or the lot'),
+    notFound(undefined, 'The SKU, the location or the lot'),
     {
       status: 422,
       codes: ['COMMON.QUANTITY.UNIT_NOT_CONFIGURED', 'COMMON.QUANTITY.BASE_UNIT_PRECISION_EXCEEDED'],
       description:
         'The unit of measure is not configured for the SKU (UNIT_NOT_CONFIGURED), or the quantity has more decimals than the base unit allows (BASE_UNIT_PRECISION_EXCEEDED). The status is documented; which codes it carries is inferred.',
-      ...DOC,
+      ...DOC('endpoints.stock.error-statuses'),
     },
     RATE_LIMITED,
   ],
@@ -67,41 +75,43 @@ export const updateSkuInspection: OperationDef = {
   summary: 'Update a SKU inspection definition',
   description:
     'Replaces the name and mandatory flag of an inspection definition of a SKU and returns the updated definition. Emits `Items.Sku.InspectionUpdated`.',
-  ...DOC,
-  permission: { name: 'Warehouse.Skus.Write', ...DOC },
+  ...DOC('endpoints.inspection.method-path'),
+  permission: { name: 'Warehouse.Skus.Write', ...DOC('endpoints.inspection.permission') },
   apiKey: API_KEY_ELSEWHERE,
   pathParams: [
-    skuReferenceParam(DEMO.skuReference),
+    skuReferenceParam(DEMO.skuReference, 'endpoints.inspection.path-parameters'),
     {
       name: 'inspectionId',
       description: 'identifier of the inspection definition',
-      schema: Type.String({ minLength: 1, maxLength: 200 }),
+      schema: pathString(),
       example: DEMO.inspectionId,
+      quote: 'endpoints.inspection.path-parameters',
     },
   ],
   requestBody: {
     schema: 'InspectionUpdateBody',
     description: '`{ name: string, isMandatory: boolean }`',
     example: { name: 'Visual check', isMandatory: true },
-    ...DOC,
+    ...DOC('endpoints.inspection.request-body'),
   },
   success: {
     status: 200,
     schema: 'InspectionDefinition',
     description: 'The updated inspection definition.',
+    body: DOC('endpoints.inspection.response-body'),
     ...INF('The response body is documented; its status is not shown: 200 OK.'),
   },
   errors: [
-    bodyBadRequest(true),
+    bodyBadRequest('endpoints.inspection.error-statuses'),
     UNAUTHORIZED,
     forbidden(true),
-    notFound(true, 'The SKU or the inspection'),
+    notFound('endpoints.inspection.error-statuses', 'The SKU or the inspection'),
     {
       status: 422,
       codes: ['ITEMS.SKU.CANNOT_OPERATE_ON_DELETED'],
       description:
         'The SKU is inactive (deleted) and cannot be changed. The status is documented; the code is inferred.',
-      ...DOC,
+      ...DOC('endpoints.inspection.error-statuses'),
     },
     RATE_LIMITED,
   ],
@@ -134,7 +144,7 @@ export const listSkus: OperationDef = {
     name: 'Warehouse.Skus.Read',
     ...INF('Not shown; the read counterpart of the documented `Warehouse.Skus.Write`.'),
   },
-  apiKey: DOC,
+  apiKey: DOC('auth.2.api-key'),
   pathParams: [],
   list: {
     parametersIn: 'query',
@@ -188,7 +198,9 @@ export const searchFamilies: OperationDef = {
     'Searches the families of the catalog; the list parameters travel in the JSON body. Deleted families are not returned.',
   ...INF(ONLY_IN_ERRORS),
   permission: { name: 'Items.Families.Read', ...INF('Not shown; `Domain.Resource.Access` shape.') },
-  apiKey: DOC,
+  apiKey: INF(
+    'The reference says the API key is sent "in list requests" and names list and search endpoints apart; a search answers a page like a list, so the key is accepted here too.',
+  ),
   pathParams: [],
   requestBody: {
     schema: 'ListBody',
@@ -236,7 +248,7 @@ export const deleteFamily: OperationDef = {
   errors: [
     UNAUTHORIZED,
     forbidden(false),
-    notFound(false, 'The family'),
+    notFound(undefined, 'The family'),
     {
       status: 409,
       codes: ['ITEMS.FAMILY.ALREADY_DELETED'],

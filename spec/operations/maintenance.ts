@@ -26,7 +26,7 @@ export const listAssets: OperationDef = {
   description: 'Lists equipment and space assets.',
   ...INF("This operation appears only in an error message of the reference; its shape is this kit's decision."),
   permission: { name: 'Maintenance.Assets.Read', ...INF('Not shown; `Domain.Resource.Access` shape.') },
-  apiKey: DOC,
+  apiKey: DOC('auth.2.api-key'),
   pathParams: [],
   list: {
     parametersIn: 'query',

@@ -12,7 +12,7 @@ const LIST_RATIONALE =
 const HISTORY_PERMISSION = INF(
   'The permission of the notification history is not shown; it is guarded like the subscriptions (`App.Admin`), since it exposes receiver addresses and payloads.',
 );
-const API_KEY_ON_LIST = DOC;
+const API_KEY_ON_LIST = DOC('auth.2.api-key');
 const API_KEY_ELSEWHERE = INF(
   'The reference says the API key is sent "in list requests"; this kit also accepts it on every other operation.',
 );
@@ -36,8 +36,8 @@ export const listWebhookSubscriptions: OperationDef = {
   tag: 'Notifications',
   summary: 'List webhook subscriptions',
   description: "Lists the webhook subscriptions of the caller's organisation.",
-  ...DOC,
-  permission: { name: 'App.Admin', ...DOC },
+  ...DOC('endpoints.subscriptions.list'),
+  permission: { name: 'App.Admin', ...DOC('auth.4.permissions') },
   apiKey: API_KEY_ON_LIST,
   pathParams: [],
   list: {
@@ -62,8 +62,8 @@ export const createWebhookSubscription: OperationDef = {
   summary: 'Create a webhook subscription',
   description:
     'Binds an `eventName` and `eventVersion` of the environment (read them from GET /v1/notifications/events/versions) to an `endpoint`. Unknown event: NOTIFICATIONS.SUBSCRIPTION.EVENT_NOT_FOUND; invalid URL: NOTIFICATIONS.WEBHOOK.INVALID_ENDPOINT_URL.',
-  ...DOC,
-  permission: { name: 'App.Admin', ...DOC },
+  ...DOC('endpoints.subscriptions.create'),
+  permission: { name: 'App.Admin', ...DOC('auth.4.permissions') },
   apiKey: API_KEY_ELSEWHERE,
   pathParams: [],
   requestBody: {
@@ -71,7 +71,7 @@ export const createWebhookSubscription: OperationDef = {
     description: '`{ endpoint, eventName, eventVersion }`',
     // The endpoint is the default address of `opsapi listen`: deliveries of the example stay on this machine.
     example: { endpoint: 'http://127.0.0.1:4020/', eventName: 'Warehouse.Stock.Updated', eventVersion: 2 },
-    ...DOC,
+    ...DOC('endpoints.subscriptions.create'),
   },
   success: {
     status: 201,
@@ -114,8 +114,8 @@ export const deleteWebhookSubscription: OperationDef = {
   tag: 'Notifications',
   summary: 'Delete a webhook subscription',
   description: 'Deletes a subscription; notifications already created for it keep their history.',
-  ...DOC,
-  permission: { name: 'App.Admin', ...DOC },
+  ...DOC('endpoints.subscriptions.delete'),
+  permission: { name: 'App.Admin', ...DOC('auth.4.permissions') },
   apiKey: API_KEY_ELSEWHERE,
   pathParams: [idParam('subscription', DEMO.subscriptionId, CREATED_BY_SUBSCRIPTION)],
   exampleRequires: ['createWebhookSubscription'],
@@ -125,7 +125,7 @@ export const deleteWebhookSubscription: OperationDef = {
     description: 'Deleted.',
     ...INF('Response and status code of the delete operation are not shown; 204 No Content.'),
   },
-  errors: [UNAUTHORIZED, forbidden(true), notFound(false, 'The subscription'), RATE_LIMITED],
+  errors: [UNAUTHORIZED, forbidden(true), notFound(undefined, 'The subscription'), RATE_LIMITED],
 };
 
 const notificationFields = [
@@ -151,7 +151,7 @@ export const listWebhookNotifications: OperationDef = {
   summary: 'List stored notifications',
   description:
     "Lists the notifications of the caller's organisation with their status (Pending, Success, Failure). Filter by `status`, `eventName`, `CreatedAt`...",
-  ...DOC,
+  ...DOC('endpoints.notifications.list'),
   permission: { name: 'App.Admin', ...HISTORY_PERMISSION },
   apiKey: API_KEY_ON_LIST,
   pathParams: [],
@@ -197,7 +197,7 @@ export const getWebhookNotification: OperationDef = {
   tag: 'Notifications',
   summary: 'Read one notification',
   description: 'Reads one stored notification with its status and payload.',
-  ...DOC,
+  ...DOC('endpoints.notifications.get'),
   permission: { name: 'App.Admin', ...HISTORY_PERMISSION },
   apiKey: API_KEY_ELSEWHERE,
   pathParams: [idParam('notification', DEMO.notificationId, CREATED_BY_STOCK_EVENT)],
@@ -216,7 +216,7 @@ export const getWebhookNotification: OperationDef = {
     },
     ...INF('Response shape is not shown.'),
   },
-  errors: [UNAUTHORIZED, forbidden(false), notFound(false, 'The notification'), RATE_LIMITED],
+  errors: [UNAUTHORIZED, forbidden(false), notFound(undefined, 'The notification'), RATE_LIMITED],
 };
 
 const attemptFields = [
@@ -242,7 +242,7 @@ export const listWebhookNotificationAttempts: OperationDef = {
   tag: 'Notifications',
   summary: 'List delivery attempts of one notification',
   description: 'Lists the delivery attempts of a notification, scheduled and manual, oldest first by default.',
-  ...DOC,
+  ...DOC('endpoints.notifications.attempts'),
   permission: { name: 'App.Admin', ...HISTORY_PERMISSION },
   apiKey: API_KEY_ON_LIST,
   pathParams: [idParam('notification', DEMO.notificationId, CREATED_BY_STOCK_EVENT)],
@@ -256,7 +256,7 @@ export const listWebhookNotificationAttempts: OperationDef = {
     examples: listExamples(attemptFields, { filterBy: 'trigger[Equals]Scheduled', sortBy: '-number' }),
   },
   success: { status: 200, schema: 'DeliveryAttemptPage', description: 'A page of attempts.', ...INF(LIST_RATIONALE) },
-  errors: [listBadRequest(true), UNAUTHORIZED, forbidden(false), notFound(false, 'The notification'), RATE_LIMITED],
+  errors: [listBadRequest(true), UNAUTHORIZED, forbidden(false), notFound(undefined, 'The notification'), RATE_LIMITED],
 };
 
 /** Endpoints / Notification history: manual retry. */
@@ -268,7 +268,7 @@ export const retryWebhookNotification: OperationDef = {
   summary: 'Retry a notification manually',
   description:
     "Re-delivers a notification now, in any state (like a resend). The notification is Pending while the manual attempt runs and ends Success or Failure by that attempt; the attempt is recorded with trigger `Manual`. After the notification's subscription was deleted a retry still re-delivers, to the endpoint recorded on the notification (inferred: a notification is a self-contained record). No request body.",
-  ...DOC,
+  ...DOC('endpoints.notifications.retry'),
   permission: { name: 'App.Admin', ...HISTORY_PERMISSION },
   apiKey: API_KEY_ELSEWHERE,
   pathParams: [idParam('notification', DEMO.notificationId, CREATED_BY_STOCK_EVENT)],
@@ -281,7 +281,7 @@ export const retryWebhookNotification: OperationDef = {
       'Request body and response of the retry operation are not shown, nor the state after a manual retry; 202 Accepted with the notification.',
     ),
   },
-  errors: [UNAUTHORIZED, forbidden(false), notFound(false, 'The notification'), RATE_LIMITED],
+  errors: [UNAUTHORIZED, forbidden(false), notFound(undefined, 'The notification'), RATE_LIMITED],
 };
 
 const eventFields = [
@@ -300,7 +300,7 @@ export const listEvents: OperationDef = {
   summary: 'List available events of the environment',
   description:
     'Lists the events of the environment, one item per event name and version. Names are read from here, never constructed by hand.',
-  ...DOC,
+  ...DOC('endpoints.events.list'),
   permission: {
     name: null,
     ...INF(
@@ -334,7 +334,7 @@ export const listEventVersions: OperationDef = {
   tag: 'Events',
   summary: 'Read the eventName and eventVersion values of the environment',
   description: 'Every `eventName` and `eventVersion` pair of the environment, unpaginated.',
-  ...DOC,
+  ...DOC('endpoints.events.versions'),
   permission: { name: null, ...INF('"These need application access": any authenticated caller; no named permission.') },
   apiKey: API_KEY_ELSEWHERE,
   pathParams: [],

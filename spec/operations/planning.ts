@@ -1,8 +1,7 @@
 import type { OperationDef } from './types.js';
 import { DOC, INF } from './types.js';
 import { RATE_LIMITED, UNAUTHORIZED, bodyBadRequest, forbidden, notFound } from './standard-errors.js';
-import { idParam } from './common-params.js';
-import { Type } from '@sinclair/typebox';
+import { idParam, pathString } from './common-params.js';
 import { DEMO } from '../examples/demo.js';
 
 /** `PUT /v1/planning/purchaseOrders/{id}/lines/{lineId}` (named in the reference's error messages only). */
@@ -24,7 +23,7 @@ export const updatePurchaseOrderLine: OperationDef = {
     {
       name: 'lineId',
       description: 'identifier of the line',
-      schema: Type.String({ minLength: 1, maxLength: 200 }),
+      schema: pathString(),
       example: DEMO.purchaseOrderLineId,
     },
   ],
@@ -46,10 +45,10 @@ export const updatePurchaseOrderLine: OperationDef = {
     ...INF('200 with the updated line.'),
   },
   errors: [
-    bodyBadRequest(false),
+    bodyBadRequest(),
     UNAUTHORIZED,
     forbidden(false),
-    notFound(false, 'The purchase order or the line'),
+    notFound(undefined, 'The purchase order or the line'),
     {
       status: 422,
       codes: [
@@ -59,7 +58,7 @@ export const updatePurchaseOrderLine: OperationDef = {
       ],
       description:
         'A cancelled line is modified (documented); a received line is modified, or the quantity drops below the received quantity (inferred).',
-      ...DOC,
+      ...DOC('errors.pair.422'),
     },
     RATE_LIMITED,
   ],

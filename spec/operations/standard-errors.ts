@@ -1,3 +1,4 @@
+import type { Quote } from '../reference/index.js';
 import type { ErrorResponse } from './types.js';
 import { DOC, INF } from './types.js';
 
@@ -10,7 +11,7 @@ export const UNAUTHORIZED: ErrorResponse = {
   status: 401,
   codes: [],
   description: 'Not authenticated: missing, malformed, forged or expired credentials. Plain problem without `code`.',
-  ...DOC,
+  ...DOC('auth.3.unauthenticated'),
 };
 
 export const RATE_LIMITED: ErrorResponse = {
@@ -18,15 +19,18 @@ export const RATE_LIMITED: ErrorResponse = {
   codes: ['COMMON.RATE_LIMIT.EXCEEDED'],
   description:
     'The request rate limit of the tenant is exceeded; retry after the delay in `Retry-After` (seconds; the header is inferred).',
-  ...DOC,
+  ...DOC('limits.rate'),
 };
 
-/** 403 for an operation that needs a permission: documented where the reference lists 403 for the operation. */
+/**
+ * 403 for an operation that needs a permission: documented where the operation's permission is documented
+ * (Authentication, point 4 gives the 403 and its code to every caller that lacks a permission).
+ */
 export function forbidden(documentedForOperation: boolean): ErrorResponse {
   const description =
     'The caller lacks the permission of the operation (`x-permission`); `detail` and `parameters.permission` name it.';
   return documentedForOperation
-    ? { status: 403, codes: ['COMMON.AUTH.MISSING_PERMISSIONS'], description, ...DOC }
+    ? { status: 403, codes: ['COMMON.AUTH.MISSING_PERMISSIONS'], description, ...DOC('auth.4.forbidden') }
     : {
         status: 403,
         codes: ['COMMON.AUTH.MISSING_PERMISSIONS'],
@@ -37,15 +41,22 @@ export function forbidden(documentedForOperation: boolean): ErrorResponse {
       };
 }
 
-/** 400 on a list: bad filter (documented pair), bad sort, bad page parameters. */
+/**
+ * 400 on a list: bad filter, bad sort, bad page parameters. Inferred for every list: which endpoints accept `filterBy`
+ * and `sortBy` is not shown ("on some endpoints"), nor are the statuses of the sort and validation codes. The pair
+ * 400 COMMON.QUERY.FILTER_PARSING_FAILED itself is documented (Errors / Status and code pairs shown) and is judged
+ * wherever that code is answered, from the catalog's `x-status-provenance`.
+ */
 export function listBadRequest(filterAndSort: boolean): ErrorResponse {
   return filterAndSort
     ? {
         status: 400,
         codes: ['COMMON.QUERY.FILTER_PARSING_FAILED', 'COMMON.QUERY.SORTING_PARSING_FAILED', 'COMMON.VALIDATION.ERROR'],
         description:
-          'The filter cannot be parsed or names an unknown column (FILTER_PARSING_FAILED, documented); the sort names an unknown field (SORTING_PARSING_FAILED); a page parameter is out of bounds (VALIDATION.ERROR).',
-        ...DOC,
+          'The filter cannot be parsed or names an unknown column (FILTER_PARSING_FAILED: a documented pair); the sort names an unknown field (SORTING_PARSING_FAILED); a page parameter is out of bounds (VALIDATION.ERROR).',
+        ...INF(
+          'Which endpoints accept `filterBy` and `sortBy` is not shown ("on some endpoints"); this list takes them, so an unparsable filter gets the documented pair 400 COMMON.QUERY.FILTER_PARSING_FAILED. The statuses of SORTING_PARSING_FAILED and VALIDATION.ERROR are not shown; 400 like the filter.',
+        ),
       }
     : {
         status: 400,
@@ -55,12 +66,16 @@ export function listBadRequest(filterAndSort: boolean): ErrorResponse {
       };
 }
 
-/** 400 on a body that fails validation. */
-export function bodyBadRequest(documentedForOperation: boolean): ErrorResponse {
+/**
+ * 400 on a body that fails validation: the status is documented where the operation's table lists 400 (`quote`, the
+ * table's row); the code COMMON.VALIDATION.ERROR is inferred either way ("Field-level detail of validation errors:
+ * not shown").
+ */
+export function bodyBadRequest(quote?: Quote): ErrorResponse {
   const description =
     'The body is not valid JSON or does not match the schema; `detail` and `parameters.field` name the field.';
-  return documentedForOperation
-    ? { status: 400, codes: ['COMMON.VALIDATION.ERROR'], description, ...DOC }
+  return quote
+    ? { status: 400, codes: ['COMMON.VALIDATION.ERROR'], description, ...DOC(quote) }
     : {
         status: 400,
         codes: ['COMMON.VALIDATION.ERROR'],
@@ -71,11 +86,11 @@ export function bodyBadRequest(documentedForOperation: boolean): ErrorResponse {
       };
 }
 
-/** 404 for an addressed entity that does not exist. */
-export function notFound(documentedForOperation: boolean, what: string): ErrorResponse {
+/** 404 for an addressed entity that does not exist: documented where the operation's table lists 404 (`quote`, its row). */
+export function notFound(quote: Quote | undefined, what: string): ErrorResponse {
   const description = `${what} does not exist (COMMON.ENTITY.NOT_FOUND; parameters \`entity\` and \`id\`).`;
-  return documentedForOperation
-    ? { status: 404, codes: ['COMMON.ENTITY.NOT_FOUND'], description, ...DOC }
+  return quote
+    ? { status: 404, codes: ['COMMON.ENTITY.NOT_FOUND'], description, ...DOC(quote) }
     : {
         status: 404,
         codes: ['COMMON.ENTITY.NOT_FOUND'],

@@ -3,13 +3,17 @@ import type { ListFieldTable } from '../lists/fields.js';
 import type { ListExamples } from '../lists/examples.js';
 import type { ErrorCode } from '../errors/index.js';
 import type { LinkDef } from './links.js';
+import { type Quote, type ReferenceSentence, referenceSentence } from '../reference/index.js';
 
 /** The tags (domains) operations are grouped by. */
 export type Tag = 'Access' | 'Notifications' | 'Events' | 'Items' | 'Maintenance' | 'Admin' | 'Planning' | 'Errors';
 
-/** A fact with its provenance; an inferred one carries its rationale. */
+/** A fact with its provenance: a documented one quotes the reference's sentence, an inferred one carries its rationale. */
 export type Sourced<T> = T &
-  ({ provenance: 'documented'; rationale?: undefined } | { provenance: 'inferred'; rationale: string });
+  (
+    | { provenance: 'documented'; quote: ReferenceSentence; rationale?: undefined }
+    | { provenance: 'inferred'; rationale: string; quote?: undefined }
+  );
 
 /** A path parameter. */
 export interface PathParam {
@@ -18,6 +22,8 @@ export interface PathParam {
   readonly schema: TSchema;
   /** A value that makes the operation succeed against a fresh `demo` tenant of the mock (spec/examples/demo.ts). */
   readonly example: string;
+  /** The row of the operation's table that gives the parameter, where there is one (else the operation's own quote). */
+  readonly quote?: Quote;
 }
 
 /** An error response of an operation: its status and the catalog codes it can carry (none: a plain problem). */
@@ -27,12 +33,18 @@ export type ErrorResponse = Sourced<{
   readonly description: string;
 }>;
 
-/** The success response of an operation. `schema` names a component; null for no body. `links` are the next calls a client walks from it. */
+/**
+ * The success response of an operation. `schema` names a component; null for no body. `links` are the next calls a
+ * client walks from it. The provenance is that of the status; `body` is the provenance of what the body is (the
+ * schema, or no body), when it differs from the status's: the reference may give the body but not the status
+ * ("Success status code: not shown"), and then any 2xx with that body meets the reference.
+ */
 export type SuccessResponse = Sourced<{
   readonly status: number;
   readonly schema: string | null;
   readonly description: string;
   readonly links?: Readonly<Record<string, LinkDef>>;
+  readonly body?: Sourced<object>;
 }>;
 
 /** How a list/search operation takes its list parameters and which fields they may name. */
@@ -75,8 +87,10 @@ export type OperationDef = Sourced<{
   readonly errors: readonly ErrorResponse[];
 }>;
 
-/** Shorthand for a documented fact. */
-export const DOC = { provenance: 'documented' } as const;
+/** Shorthand for a documented fact, quoting the sentence of the reference it rests on (spec/reference/). */
+export function DOC(quote: Quote): { provenance: 'documented'; quote: ReferenceSentence } {
+  return { provenance: 'documented', quote: referenceSentence(quote) };
+}
 
 /** Shorthand for an inferred fact with its rationale. */
 export function INF(rationale: string): { provenance: 'inferred'; rationale: string } {

@@ -1,18 +1,20 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MAX_NAME_LENGTH, NAME_LENGTH_RATIONALE, inferredMaxLength } from '../limits.js';
-import { documented, inferred } from '../provenance.js';
+import { documented, inferredKeyword, nonEmptyId } from '../provenance.js';
 import { closedBody, openObject } from './open.js';
 
-/** Body of `POST /v1/access/apiKeys` (Endpoints / Create an API key). */
+/** Body of `POST /v1/access/apiKeys` (Endpoints / Create an API key: "Request body | `{ name: string }`"). */
 export const CreateApiKeyBody = Type.Object(
   {
     name: Type.String({
-      minLength: 1,
+      ...inferredKeyword(
+        'minLength',
+        1,
+        'Constraints of `name` (length, uniqueness, allowed characters) are not shown; a name is not empty, duplicates are allowed.',
+      ),
       ...inferredMaxLength(MAX_NAME_LENGTH, NAME_LENGTH_RATIONALE),
       description: 'name of the key',
-      ...inferred(
-        'The reference shows `{ name: string }` but not its constraints; a non-empty name of at most 200 characters is required, duplicates allowed.',
-      ),
+      ...documented('endpoints.create-key.request-body'),
     }),
   },
   closedBody('Which body fields are required is not shown; `name` is the only field and is required.'),
@@ -22,21 +24,25 @@ export type CreateApiKeyBody = Static<typeof CreateApiKeyBody>;
 /** The API key record (Resources / API key). */
 export const ApiKey = Type.Object(
   {
-    id: Type.String({ minLength: 1, description: 'identifier of the key record', ...documented }),
-    key: Type.String({
-      minLength: 1,
-      description: 'the secret key value, returned in the creation response',
-      ...documented,
+    id: Type.String({
+      ...nonEmptyId(),
+      description: 'identifier of the key record',
+      ...documented('resources.api-key.id'),
     }),
-    name: Type.String({ description: 'the name sent at creation', ...documented }),
-    orgCode: Type.String({ description: 'organisation code', ...documented }),
-    isActive: Type.Boolean({ description: 'whether the key is active', ...documented }),
+    key: Type.String({
+      ...inferredKeyword('minLength', 1, 'The reference shows the key as a string; an empty key could not be sent.'),
+      description: 'the secret key value, returned in the creation response',
+      ...documented('resources.api-key.key'),
+    }),
+    name: Type.String({ description: 'the name sent at creation', ...documented('resources.api-key.name') }),
+    orgCode: Type.String({ description: 'organisation code', ...documented('resources.api-key.orgCode') }),
+    isActive: Type.Boolean({ description: 'whether the key is active', ...documented('resources.api-key.isActive') }),
   },
   {
     ...openObject(
       'Resources / API key lists five fields of the creation response; the reference does not say the key record has no other fields.',
     ),
-    ...documented,
+    ...documented('endpoints.create-key.response-body'),
   },
 );
 export type ApiKey = Static<typeof ApiKey>;

@@ -9,11 +9,11 @@ import {
   inferredMaxLength,
   inferredMaximum,
 } from '../limits.js';
-import { documented } from '../provenance.js';
+import { documented, inferredKeyword } from '../provenance.js';
 import { closedBody, openObject } from './open.js';
 
-/** ISO 8601 date-time string (UTC). */
-export const DateTime = (description: string, marks: object = documented) =>
+/** ISO 8601 date-time string (UTC). No date field of a resource is shown by the reference: `marks` say why it is there. */
+export const DateTime = (description: string, marks: object) =>
   Type.String({ format: 'date-time', description, ...marks });
 
 /** A date-time that may be null. */
@@ -24,27 +24,44 @@ export const NullableDateTime = (description: string, marks: object) =>
 export const NullableString = (description: string, marks: object) =>
   Type.Union([Type.String(), Type.Null()], { description, ...marks });
 
-/** Resource identifiers are opaque strings (inferred: the reference shows `id` fields as strings only). */
-export const Id = (description: string, marks: object = documented) =>
-  Type.String({ minLength: 1, description, ...marks });
-
 /** Rationale shared by the audit timestamps the mock adds to its resources. */
 export const AUDIT_RATIONALE =
   'The reference names CreatedAt and LastModifiedAt as filterable and sortable date fields "where an endpoint exposes them" but does not show the resource fields; every stored resource here exposes them.';
 
-/** The page envelope (Resources / Page of results): generic over its item. */
+/** Why the bounds of the envelope's page fields are inferred though the list parameters' bounds are documented. */
+const PAGE_BOUND_RATIONALE =
+  'Limits bound the pageNumber and pageSize parameters; that the page returned and the size used stay within those bounds follows from them but is not stated of the envelope.';
+const COUNT_RATIONALE = 'The reference types the counts as integers; a count is not negative.';
+
+/**
+ * The page envelope (Resources / Page of results): generic over its item. The shape is documented; whether an
+ * operation answers it is the provenance of that operation's success body (`x-body-provenance`).
+ */
 export function pageOf<T extends TSchema>(item: T, itemName: string) {
   return Type.Object(
     {
-      results: Type.Array(item, { description: 'the items of the page', ...documented }),
-      pageNumber: Type.Integer({ minimum: 1, description: 'the page returned', ...documented }),
-      pageSize: Type.Integer({ minimum: 1, maximum: 1000, description: 'the page size used', ...documented }),
-      totalPages: Type.Integer({
-        minimum: 0,
-        description: 'number of pages (0 when there are no items; inferred)',
-        ...documented,
+      results: Type.Array(item, { description: 'the items of the page', ...documented('resources.page.results') }),
+      pageNumber: Type.Integer({
+        ...inferredKeyword('minimum', 1, PAGE_BOUND_RATIONALE),
+        description: 'the page returned',
+        ...documented('resources.page.pageNumber'),
       }),
-      totalCount: Type.Integer({ minimum: 0, description: 'number of items over all pages', ...documented }),
+      pageSize: Type.Integer({
+        ...inferredKeyword('minimum', 1, PAGE_BOUND_RATIONALE),
+        ...inferredKeyword('maximum', 1000, PAGE_BOUND_RATIONALE),
+        description: 'the page size used',
+        ...documented('resources.page.pageSize'),
+      }),
+      totalPages: Type.Integer({
+        ...inferredKeyword('minimum', 0, COUNT_RATIONALE),
+        description: 'number of pages (0 when there are no items; inferred)',
+        ...documented('resources.page.totalPages'),
+      }),
+      totalCount: Type.Integer({
+        ...inferredKeyword('minimum', 0, COUNT_RATIONALE),
+        description: 'number of items over all pages',
+        ...documented('resources.page.totalCount'),
+      }),
     },
     {
       // Inferred: open like the items, so a server that adds paging aids (links, cursors) is listed, not failed.
@@ -53,7 +70,7 @@ export function pageOf<T extends TSchema>(item: T, itemName: string) {
       ),
       title: `${itemName}Page`,
       description: `A page of ${itemName} items.`,
-      ...documented,
+      ...documented('lists.general'),
     },
   );
 }
@@ -76,24 +93,30 @@ export const ListBody = Type.Object(
         ...inferredMaximum(MAX_PAGE_NUMBER, PAGE_NUMBER_RATIONALE),
         default: 1,
         description: `page to return, 1..${MAX_PAGE_NUMBER}`,
-        ...documented,
+        ...documented('lists.pageNumber'),
       }),
     ),
     pageSize: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 1000, default: 25, description: 'items per page, 1..1000', ...documented }),
+      Type.Integer({
+        minimum: 1,
+        maximum: 1000,
+        default: 25,
+        description: 'items per page, 1..1000',
+        ...documented('lists.pageSize'),
+      }),
     ),
     filterBy: Type.Optional(
       Type.String({
         ...inferredMaxLength(MAX_FILTER_LENGTH, FILTER_LENGTH_RATIONALE),
         description: 'filter expression `Field[Operator]value` (see the FilterBy parameter)',
-        ...documented,
+        ...documented('lists.filterBy'),
       }),
     ),
     sortBy: Type.Optional(
       Type.String({
         ...inferredMaxLength(MAX_SORT_LENGTH, SORT_LENGTH_RATIONALE),
         description: 'sort field, `-` prefix for descending',
-        ...documented,
+        ...documented('lists.sortBy'),
       }),
     ),
   },

@@ -6,7 +6,7 @@ import {
   TEXT_LENGTH_RATIONALE,
   inferredMaxLength,
 } from '../limits.js';
-import { documented, inferred } from '../provenance.js';
+import { documented, inferred, inferredKeyword, nonEmptyId } from '../provenance.js';
 import { AUDIT_RATIONALE, DateTime, NullableString } from './common.js';
 import { closedBody, openObject } from './open.js';
 
@@ -16,9 +16,17 @@ const SKU_FIELDS_RATIONALE =
 /** A SKU as `GET /v1/items/skus` lists it (Resources / Page of results). */
 export const SkuListItem = Type.Object(
   {
-    id: Type.String({ minLength: 1, description: 'identifier of the SKU', ...documented }),
-    reference: Type.String({ minLength: 1, description: 'the SKU reference used in paths', ...documented }),
-    name: Type.String({ description: 'SKU name', ...documented }),
+    id: Type.String({
+      ...nonEmptyId(),
+      description: 'identifier of the SKU',
+      ...documented('resources.page.sku-item'),
+    }),
+    reference: Type.String({
+      ...nonEmptyId(),
+      description: 'the SKU reference used in paths',
+      ...documented('resources.page.sku-item'),
+    }),
+    name: Type.String({ description: 'SKU name', ...documented('resources.page.sku-item') }),
     description: NullableString('free text description', inferred(SKU_FIELDS_RATIONALE)),
     familyId: NullableString(
       'identifier of the family of the SKU, null when it has none',
@@ -43,7 +51,10 @@ export const SkuListItem = Type.Object(
     createdAt: DateTime('creation time', inferred(AUDIT_RATIONALE)),
     lastModifiedAt: DateTime('last modification time', inferred(AUDIT_RATIONALE)),
   },
-  { ...openObject('Resources / Page of results: "Other SKU fields: not shown".'), ...documented },
+  {
+    ...openObject('Resources / Page of results: "Other SKU fields: not shown".'),
+    ...documented('resources.page.sku-item'),
+  },
 );
 export type SkuListItem = Static<typeof SkuListItem>;
 
@@ -51,33 +62,41 @@ export type SkuListItem = Static<typeof SkuListItem>;
 export const StockUpdateBody = Type.Object(
   {
     locationReference: Type.String({
-      minLength: 1,
+      ...nonEmptyId(),
       ...inferredMaxLength(MAX_NAME_LENGTH, NAME_LENGTH_RATIONALE),
       description: 'reference of the location',
-      ...documented,
+      ...documented('resources.stock-body.locationReference'),
     }),
-    stock: Type.Number({ minimum: 0, description: 'the stock quantity to set', ...documented }),
+    stock: Type.Number({
+      ...inferredKeyword(
+        'minimum',
+        0,
+        'The reference types `stock` as a number ("the stock quantity to set") without bounds; a stock level below zero is rejected.',
+      ),
+      description: 'the stock quantity to set',
+      ...documented('resources.stock-body.stock'),
+    }),
     lotId: Type.Optional(
       Type.String({
-        minLength: 1,
+        ...nonEmptyId(),
         ...inferredMaxLength(MAX_NAME_LENGTH, NAME_LENGTH_RATIONALE),
         description: 'lot identifier',
-        ...documented,
+        ...documented('resources.stock-body.lotId'),
       }),
     ),
     comment: Type.Optional(
       Type.String({
         ...inferredMaxLength(MAX_TEXT_LENGTH, TEXT_LENGTH_RATIONALE),
         description: 'free text',
-        ...documented,
+        ...documented('resources.stock-body.comment'),
       }),
     ),
     stockUnitOfMeasureId: Type.Optional(
       Type.String({
-        minLength: 1,
+        ...nonEmptyId(),
         ...inferredMaxLength(MAX_NAME_LENGTH, NAME_LENGTH_RATIONALE),
-        description: 'identifier of the unit of measure of `stock`; the base unit of the SKU when omitted',
-        ...documented,
+        description: 'identifier of the unit of measure of `stock`; the base unit of the SKU when omitted (inferred)',
+        ...documented('resources.stock-body.stockUnitOfMeasureId'),
       }),
     ),
   },
@@ -90,22 +109,28 @@ export type StockUpdateBody = Static<typeof StockUpdateBody>;
 /** A SKU inspection definition (Resources / SKU inspection definition). */
 export const InspectionDefinition = Type.Object(
   {
-    id: Type.String({ minLength: 1, description: 'identifier (response only)', ...documented }),
-    name: Type.String({ description: 'name of the inspection', ...documented }),
-    type: Type.String({
-      description: 'inspection type (response only); `Simple` is shown',
-      examples: ['Simple'],
-      ...inferred(
-        'The reference shows the value `Simple`; other allowed values are not shown, so any string is accepted in responses and the mock uses `Simple`, `Numeric` and `Photo`.',
-      ),
+    id: Type.String({
+      ...nonEmptyId(),
+      description: 'identifier (response only)',
+      ...documented('resources.inspection.id'),
     }),
-    isMandatory: Type.Boolean({ description: 'whether the inspection must be completed', ...documented }),
+    name: Type.String({ description: 'name of the inspection', ...documented('resources.inspection.name') }),
+    type: Type.String({
+      description:
+        'inspection type (response only); `Simple` is shown. Other allowed values are not shown, so any string is accepted in responses; the mock uses `Simple`, `Numeric` and `Photo` (inferred).',
+      examples: ['Simple'],
+      ...documented('resources.inspection.type'),
+    }),
+    isMandatory: Type.Boolean({
+      description: 'whether the inspection must be completed',
+      ...documented('resources.inspection.isMandatory'),
+    }),
   },
   {
     ...openObject(
       'Resources / SKU inspection definition lists four fields; the reference does not say a definition has no others (its other `type` values are "not shown" either).',
     ),
-    ...documented,
+    ...documented('endpoints.inspection.response-body'),
   },
 );
 export type InspectionDefinition = Static<typeof InspectionDefinition>;
@@ -114,12 +139,15 @@ export type InspectionDefinition = Static<typeof InspectionDefinition>;
 export const InspectionUpdateBody = Type.Object(
   {
     name: Type.String({
-      minLength: 1,
+      ...inferredKeyword('minLength', 1, 'Constraints of the name are not shown; a name is not empty.'),
       ...inferredMaxLength(MAX_NAME_LENGTH, NAME_LENGTH_RATIONALE),
       description: 'new name',
-      ...documented,
+      ...documented('endpoints.inspection.request-body'),
     }),
-    isMandatory: Type.Boolean({ description: 'whether the inspection is mandatory', ...documented }),
+    isMandatory: Type.Boolean({
+      description: 'whether the inspection is mandatory',
+      ...documented('endpoints.inspection.request-body'),
+    }),
   },
   closedBody(
     'Required fields are not shown; a PUT replaces the definition, so both fields are required; a name is 1..200 characters.',

@@ -6,12 +6,28 @@ import {
   URL_LENGTH_RATIONALE,
   inferredMaxLength,
 } from '../limits.js';
-import { documented, inferred } from '../provenance.js';
+import { documented, inferred, inferredKeyword, nonEmptyId } from '../provenance.js';
 import { AUDIT_RATIONALE, DateTime, NullableDateTime, NullableString } from './common.js';
 import { closedBody, openObject } from './open.js';
 
-/** `Domain.Entity.Action` (Events, point 1). */
+/** `Domain.Entity.Action` (Events, point 1), spelled as three capitalised alphanumeric words (inferred, see below). */
 export const EVENT_NAME_PATTERN = '^[A-Z][A-Za-z0-9]*\\.[A-Z][A-Za-z0-9]*\\.[A-Z][A-Za-z0-9]*$';
+
+/** `EVENT_NAME_PATTERN` on a documented event name, marked inferred: the reference gives the parts, not their characters. */
+const eventNamePattern = () =>
+  inferredKeyword(
+    'pattern',
+    EVENT_NAME_PATTERN,
+    'The reference gives the pattern `Domain.Entity.Action`: three parts separated by dots. Which characters a part takes is not shown; the pattern takes a capital letter, then letters and digits, as every name the reference shows does.',
+  );
+
+/** `minimum: 1` on a documented event version, marked inferred: the reference says "integer" only. */
+const eventVersionMinimum = () =>
+  inferredKeyword(
+    'minimum',
+    1,
+    'The reference types `eventVersion` as an integer ("major version of the event contract") without bounds; versions count from 1.',
+  );
 
 const SUBSCRIPTION_RATIONALE =
   'Other fields returned for a subscription are not shown; `createdAt` is added so subscriptions can be sorted and filtered by date.';
@@ -22,15 +38,19 @@ export const CreateSubscriptionBody = Type.Object(
     endpoint: Type.String({
       ...inferredMaxLength(MAX_URL_LENGTH, URL_LENGTH_RATIONALE),
       description: 'absolute `http` or `https` URL of the receiver (`https` advised for production)',
-      ...documented,
+      ...documented('resources.subscription.endpoint'),
     }),
     eventName: Type.String({
       ...inferredMaxLength(MAX_NAME_LENGTH, NAME_LENGTH_RATIONALE),
       description:
         'full event name, `Domain.Entity.Action`, as read from GET /v1/notifications/events/versions; a name or version the environment does not have gives NOTIFICATIONS.SUBSCRIPTION.EVENT_NOT_FOUND',
-      ...documented,
+      ...documented('resources.subscription.eventName'),
     }),
-    eventVersion: Type.Integer({ minimum: 1, description: 'major version of the event contract', ...documented }),
+    eventVersion: Type.Integer({
+      ...eventVersionMinimum(),
+      description: 'major version of the event contract',
+      ...documented('resources.subscription.eventVersion'),
+    }),
   },
   closedBody(
     'Which fields are required is not shown; all three are required to bind an event version to an endpoint. `endpoint` and `eventName` are checked by the service (INVALID_ENDPOINT_URL, EVENT_NOT_FOUND) rather than by schema patterns, so those documented codes answer malformed values too.',
@@ -41,15 +61,23 @@ export type CreateSubscriptionBody = Static<typeof CreateSubscriptionBody>;
 /** A webhook subscription (Resources / Webhook subscription). */
 export const Subscription = Type.Object(
   {
-    id: Type.String({ minLength: 1, description: 'identifier used in the DELETE path', ...documented }),
-    endpoint: Type.String({ description: 'receiving address', ...documented }),
-    eventName: Type.String({ description: 'full event name', ...documented }),
-    eventVersion: Type.Integer({ minimum: 1, description: 'major version of the event contract', ...documented }),
+    id: Type.String({
+      ...nonEmptyId(),
+      description: 'identifier used in the DELETE path',
+      ...documented('resources.subscription.id'),
+    }),
+    endpoint: Type.String({ description: 'receiving address', ...documented('resources.subscription.endpoint') }),
+    eventName: Type.String({ description: 'full event name', ...documented('resources.subscription.eventName') }),
+    eventVersion: Type.Integer({
+      ...eventVersionMinimum(),
+      description: 'major version of the event contract',
+      ...documented('resources.subscription.eventVersion'),
+    }),
     createdAt: DateTime('creation time', inferred(SUBSCRIPTION_RATIONALE)),
   },
   {
     ...openObject('Resources / Webhook subscription: "Other fields returned for a subscription: not shown".'),
-    ...documented,
+    ...documented('events.3.subscription'),
   },
 );
 export type Subscription = Static<typeof Subscription>;
@@ -60,7 +88,7 @@ export const NotificationStatus = Type.Union(
   {
     description:
       'Pending: pending or scheduled for a retry; Success: the receiver answered 2xx; Failure: automatic attempts exhausted (a manual retry is possible)',
-    ...documented,
+    ...documented('resources.notification.status'),
   },
 );
 export type NotificationStatus = Static<typeof NotificationStatus>;
@@ -110,7 +138,11 @@ export type WebhookPayload = Static<typeof WebhookPayload>;
 /** A stored notification (Resources / Webhook notification). */
 export const Notification = Type.Object(
   {
-    id: Type.String({ minLength: 1, description: 'identifier of the notification', ...documented }),
+    id: Type.String({
+      ...nonEmptyId(),
+      description: 'identifier of the notification',
+      ...documented('resources.notification.fields'),
+    }),
     status: NotificationStatus,
     eventId: Type.String({
       description: 'identifier of the event (same as `payload.id`)',
@@ -144,7 +176,7 @@ export const Notification = Type.Object(
     ...openObject(
       'Resources / Webhook notification: "Fields of the notification record and of an attempt record: not shown beyond the identifier (`id`) and the status".',
     ),
-    ...documented,
+    ...documented('resources.notification.status'),
   },
 );
 export type Notification = Static<typeof Notification>;
@@ -204,8 +236,16 @@ const DESCRIPTOR_RATIONALE =
 /** An event of the environment (Resources / Event descriptor). */
 export const EventDescriptor = Type.Object(
   {
-    eventName: Type.String({ pattern: EVENT_NAME_PATTERN, description: 'full event name', ...documented }),
-    eventVersion: Type.Integer({ minimum: 1, description: 'major version of the event contract', ...documented }),
+    eventName: Type.String({
+      ...eventNamePattern(),
+      description: 'full event name',
+      ...documented('resources.event-descriptor'),
+    }),
+    eventVersion: Type.Integer({
+      ...eventVersionMinimum(),
+      description: 'major version of the event contract',
+      ...documented('resources.event-descriptor'),
+    }),
     family: Type.String({
       description: 'event family (Catalog, Warehouse, Planning, Production, Maintenance, Costs, People)',
       ...inferred(DESCRIPTOR_RATIONALE),
@@ -216,21 +256,24 @@ export const EventDescriptor = Type.Object(
       ...inferred(DESCRIPTOR_RATIONALE),
     }),
   },
-  { ...openObject('Resources / Event descriptor: "Other fields of the descriptor: not shown".'), ...documented },
+  {
+    ...openObject('Resources / Event descriptor: "Other fields of the descriptor: not shown".'),
+    ...documented('resources.event-descriptor'),
+  },
 );
 export type EventDescriptor = Static<typeof EventDescriptor>;
 
 /** An `eventName` + `eventVersion` pair of the environment (`GET /v1/notifications/events/versions`). */
 export const EventVersion = Type.Object(
   {
-    eventName: Type.String({ pattern: EVENT_NAME_PATTERN, ...documented }),
-    eventVersion: Type.Integer({ minimum: 1, ...documented }),
+    eventName: Type.String({ ...eventNamePattern(), ...documented('endpoints.events.versions') }),
+    eventVersion: Type.Integer({ ...eventVersionMinimum(), ...documented('endpoints.events.versions') }),
   },
   {
     ...openObject(
       'Endpoints / Event discovery: the versions endpoint exposes `eventName` and `eventVersion`; "Response shape: not shown".',
     ),
-    ...documented,
+    ...documented('endpoints.events.versions'),
   },
 );
 export type EventVersion = Static<typeof EventVersion>;

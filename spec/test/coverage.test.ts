@@ -50,11 +50,14 @@ describe('contract coverage of the reference', () => {
     }
   });
 
-  it('answers the stock update with 204 and no body (documented)', () => {
+  it('answers the stock update with no body (documented) under 204 (inferred: the reference gives no status)', () => {
     const responses = doc.paths['/v1/items/skus/{skuReference}/stock'].put.responses;
     expect(responses['204']).toBeDefined();
     expect(responses['204'].content).toBeUndefined();
-    expect(responses['204']['x-provenance']).toBe('documented');
+    expect(responses['204']['x-no-body']).toBe(true);
+    expect(responses['204']['x-body-provenance']).toBe('documented');
+    expect(responses['204']['x-body-reference-quote']).toBe('| Success | no content (no response body) |');
+    expect(responses['204']['x-provenance']).toBe('inferred');
   });
 
   it('holds the documented status/code pairs on the operations where they arise', () => {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { committedDocument, operations } from './load.js';
+import {
+  DOCUMENTED_ERROR_STATUSES,
+  DOCUMENTED_PERMISSIONS,
+  PAIR_OPERATIONS,
+  SUCCESS_BODIES_SHOWN,
+  SUCCESS_STATUSES_SHOWN,
+} from './reference-facts.js';
 
 const doc = committedDocument() as Record<string, any>;
 
@@ -79,9 +86,71 @@ describe('provenance marks', () => {
     }
   });
 
-  it('tells documented from inferred: the stock 204 is documented, the key creation 201 is inferred', () => {
-    expect(doc.paths['/v1/items/skus/{skuReference}/stock'].put.responses['204']['x-provenance']).toBe('documented');
-    expect(doc.paths['/v1/access/apiKeys'].post.responses['201']['x-provenance']).toBe('inferred');
+  it('tells documented from inferred: a success body the reference gives under a status it does not give', () => {
+    const stock = doc.paths['/v1/items/skus/{skuReference}/stock'].put.responses['204'];
+    expect([stock['x-provenance'], stock['x-body-provenance'], stock['x-no-body']]).toEqual([
+      'inferred',
+      'documented',
+      true,
+    ]);
+    const key = doc.paths['/v1/access/apiKeys'].post.responses['201'];
+    expect([key['x-provenance'], key['x-body-provenance']]).toEqual(['inferred', 'documented']);
+    const entry = doc.paths['/v1/errors/{errorCode}'].get.responses['200'];
+    expect([entry['x-provenance'], entry['x-body-provenance']]).toEqual(['documented', 'documented']);
     expect(doc.paths['/v1/items/skus'].get['x-provenance']).toBe('inferred');
+  });
+
+  it('marks every response with the provenance of its body: every error body is a documented problem', () => {
+    for (const { key, op } of operations(doc as never))
+      for (const [status, response] of Object.entries<any>(op.responses)) {
+        expectMarked(response, `${key} ${status} body`, 'x-body-provenance', 'x-body-rationale');
+        if (Number(status) >= 400) expect(response['x-body-provenance'], `${key} ${status}`).toBe('documented');
+      }
+  });
+
+  it('marks the inferred details of documented fields beside their keywords (the reference says "integer", not ">= 1")', () => {
+    const s = doc.components.schemas;
+    expect(s.Subscription.properties.eventVersion).toMatchObject({
+      type: 'integer',
+      minimum: 1,
+      'x-provenance': 'documented',
+      'x-minimum-provenance': 'inferred',
+    });
+    expect(s.EventDescriptor.properties.eventName).toMatchObject({
+      'x-provenance': 'documented',
+      'x-pattern-provenance': 'inferred',
+    });
+    expect(s.ErrorCatalogEntry.properties.status['x-provenance']).toBe('inferred');
+  });
+
+  it('documents a success status only where the reference gives one, and a success body only where it shows one', () => {
+    for (const { key, op } of operations(doc as never)) {
+      const [status, success] = Object.entries<any>(op.responses).find(([s]) => /^2/.test(s)) ?? [];
+      const shownStatus = SUCCESS_STATUSES_SHOWN[key];
+      expect(success['x-provenance'], `${key} ${status}`).toBe(shownStatus === undefined ? 'inferred' : 'documented');
+      if (shownStatus !== undefined) expect(Number(status), key).toBe(shownStatus);
+      const shownBody = SUCCESS_BODIES_SHOWN[key];
+      expect(success['x-body-provenance'], `${key} body`).toBe(shownBody === undefined ? 'inferred' : 'documented');
+      if (shownBody === null) expect(success.content, key).toBeUndefined();
+      else if (shownBody !== undefined)
+        expect(success.content['application/json'].schema.$ref, key).toBe(`#/components/schemas/${shownBody}`);
+    }
+  });
+
+  it('documents an error status of an operation only where the reference gives it for that operation', () => {
+    for (const { key, op } of operations(doc as never)) {
+      const shown = new Set([
+        401,
+        429,
+        ...(DOCUMENTED_ERROR_STATUSES[key] ?? []),
+        ...(PAIR_OPERATIONS[key] ?? []),
+        ...(DOCUMENTED_PERMISSIONS[key] ? [403] : []),
+      ]);
+      for (const [status, response] of Object.entries<any>(op.responses))
+        if (Number(status) >= 400)
+          expect(response['x-provenance'], `${key} ${status}`).toBe(
+            shown.has(Number(status)) ? 'documented' : 'inferred',
+          );
+    }
   });
 });

@@ -79,3 +79,21 @@ export const SHOWN_EVENT_NAMES = [
 /** Errors / Error code catalog: counts. */
 export const ERROR_CODE_COUNT = 478;
 export const ERROR_PREFIX_COUNT = 74;
+
+/** Endpoints: the success statuses the reference gives ("Response (200)"); every other one is "not shown". */
+export const SUCCESS_STATUSES_SHOWN: Record<string, number> = {
+  'GET /v1/errors/{errorCode}': 200,
+};
+
+/** Endpoints: the success bodies the reference gives, by component (`null`: "no content (no response body)"). */
+export const SUCCESS_BODIES_SHOWN: Record<string, string | null> = {
+  'POST /v1/access/apiKeys': 'ApiKey',
+  'PUT /v1/items/skus/{skuReference}/stock': null,
+  'PUT /v1/items/skus/{skuReference}/inspections/{inspectionId}': 'InspectionDefinition',
+  'GET /v1/errors/{errorCode}': 'ErrorCatalogEntry',
+};
+
+/** Errors / Status and code pairs shown: the 422 pair, which belongs to the purchase order line update. */
+export const PAIR_OPERATIONS: Record<string, number[]> = {
+  'PUT /v1/planning/purchaseOrders/{id}/lines/{lineId}': [422],
+};

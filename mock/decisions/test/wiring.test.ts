@@ -51,7 +51,7 @@ describe('the decision layer, wired by the composition root', () => {
     expect(adopted.app.onRequest).toEqual([]);
     expect(adopted.app.onSend).toEqual([]);
     expect(adopted.handlers(h)).toBe(h);
-    expect(adopted.options).toEqual({ textCase: 'insensitive', equalsCase: 'sensitive' });
+    expect(adopted.options).toEqual({ textCase: 'insensitive', equalsCase: 'sensitive', nullOrder: 'first' });
   });
 
   it('sets the list engine option from the text-case decision, visible in the mock options', async () => {

@@ -40,6 +40,18 @@ describe('parseDecisionFile', () => {
     expect(result.ok && result.file.notObserved).toEqual([]);
   });
 
+  it('accepts a file of an earlier kit: a default order among the contract fields, no kinds added since', () => {
+    const earlier = file({
+      decisions: [decision('default-order:listSkus', '-createdAt'), decision('text-case', 'sensitive')],
+    });
+    expect(parseDecisionFile(earlier).ok).toBe(true);
+  });
+
+  it('accepts a default order on a field the contract does not have, or none', () => {
+    for (const order of ['label', '-CreatedAt', 'none'])
+      expect(parseDecisionFile(file({ decisions: [decision('default-order:listSkus', order)] })).ok, order).toBe(true);
+  });
+
   it.each([
     ['null', null],
     ['an array', [file()]],
@@ -92,7 +104,17 @@ describe('parseDecisionFile', () => {
     ['retry-delay', { header: 'Retry-After', unit: 'minutes' }, /observed must be .*http-date/],
     ['other-api-key-with-bearer', 'maybe', /observed must be one of refused, ignored/],
     ['text-case', 'upper', /observed must be one of insensitive, sensitive/],
-    ['default-order:listSkus', 'colour', /observed must be a sortable field of listSkus, .*createdAt/],
+    ['default-order:listSkus', 'two words', /observed must be a field name, optionally with a leading -/],
+    ['problem-media-type', 'text/plain', /observed must be one of application\/problem\+json, application\/json/],
+    ['problem-401-type', 'https://example.test/401', /observed must be an address of RFC 9110 section 15\.5\.2/],
+    ['api-key-alone', 'sometimes', /observed must be one of accepted, refused/],
+    ['null-order', 'middle', /observed must be one of first, last/],
+    ['list-form:listSkus', 'table', /observed must be one of envelope, array/],
+    ['list-fields:listSkus', [{ name: 'a b', query: 'x', type: 'string', operators: [], sortable: true }], /"query"/],
+    ['record-fields:listSkus', { fields: [{ name: 'id', types: ['text'], always: true }] }, /"fields"/],
+    ['webhook-event-id', { header: null, field: null }, /not both null/],
+    ['webhook-attempt', { success: { field: 'ok', form: 'maybe' }, manual: null }, /"success"/],
+    ['permission:listSkus', 'read skus', /observed must be a permission name/],
   ])('refuses %s observed as %j, saying what it must be', (id, observed, says) => {
     const message = refusal(file({ decisions: [decision(id, observed)] }));
     expect(message).toMatch(new RegExp(`^decisions\\[0\\] "${id.replaceAll('.', '\\.')}": `));

@@ -1,0 +1,20 @@
+import type { ConformOptions, RunContext } from './context.js';
+import { Receiver } from './receiver.js';
+
+/**
+ * Starts a run's webhook receiver (`--webhooks`) on `--webhook-host`/`--webhook-port`, behind `--webhook-public-url`
+ * when given; the runner and `opsapi learn` both start theirs here. A receiver that cannot listen makes the webhook
+ * precondition unavailable, with the reason, instead of failing the run.
+ */
+export async function startRunReceiver(run: RunContext, options: ConformOptions): Promise<void> {
+  const receiver = new Receiver();
+  try {
+    await receiver.start(options.webhookHost ?? '127.0.0.1', options.webhookPort ?? 0, options.webhookPublicUrl);
+    run.receiver = receiver;
+    // Behind a tunnel the port must be known to point the tunnel at it: without --webhook-port it is chosen now.
+    if (options.webhookPublicUrl)
+      options.onProgress?.({ kind: 'receiver', listening: receiver.listening, deliveriesAt: receiver.url });
+  } catch (error) {
+    run.unavailable.set('webhooks', `the webhook receiver could not listen: ${(error as Error).message}`);
+  }
+}

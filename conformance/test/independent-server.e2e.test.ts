@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  INDEPENDENT_FAULTS,
+  startIndependentServer,
+  type IndependentServer,
+  type IndependentTenant,
+} from '../../test/support/independent-server/index.js';
+import { contract } from '../contract.js';
+import { ProxyChecker, type Violation } from '../proxy/checker.js';
+import { startForwardingProxy } from '../proxy/forward.js';
+import { learnDecisions } from '../learn/learn.js';
+import { runConformance } from '../runner.js';
+import type { ConformOptions } from '../context.js';
+import type { Report } from '../types.js';
+import { EXPECTED } from './support/fault-checks.js';
+
+/**
+ * The runner against a server it did not grow from: a second implementation of the API, written from the reference
+ * alone (test/support/independent-server/), faithful to every documented fact and deciding differently wherever the
+ * reference is silent (field names and casing, the envelope on every list, success statuses, statuses of codes the
+ * reference gives none for, a fixed-window rate limit with its own delay header, application/json problems, another
+ * spelling of the 401 address, its own catalog texts, null and default order, event names and payload). MUST means
+ * documented: it is certified, and each of its planted faults (the counterparts of the mock's) is caught.
+ */
+
+let server: IndependentServer;
+let acme: IndependentTenant;
+let globex: IndependentTenant;
+
+beforeAll(async () => {
+  // A fixed window of 600 requests per 3 s: short, so the probe's recovery is short, and 200/s on average, which the
+  // probe exceeds even on a machine busy with the other test files. The runs are paced under it (PACE), as a vendor
+  // passes --pace for a limit it knows.
+  server = await startIndependentServer({ rateLimit: { limit: 600, windowMs: 3000 } });
+  acme = await server.tenant('acme');
+  globex = await server.tenant('globex');
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+/** The pace the runs keep outside the rate-limit probe: under the server's 600 per 3 s. */
+const PACE = { limit: 150, windowMs: 1000 };
+
+/** Everything a vendor gives a certifying run: credentials of two tenants, the data file and the webhook secret. */
+function full(tenant: IndependentTenant, other: IndependentTenant): ConformOptions {
+  return {
+    baseUrl: server.url,
+    token: tenant.token,
+    limitedToken: tenant.limitedToken,
+    otherTenantToken: other.token,
+    data: tenant.data,
+    webhookSecret: tenant.webhookSecret,
+    allowWrites: true,
+    webhooks: true,
+    rateLimitProbe: true,
+    pace: PACE,
+  };
+}
+
+const mustIds = (report: Report, outcomes: string[]) =>
+  report.checks
+    .filter((c) => c.level === 'MUST' && outcomes.includes(c.outcome))
+    .map((c) => `${c.id}: ${c.reason ?? c.evidence[0]?.message ?? ''}`);
+
+describe('a server written from the reference alone', () => {
+  it('is CERTIFIED: every MUST check runs and passes', async () => {
+    const report = await runConformance({ ...full(acme, globex), certify: true });
+    expect(mustIds(report, ['fail', 'error'])).toEqual([]);
+    expect(mustIds(report, ['skip'])).toEqual([]);
+    expect(report.mustRan).toBe(report.mustTotal);
+    expect(report.certified).toBe(true);
+    expect(report.exitCode).toBe(0);
+    // What it decided differently is seen, and judged at SHOULD level only.
+    const should = report.checks.filter((c) => c.level === 'SHOULD' && c.outcome === 'fail').map((c) => c.id);
+    expect(should).toEqual(expect.arrayContaining(['errors.problem-media-type', 'auth.401-type-form']));
+  }, 120_000);
+
+  it('in front of it, `opsapi proxy` sees no MUST violation in a whole run', async () => {
+    const violations: Violation[] = [];
+    const checker = new ProxyChecker({
+      target: new URL(server.url),
+      validator: contract().validator,
+      onViolation: (v) => violations.push(v),
+    });
+    const proxy = await startForwardingProxy({ target: server.url, onExchange: (x) => checker.add(x) });
+    try {
+      const tenant = await server.tenant('through-proxy');
+      const report = await runConformance({ ...full(tenant, globex), baseUrl: proxy.url, rateLimitProbe: false });
+      expect(mustIds(report, ['fail', 'error'])).toEqual([]);
+      await proxy.close();
+      const must = violations.filter((v) => v.level === 'MUST').map((v) => `${v.check}: ${v.message}`);
+      expect(must).toEqual([]);
+      // The server's own decisions are seen by the proxy, at SHOULD level.
+      expect(violations.some((v) => v.level === 'SHOULD')).toBe(true);
+    } finally {
+      await proxy.close().catch(() => undefined);
+    }
+  }, 120_000);
+
+  it('learn records what it decided; conform --decisions --strict then leaves at most 2 SHOULD failures', async () => {
+    // Learning spends the records of its data (it deletes the deletable family twice): the judged run has its own.
+    const learner = await server.tenant('learner');
+    const file = await learnDecisions(full(learner, globex));
+    const differs = file.decisions.filter((d) => d.differs);
+    expect(differs.map((d) => d.id)).toEqual(
+      expect.arrayContaining([
+        'success-status:createApiKey',
+        'code-status:NOTIFICATIONS.SUBSCRIPTION.EVENT_NOT_FOUND',
+        'problem-media-type',
+        'problem-401-type',
+        'retry-delay',
+        'null-order',
+        'text-case',
+      ]),
+    );
+    const judged = await server.tenant('judged');
+    const report = await runConformance({ ...full(judged, globex), decisions: file, strict: true });
+    expect(mustIds(report, ['fail', 'error', 'skip'])).toEqual([]);
+    const should = report.checks
+      .filter((c) => c.level === 'SHOULD' && (c.outcome === 'fail' || c.outcome === 'error'))
+      .map((c) => `${c.id}: ${c.evidence[0]?.message ?? c.reason ?? ''}`);
+    expect(should.length, should.join('\n')).toBeLessThanOrEqual(2);
+  }, 120_000);
+
+  it('has a counterpart of every planted fault of the mock', () => {
+    expect(Object.keys(INDEPENDENT_FAULTS).sort()).toEqual(Object.keys(EXPECTED).sort());
+  });
+
+  describe('each planted fault is caught by the check meant for it', () => {
+    for (const fault of Object.keys(EXPECTED) as (keyof typeof EXPECTED)[]) {
+      it(`${fault} -> ${EXPECTED[fault]}`, async () => {
+        // A tenant of its own per fault: the rate-limit probe's window and the writes stay apart.
+        const tenant = await server.tenant(`fault-${fault}`);
+        server.setFaults([fault]);
+        try {
+          const report = await runConformance({ ...full(tenant, globex), only: [EXPECTED[fault]] });
+          const check = report.checks.find((c) => c.id === EXPECTED[fault]);
+          expect(check?.outcome, JSON.stringify(check)).toBe('fail');
+          expect(check?.level).toBe('MUST');
+          expect(check?.evidence.length).toBeGreaterThan(0);
+          expect(report.exitCode).toBe(1);
+        } finally {
+          server.setFaults([]);
+        }
+      }, 60_000);
+    }
+  });
+});
