@@ -41,7 +41,7 @@ afterAll(async () => {
 });
 
 /** The pace the runs keep outside the rate-limit probe: under the server's 600 per 3 s. */
-const PACE = { limit: 150, windowMs: 1000 };
+const PACE = { limit: 180, windowMs: 1000 };
 
 /** Everything a vendor gives a certifying run: credentials of two tenants, the data file and the webhook secret. */
 function full(tenant: IndependentTenant, other: IndependentTenant): ConformOptions {
@@ -65,19 +65,11 @@ const mustIds = (report: Report, outcomes: string[]) =>
     .map((c) => `${c.id}: ${c.reason ?? c.evidence[0]?.message ?? ''}`);
 
 describe('a server written from the reference alone', () => {
-  it('is CERTIFIED: every MUST check runs and passes', async () => {
-    const report = await runConformance({ ...full(acme, globex), certify: true });
-    expect(mustIds(report, ['fail', 'error'])).toEqual([]);
-    expect(mustIds(report, ['skip'])).toEqual([]);
-    expect(report.mustRan).toBe(report.mustTotal);
-    expect(report.certified).toBe(true);
-    expect(report.exitCode).toBe(0);
-    // What it decided differently is seen, and judged at SHOULD level only.
-    const should = report.checks.filter((c) => c.level === 'SHOULD' && c.outcome === 'fail').map((c) => c.id);
-    expect(should).toEqual(expect.arrayContaining(['errors.problem-media-type', 'auth.401-type-form']));
-  }, 120_000);
-
-  it('in front of it, `opsapi proxy` sees no MUST violation in a whole run', async () => {
+  /**
+   * One certifying run serves two claims (a second whole run proved nothing more and cost ~7 s): it goes through
+   * `opsapi proxy`'s checker, so the runner's verdict and the proxy's judgment of the same traffic are both shown.
+   */
+  it('is CERTIFIED (every MUST check runs and passes), and the proxy in front of it sees no MUST violation', async () => {
     const violations: Violation[] = [];
     const checker = new ProxyChecker({
       target: new URL(server.url),
@@ -85,18 +77,22 @@ describe('a server written from the reference alone', () => {
       onViolation: (v) => violations.push(v),
     });
     const proxy = await startForwardingProxy({ target: server.url, onExchange: (x) => checker.add(x) });
+    let report: Report;
     try {
-      const tenant = await server.tenant('through-proxy');
-      const report = await runConformance({ ...full(tenant, globex), baseUrl: proxy.url, rateLimitProbe: false });
-      expect(mustIds(report, ['fail', 'error'])).toEqual([]);
-      await proxy.close();
-      const must = violations.filter((v) => v.level === 'MUST').map((v) => `${v.check}: ${v.message}`);
-      expect(must).toEqual([]);
-      // The server's own decisions are seen by the proxy, at SHOULD level.
-      expect(violations.some((v) => v.level === 'SHOULD')).toBe(true);
+      report = await runConformance({ ...full(acme, globex), baseUrl: proxy.url, certify: true });
     } finally {
-      await proxy.close().catch(() => undefined);
+      await proxy.close();
     }
+    expect(mustIds(report, ['fail', 'error'])).toEqual([]);
+    expect(mustIds(report, ['skip'])).toEqual([]);
+    expect(report.mustRan).toBe(report.mustTotal);
+    expect(report.certified).toBe(true);
+    expect(report.exitCode).toBe(0);
+    // What it decided differently is seen, and judged at SHOULD level only, by the runner and by the proxy.
+    const should = report.checks.filter((c) => c.level === 'SHOULD' && c.outcome === 'fail').map((c) => c.id);
+    expect(should).toEqual(expect.arrayContaining(['errors.problem-media-type', 'auth.401-type-form']));
+    expect(violations.filter((v) => v.level === 'MUST').map((v) => `${v.check}: ${v.message}`)).toEqual([]);
+    expect(violations.some((v) => v.level === 'SHOULD')).toBe(true);
   }, 120_000);
 
   it('learn records what it decided; conform --decisions --strict then leaves at most 2 SHOULD failures', async () => {

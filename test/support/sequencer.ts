@@ -5,18 +5,23 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * left running one of them alone at the end of the run. Only an order: a file missing here runs after them.
  */
 export const LONGEST_FIRST: readonly string[] = [
-  'test/pack.e2e.test.ts',
   'conformance/test/proxy.e2e.test.ts',
-  'test/ci-recipe.e2e.test.ts',
+  'conformance/test/independent-server.e2e.test.ts',
+  'test/pack.e2e.test.ts',
   'conformance/test/cli.e2e.test.ts',
+  'conformance/test/learn.e2e.test.ts',
+  'test/ci-recipe.e2e.test.ts',
   'bench/bench.e2e.test.ts',
   'mock/replication/test/replicas.e2e.test.ts',
-  'conformance/test/learn.e2e.test.ts',
-  'mock/replication/test/replica-failures.e2e.test.ts',
-  'mock/replication/test/replicas-conformance.e2e.test.ts',
   'conformance/test/prism.e2e.test.ts',
-  'bench/soak.e2e.test.ts',
+  'mock/replication/test/replicas-conformance.e2e.test.ts',
+  'conformance/test/credentials.e2e.test.ts',
+  'conformance/test/gate.e2e.test.ts',
+  'mock/replication/test/replica-failures.e2e.test.ts',
   'mock/test/reliability/fuzz.e2e.test.ts',
+  'cli/test/coverage.e2e.test.ts',
+  'conformance/test/runner.e2e.test.ts',
+  'bench/soak.e2e.test.ts',
 ];
 
 /**
