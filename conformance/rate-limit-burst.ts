@@ -16,11 +16,12 @@ const MAX_STEP_MS = 2000;
 /** A doubling counts as useful when the throughput rose at least this much: else the target is saturated, so hold. */
 const RISE = 1.2;
 /**
- * Requests queue somewhere (the target, a proxy in front of it, a busy machine) when their mean round trip grows past
- * this many times the first step's: the probe then holds its level, since more in flight would only wait longer
- * (and time out) without reaching the limit sooner.
+ * A doubling helps while the target is far rather than busy: its round trip stays near the last level's, so twice
+ * as many requests in flight make twice the rate. When the mean round trip grows past this many times the last
+ * level's, requests queue somewhere (the target, a proxy in front of it, a busy machine): more in flight would only
+ * wait longer (and load the target, or time out) without reaching the limit sooner, so the probe holds its level.
  */
-const QUEUEING = 4;
+const QUEUEING = 1.5;
 /**
  * Transport errors (connections refused or reset under the load, timeouts) the burst bears: each ends its worker and
  * stops the ramp; this many end the burst, which then fails with the first unless a 429 came.
@@ -111,7 +112,8 @@ export async function burstPastTheLimit(run: RunContext, name: string): Promise<
     // The ramp: each step, double the requests in flight while the throughput still rises.
     let levelRate = 0;
     let mark = { at: started, completed: 0, latencyMs: 0 };
-    let baseLatency: number | undefined;
+    // The mean round trip at the level last doubled from: a later level slower than QUEUEING times it stops the ramp.
+    let levelLatency: number | undefined;
     for (let step = 0; going() && alive > 0 && step < 10_000; step++) {
       const stepMs = Math.min(MAX_STEP_MS, Math.max(STEP_MS, completed ? (4 * latencyMs) / completed : STEP_MS));
       const woken = new Promise<void>((resolve) => {
@@ -130,9 +132,11 @@ export async function burstPastTheLimit(run: RunContext, name: string): Promise<
       if (finished === 0) continue;
       const rate = finished / (now - mark.at);
       const stepLatency = (latencyMs - mark.latencyMs) / finished;
-      baseLatency ??= stepLatency;
       mark = { at: now, completed, latencyMs };
-      if (rate > levelRate * RISE && stepLatency < baseLatency * QUEUEING) {
+      const queueing = levelLatency !== undefined && stepLatency >= levelLatency * QUEUEING;
+      if (queueing) break;
+      if (rate > levelRate * RISE) {
+        levelLatency = stepLatency;
         levelRate = rate;
         grow(workers.length * 2);
       }

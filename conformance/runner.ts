@@ -1,8 +1,6 @@
 import { TimedClient } from './check-clock.js';
-import { decisionsOf, type DecisionFile } from '../spec/decisions/index.js';
-import { withObservedDecisions } from '../spec/decisions/publish.js';
-import { ContractValidator } from '../spec/validate.js';
-import { contract, matchOperation } from './contract.js';
+import type { DecisionFile } from '../spec/decisions/index.js';
+import { matchOperation } from './contract.js';
 import type { RuleEnv } from './rules/index.js';
 import { selects, type CheckDef, type ConformOptions, type Credentials, type RunContext } from './context.js';
 import { CredentialGuard, tokenFromCommand } from './credential-guard.js';
@@ -22,6 +20,7 @@ import { finish } from './build-report.js';
 import { needsToken, runCheck } from './run-check.js';
 import { judgeAhead, prefetch } from './background.js';
 import type { CheckResult, Phase, Report } from './types.js';
+import { judgingContract } from './judging-contract.js';
 
 export { CredentialRefusedError, NoCredentialError, TargetUnreachableError, UsageError } from './errors.js';
 
@@ -29,13 +28,7 @@ const PHASES: Phase[] = ['state', 'main', 'alone', 'aggregate'];
 
 /** What the exchange rules judge by: the contract, or the contract adapted to observed decisions. */
 function ruleEnvOf(baseUrl: URL, file: DecisionFile | undefined): RuleEnv {
-  const basePath = baseUrl.pathname.replace(/\/+$/, '');
-  if (!file) return { basePath, validator: contract().validator };
-  return {
-    basePath,
-    validator: new ContractValidator(withObservedDecisions(contract().document, file)),
-    decisions: decisionsOf(file),
-  };
+  return { basePath: baseUrl.pathname.replace(/\/+$/, ''), ...judgingContract(file) };
 }
 
 /** A credential option, or undefined when it is absent or blank. */

@@ -1,6 +1,5 @@
 import { Command } from 'commander';
 import { VERSION } from '../../common/version.js';
-import { contract } from '../../conformance/contract.js';
 import { ProxyChecker, type Violation } from '../../conformance/proxy/checker.js';
 import { type Interceptor, parseTarget, startForwardingProxy } from '../../conformance/proxy/forward.js';
 import { HarRecorder } from '../../conformance/proxy/har.js';
@@ -8,6 +7,9 @@ import { verdictOf } from '../../conformance/report/run-verdict.js';
 import type { Report } from '../../conformance/types.js';
 import { flag, integer } from '../options.js';
 import { reportNameProblem, writeReport } from '../report-files.js';
+import { judgingContract } from '../../conformance/judging-contract.js';
+import { readDecisionFile } from '../read-decisions.js';
+import type { DecisionFile } from '../../spec/decisions/index.js';
 
 interface Flags {
   target?: string;
@@ -18,6 +20,7 @@ interface Flags {
   via?: boolean;
   keep: number;
   quiet?: boolean;
+  decisions?: string;
 }
 
 const collectRaw = (value: string, previous: string[] = []) => [...previous, value];
@@ -91,6 +94,13 @@ export function proxyCommand(): Command {
         .argParser(integer(1, 100_000)),
     )
     .addOption(flag('--quiet', 'print no violation lines, only the summary', 'QUIET'))
+    .addOption(
+      flag(
+        '--decisions <file>',
+        'what the deployment was observed to do where the contract infers (opsapi learn --out): judge by that',
+        'DECISIONS',
+      ),
+    )
     .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
     .action(async (o: Flags) => {
       const fail = (message: string): never => {
@@ -104,9 +114,17 @@ export function proxyCommand(): Command {
         const bad = reportNameProblem(file);
         if (bad) fail(bad);
       }
+      let decisions: DecisionFile | undefined;
+      if (o.decisions) {
+        const read = await readDecisionFile(o.decisions);
+        if (!read.ok) fail(read.error);
+        else decisions = read.file;
+      }
+      const judging = judgingContract(decisions);
       const checker = new ProxyChecker({
         target: new URL(o.target as string),
-        validator: contract().validator,
+        validator: judging.validator,
+        env: judging,
         keep: o.keep,
         ...(o.quiet ? {} : { onViolation: (v: Violation) => process.stderr.write(violationLine(v)) }),
       });

@@ -97,6 +97,13 @@ describe('opsapi proxy', () => {
     expect(run.code).toBe(2);
     expect(stderrLines(run)).toEqual(['opsapi proxy: --target: the target "ftp://x" is not an http(s) URL']);
   });
+
+  it('refuses a --decisions file it cannot read in one line with exit 2', async () => {
+    const run = await opsapi(['proxy', '--target', faithful.url, '--decisions', join(dir, 'none.json')]);
+    expect(run.code).toBe(2);
+    expect(stderrLines(run)).toHaveLength(1);
+    expect(stderrLines(run)[0]).toMatch(/^opsapi proxy: --decisions .*none\.json: cannot read it/);
+  });
 });
 
 describe('opsapi learn', () => {

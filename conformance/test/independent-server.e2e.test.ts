@@ -6,6 +6,7 @@ import {
   type IndependentTenant,
 } from '../../test/support/independent-server/index.js';
 import { contract } from '../contract.js';
+import { judgingContract } from '../judging-contract.js';
 import { ProxyChecker, type Violation } from '../proxy/checker.js';
 import { startForwardingProxy } from '../proxy/forward.js';
 import { learnDecisions } from '../learn/learn.js';
@@ -118,6 +119,22 @@ describe('a server written from the reference alone', () => {
       .filter((c) => c.level === 'SHOULD' && (c.outcome === 'fail' || c.outcome === 'error'))
       .map((c) => `${c.id}: ${c.evidence[0]?.message ?? c.reason ?? ''}`);
     expect(should.length, should.join('\n')).toBeLessThanOrEqual(2);
+    // `opsapi proxy --decisions` judges by the same file: the server's own media type and 401 address are no longer
+    // SHOULD violations, as they are for a proxy judging by the contract alone.
+    const judged401 = report.checks.find((c) => c.id === 'auth.401-type-form');
+    expect(judged401?.outcome).toBe('pass');
+    const plain = new ProxyChecker({ target: new URL(server.url), validator: judgingContract(undefined).validator });
+    const judging = judgingContract(file);
+    const adapted = new ProxyChecker({ target: new URL(server.url), validator: judging.validator, env: judging });
+    for (const checker of [plain, adapted]) {
+      const proxy = await startForwardingProxy({ target: server.url, onExchange: (x) => checker.add(x) });
+      await (await fetch(`${proxy.url}/v1/items/skus`)).arrayBuffer();
+      await proxy.close();
+    }
+    const media = (checker: ProxyChecker) =>
+      checker.report().checks.find((c) => c.id === 'errors.problem-media-type')?.outcome;
+    expect(media(plain)).toBe('fail');
+    expect(media(adapted)).toBe('pass');
   }, 120_000);
 
   it('has a counterpart of every planted fault of the mock', () => {
