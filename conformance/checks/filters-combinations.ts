@@ -5,7 +5,7 @@ import type { ListData } from '../helpers.js';
 import { expected } from '../decided.js';
 import { listProfile, type ListProfile } from '../observe/list-profile.js';
 import { eachList } from './lists-support.js';
-import { buildCase } from './filters-case.js';
+import { buildCase } from '../observe/filter-case.js';
 import { CLAUSE, intersection, onEveryFilter, resultSet, same, union } from './filters-support.js';
 
 /** Conditions on distinct fields whose server answers are non-empty proper subsets of the list. */

@@ -5,7 +5,7 @@ import type { CheckContext, CheckDef } from '../context.js';
 import { identity, type ListData } from '../helpers.js';
 import { listProfile, type ListProfile } from '../observe/list-profile.js';
 import { eachList } from './lists-support.js';
-import { buildCase } from './filters-case.js';
+import { buildCase } from '../observe/filter-case.js';
 import { CLAUSE, filtered, resultSet, same } from './filters-support.js';
 
 /** Filter details the reference leaves open (SHOULD at most). */

@@ -2,12 +2,12 @@ import { FILTER_OPERATORS, type FilterOperator } from '../../spec/lists/operator
 import { label } from '../contract.js';
 import type { CheckContext, CheckDef } from '../context.js';
 import { identity, isSuccess, pageOf, problemOf, type ListData } from '../helpers.js';
-import { buildCase, type FilterCase, type Item } from './filters-case.js';
+import { buildCase, type FilterCase, type Item } from '../observe/filter-case.js';
 import { combinationChecks } from './filters-combinations.js';
 import { inferredChecks } from './filters-inferred.js';
 import { CLAUSE, CODE, filtered, onEveryFilter } from './filters-support.js';
 
-export { buildCase } from './filters-case.js';
+export { buildCase } from '../observe/filter-case.js';
 
 function kebab(op: FilterOperator): string {
   return op.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase();

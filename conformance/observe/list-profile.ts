@@ -4,7 +4,7 @@ import type { Exchange } from '../client.js';
 import type { CheckContext } from '../context.js';
 import { identity, listSpec, pageOf, problemOf, type ListData } from '../helpers.js';
 import { distinctCount, ordered, typedCompare } from '../rules/order.js';
-import { buildCase } from '../checks/filters-case.js';
+import { buildCase } from './filter-case.js';
 import { OBSERVE_CHECK } from './check-name.js';
 import { isDocumentedDateField, pascalCase, typeOfValues } from './field-types.js';
 
