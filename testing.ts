@@ -1,5 +1,5 @@
 /**
- * `opsapi/testing`: the mock for client developers' test suites (DESIGN "Testing API"). One mock per suite, a fresh
+ * `opsapi/testing`: the mock for client developers' test suites (docs/DESIGN.md, "Testing API"). One mock per suite, a fresh
  * tenant per test, tokens and keys, the request journal and API coverage to assert on, webhooks to receive:
  *
  * ```ts

@@ -40,7 +40,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-/** `opsapi`: one binary for the kit (DESIGN / CLI). Every flag also reads `OPSAPI_*` from the environment. */
+/** `opsapi`: one binary for the kit (docs/DESIGN.md, "CLI and exit codes"). Every flag also reads `OPSAPI_*` from the environment. */
 const program = new Command()
   .name('opsapi')
   .description('Contract kit for the Operations Platform API: stateful mock, conformance runner, webhook tools.')
@@ -53,7 +53,7 @@ const program = new Command()
 for (const command of await Promise.all(commandsFor(process.argv).map((name) => COMMANDS[name]())))
   program.addCommand(command);
 
-// Usage errors exit 2 (DESIGN: exit codes); --help and --version exit 0. Subcommands added with
+// Usage errors exit 2 (docs/DESIGN.md, "CLI and exit codes"); --help and --version exit 0. Subcommands added with
 // addCommand() do not inherit the override, so each gets it.
 const onExit = (error: CommanderError) => process.exit(error.exitCode === 0 ? 0 : 2);
 program.exitOverride(onExit);

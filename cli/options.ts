@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { DURATION_UNITS, type DurationUnit, formatDuration, parseDuration } from '../common/duration.js';
 import { checkOrgName } from '../mock/auth/org.js';
 
 /** A flag that also reads `OPSAPI_<NAME>` from the environment. */
@@ -36,6 +37,35 @@ export function integer(min: number, max: number) {
     if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError(`expected an integer from ${min} to ${max}`);
     const n = Number(value);
     if (n < min || n > max) throw new InvalidArgumentError(`expected an integer from ${min} to ${max}`);
+    return n;
+  };
+}
+
+/** How a duration flag reads its value: see `duration`. */
+export interface DurationFlag {
+  /** The unit of a bare number, the flag's historical one (`--delivery-timeout 500` is 500 ms). */
+  readonly unitless: DurationUnit;
+  /** The unit of the parsed value, rounded to a whole number of it. */
+  readonly into: DurationUnit;
+  /** Bounds, in `into` units. */
+  readonly min: number;
+  readonly max: number;
+  /** Whether a negative duration is accepted (default: not). */
+  readonly negative?: boolean;
+}
+
+/**
+ * Parses a duration flag in the kit's one grammar (common/duration.ts: `500`, `500ms`, `10s`, `5m`, `2h`, `1d`), so
+ * every duration flag accepts the same forms, into a whole number of `into` units within the bounds.
+ */
+export function duration(rules: DurationFlag) {
+  const size = DURATION_UNITS[rules.into];
+  const range = `expected a duration from ${formatDuration(rules.min * size)} to ${formatDuration(rules.max * size)}`;
+  return (text: string): number => {
+    const parsed = parseDuration(text, rules);
+    if (!parsed.ok) throw new InvalidArgumentError(`${range}: ${parsed.error}`);
+    const n = Math.round(parsed.ms / size) || 0;
+    if (n < rules.min || n > rules.max) throw new InvalidArgumentError(range);
     return n;
   };
 }

@@ -1,6 +1,8 @@
 import { InvalidArgumentError } from 'commander';
 import type { ConformOptions } from '../conformance/context.js';
-import { flag, integer } from './options.js';
+import { duration, flag, integer } from './options.js';
+import { DEFAULT_PACE } from '../conformance/pacer.js';
+import { RUN_DEFAULTS } from '../conformance/run-defaults.js';
 
 function header(value: string, previous: Record<string, string> = {}): Record<string, string> {
   const at = value.indexOf(':');
@@ -37,14 +39,29 @@ export const targetOptions = {
     flag('--no-mock-admin', 'do not use the mock admin API (/__mock/*) even when the target has it', 'NO_MOCK_ADMIN'),
   rateLimitMaxRequests: () =>
     flag('--rate-limit-max-requests <n>', 'most requests the rate-limit probe sends', 'RATE_LIMIT_MAX_REQUESTS')
-      .default(3000)
+      .default(RUN_DEFAULTS.rateLimitMaxRequests)
       .argParser(integer(1, 1_000_000)),
   rateLimitMaxSeconds: () =>
-    flag('--rate-limit-max-seconds <s>', 'longest the rate-limit probe runs', 'RATE_LIMIT_MAX_SECONDS')
-      .default(20)
-      .argParser(integer(1, 3600)),
+    flag(
+      '--rate-limit-max-seconds <duration>',
+      'longest the rate-limit probe runs (e.g. 90s or 2m; a bare number is seconds)',
+      'RATE_LIMIT_MAX_SECONDS',
+    )
+      .default(RUN_DEFAULTS.rateLimitMaxSeconds)
+      .argParser(duration({ unitless: 's', into: 's', min: 1, max: 3600 })),
   timeout: () =>
-    flag('--timeout <ms>', 'timeout of each request, ms', 'TIMEOUT').default(10_000).argParser(integer(100, 600_000)),
+    flag('--timeout <duration>', 'timeout of each request (e.g. 500ms or 10s; a bare number is ms)', 'TIMEOUT')
+      .default(RUN_DEFAULTS.timeoutMs)
+      .argParser(duration({ unitless: 'ms', into: 'ms', min: 100, max: 600_000 })),
+  concurrency: () =>
+    flag('--concurrency <n>', 'requests in flight at once', 'CONCURRENCY')
+      .default(RUN_DEFAULTS.concurrency)
+      .argParser(integer(1, 256)),
+  deliveryTimeout: (help: string) =>
+    flag('--delivery-timeout <duration>', help, 'DELIVERY_TIMEOUT')
+      .default(RUN_DEFAULTS.deliveryTimeoutMs)
+      .argParser(duration({ unitless: 'ms', into: 'ms', min: 100, max: 600_000 })),
+  pace: (help: string) => flag('--pace <n>', help, 'PACE').default(DEFAULT_PACE.limit).argParser(integer(0, 100_000)),
   webhookSecret: () =>
     flag(
       '--webhook-secret <secret>',

@@ -1,11 +1,11 @@
 /**
- * The admin key of a shared mock (DESIGN "Shared sandbox"): with `--admin-key KEY`, every `/__mock/*` call but
+ * The admin key of a shared mock (docs/DESIGN.md, "Shared sandbox"): with `--admin-key KEY`, every `/__mock/*` call but
  * `/__mock/health` needs the header `X-Admin-Key: KEY`. Both sides live here: the mock answers a missing or wrong key
  * with a plain 401 carrying `ADMIN_KEY_CHALLENGE`, and the kit's own clients of the admin API (the conformance runner,
  * `opsapi coverage`, `trigger`, `listen`) send the key and tell that 401 from a refused tenant credential.
  */
 
-/** The request header carrying the admin key (DESIGN "Shared sandbox"); lowercase, as Node reports header names. */
+/** The request header carrying the admin key (docs/DESIGN.md, "Shared sandbox"); lowercase, as Node reports header names. */
 export const ADMIN_KEY_HEADER = 'x-admin-key';
 
 /**

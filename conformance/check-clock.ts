@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { HttpClient, Semaphore, type ClientOptions, type Exchange, type RequestSpec } from './client.js';
+import type { LimitFunction } from 'p-limit';
+import { HttpClient, requestBound, type ClientOptions, type Exchange, type RequestSpec } from './client.js';
 
 /**
  * The time one check spends itself. Checks of a phase start together and share `--concurrency` request slots, so the
@@ -83,18 +84,18 @@ export function underClock<T>(clock: CheckClock, fn: () => Promise<T>): Promise<
 
 /** The runner's client, with the request slots accounted to the clock of the check that asked. */
 export class TimedClient extends HttpClient {
-  private readonly slots: Semaphore;
+  private readonly slots: LimitFunction;
 
   constructor(options: ClientOptions) {
     super(options);
-    this.slots = new Semaphore(Math.max(1, options.concurrency));
+    this.slots = requestBound(options.concurrency);
   }
 
   override send(check: string, spec: RequestSpec, bound = true): Promise<Exchange> {
     if (!bound) return super.send(check, spec, false);
     const clock = current.getStore();
     clock?.queued();
-    return this.slots.run(async () => {
+    return this.slots(async () => {
       clock?.admitted();
       try {
         return await super.send(check, spec, false);

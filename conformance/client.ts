@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request, type Dispatcher } from 'undici';
+import pLimit, { type LimitFunction } from 'p-limit';
 import { Pacer, type PaceRate } from './pacer.js';
 import { indicatedDelay } from './retry-delay.js';
 import type { Redactor } from './redact.js';
@@ -70,21 +71,13 @@ export class TransportError extends Error {
   }
 }
 
-/** A bounded semaphore. */
-export class Semaphore {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-  constructor(private readonly size: number) {}
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.active >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.active++;
-    try {
-      return await fn();
-    } finally {
-      this.active--;
-      this.waiting.shift()?.();
-    }
-  }
+/**
+ * The bound of `--concurrency`: at most `concurrency` (at least 1) tasks run at once, the others start in the order
+ * they asked. p-limit takes a slot in the same turn a finishing task gives it back, so a newcomer never slips in
+ * between and the bound holds at every moment.
+ */
+export function requestBound(concurrency: number): LimitFunction {
+  return pLimit(Math.max(1, concurrency));
 }
 
 export interface ClientOptions {
@@ -161,14 +154,14 @@ export function withQuery(path: string, query: Record<string, string | number | 
 export class HttpClient {
   readonly exchanges: Exchange[] = [];
   private seq = 0;
-  private readonly semaphore: Semaphore;
+  private readonly requestSlots: LimitFunction;
   private readonly dispatcher: Dispatcher;
   private readonly base: string;
   private readonly pacers = new Map<string, Pacer>();
 
   constructor(readonly options: ClientOptions) {
     this.base = options.baseUrl.replace(/\/+$/, '');
-    this.semaphore = new Semaphore(Math.max(1, options.concurrency));
+    this.requestSlots = requestBound(options.concurrency);
     this.dispatcher = new Agent({
       connections: Math.max(8, options.concurrency * 2),
       keepAliveTimeout: 4000,
@@ -212,7 +205,7 @@ export class HttpClient {
         return exchange;
       }
     };
-    return bound ? this.semaphore.run(go) : go();
+    return bound ? this.requestSlots(go) : go();
   }
 
   /** The refusal of a credential that halted the run, if any (`credential-guard.ts`). */

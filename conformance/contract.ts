@@ -4,16 +4,10 @@ import { ALL_PERMISSIONS, OPERATIONS, type OperationDef } from '../spec/operatio
 import type { ListField } from '../spec/lists/fields.js';
 import { pathTemplateRegex } from '../spec/path-template.js';
 import type { ContractValidator } from '../spec/validate.js';
-import type { Level } from './types.js';
 
 /** The contract document and its validator, built once per process (spec/shared-contract.ts). */
 export function contract(): { document: OpenAPIObject; validator: ContractValidator } {
   return sharedContract();
-}
-
-/** MUST for a documented fact, SHOULD for an inferred one. */
-export function levelOf(fact: { provenance: 'documented' | 'inferred' }): Level {
-  return fact.provenance === 'documented' ? 'MUST' : 'SHOULD';
 }
 
 /** The operations of the contract (every check iterates these, so a new operation is covered without editing conformance/). */
@@ -62,21 +56,10 @@ export function probePath(op: OperationDef): string {
   return fillPath(op, {});
 }
 
-/** The declared error response of an operation for a status, if any. */
-export function declaredError(op: OperationDef, status: number) {
-  return op.errors.find((e) => e.status === status);
-}
-
 /** Filterable fields of a list operation (none when the list takes no filter). */
 export function filterableFields(op: OperationDef): ListField[] {
   if (!op.list?.filterAndSort) return [];
   return op.list.fields.filter((f) => f.filterable);
-}
-
-/** Sortable fields of a list operation. */
-export function sortableFields(op: OperationDef): ListField[] {
-  if (!op.list?.filterAndSort) return [];
-  return op.list.fields.filter((f) => f.sortable);
 }
 
 /** The permissions the contract's operations require. */

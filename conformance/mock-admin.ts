@@ -18,7 +18,7 @@ export function orgOf(token: string): string | undefined {
 }
 
 /**
- * Headers of a call to the mock's admin API: `X-Admin-Key` when the run has one (DESIGN "Shared sandbox"). Only
+ * Headers of a call to the mock's admin API: `X-Admin-Key` when the run has one (docs/DESIGN.md, "Shared sandbox"). Only
  * `/__mock/*` calls send it, so the key never reaches the operations (or a real deployment).
  */
 export function mockAdminHeaders(run: RunContext): Record<string, string> {

@@ -48,7 +48,7 @@ export function allChecks(document: OpenAPIObject = contract().document): CheckD
 }
 
 /** The level of a check from the facts it rests on; a check without an entry in the table is a programming error. */
-export function levelOf(document: OpenAPIObject, facts: ReturnType<typeof checkFacts>, id: string): Level {
+function levelOf(document: OpenAPIObject, facts: ReturnType<typeof checkFacts>, id: string): Level {
   const rests = facts[id];
   if (!rests) throw new Error(`check ${id} names no fact of the contract (conformance/check-facts.ts)`);
   return levelOfFacts(document, rests);

@@ -21,6 +21,7 @@ import { needsToken, runCheck } from './run-check.js';
 import { judgeAhead, prefetch } from './background.js';
 import type { CheckResult, Phase, Report } from './types.js';
 import { judgingContract } from './judging-contract.js';
+import { RUN_DEFAULTS } from './run-defaults.js';
 
 export { CredentialRefusedError, NoCredentialError, TargetUnreachableError, UsageError } from './errors.js';
 
@@ -90,12 +91,12 @@ export async function openRun(input: ConformOptions, needsToken: boolean): Promi
     webhookSecret: given(input.webhookSecret),
     adminKey: given(input.adminKey),
     baseUrl: input.baseUrl.replace(/\/+$/, ''),
-    concurrency: Math.max(1, input.concurrency ?? 8),
-    timeoutMs: Math.max(100, input.timeoutMs ?? 10_000),
-    deliveryTimeoutMs: Math.max(100, input.deliveryTimeoutMs ?? 10_000),
-    maxPages: Math.max(1, input.maxPages ?? 50),
-    rateLimitMaxRequests: Math.max(1, input.rateLimitMaxRequests ?? 3000),
-    rateLimitMaxSeconds: Math.max(1, input.rateLimitMaxSeconds ?? 20),
+    concurrency: Math.max(1, input.concurrency ?? RUN_DEFAULTS.concurrency),
+    timeoutMs: Math.max(100, input.timeoutMs ?? RUN_DEFAULTS.timeoutMs),
+    deliveryTimeoutMs: Math.max(100, input.deliveryTimeoutMs ?? RUN_DEFAULTS.deliveryTimeoutMs),
+    maxPages: Math.max(1, input.maxPages ?? RUN_DEFAULTS.maxPages),
+    rateLimitMaxRequests: Math.max(1, input.rateLimitMaxRequests ?? RUN_DEFAULTS.rateLimitMaxRequests),
+    rateLimitMaxSeconds: Math.max(1, input.rateLimitMaxSeconds ?? RUN_DEFAULTS.rateLimitMaxSeconds),
   };
   headerSafe(options);
   const redactor = new Redactor();

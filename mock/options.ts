@@ -1,3 +1,4 @@
+import { durationHint, parseDuration } from '../common/duration.js';
 import { DEFAULT_SEED, DEFAULT_SKUS } from '../fixtures/seed/index.js';
 import type { DecisionFile } from '../spec/decisions/index.js';
 import { noPlantedFaults, type PlantedFaultsOption } from './faults/option.js';
@@ -10,7 +11,7 @@ export const DEFAULT_JWT_SECRET = 'opsapi-local-mock-secret-change-me';
 /** The organisation whose tokens are printed at start. */
 export const DEFAULT_ORG = 'demo';
 
-/** Default retry schedule in seconds after the first attempt (DESIGN: immediately, 5s, 5m, 30m, 2h, 5h, 10h, 10h). */
+/** Default retry schedule in seconds after the first attempt (docs/DESIGN.md, "Defaults for what the reference leaves open": immediately, 5s, 5m, 30m, 2h, 5h, 10h, 10h). */
 export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [0, 5, 300, 1800, 7200, 18000, 36000, 36000];
 
 /**
@@ -28,7 +29,7 @@ export interface MockOptions extends PlantedFaultsOption {
   latency: { min: number; max: number } | null;
   admin: boolean;
   /**
-   * The key every `/__mock/*` call but health must send in `X-Admin-Key` (`--admin-key`, DESIGN "Shared sandbox");
+   * The key every `/__mock/*` call but health must send in `X-Admin-Key` (`--admin-key`, docs/DESIGN.md, "Shared sandbox");
    * null: the admin API answers anyone who reaches it (allowed on a loopback host only, mock/shared-mode.ts).
    */
   adminKey: string | null;
@@ -54,7 +55,7 @@ export interface MockOptions extends PlantedFaultsOption {
   /** Persist all state to this file (null: in memory). */
   stateFile: string | null;
   /**
-   * Redis of a replicated mock (`--redis URL`, DESIGN "Shared sandbox"): tenants' writes, rate-limit buckets and the
+   * Redis of a replicated mock (`--redis URL`, docs/DESIGN.md, "Shared sandbox"): tenants' writes, rate-limit buckets and the
    * webhook schedule live there, so every process started with the same URL answers as one mock. null: one process.
    */
   redis: string | null;
@@ -102,33 +103,50 @@ export function defaultOptions(): MockOptions {
   };
 }
 
-/** Parses `50-200ms`, `100ms`, `1s`, `0.2-1s` into a latency range. */
+/**
+ * Parses a latency: `off`, one duration (`100ms`, `1s`) or a range of two (`50-200ms`, `0.2-1s`, `500ms-2s`), in the
+ * grammar of common/duration.ts with milliseconds for a bare number. A low end without a unit takes the high end's
+ * (`50-200ms` is 50 to 200 ms, as it always was).
+ */
 export function parseLatency(
   text: string,
 ): { ok: true; value: { min: number; max: number } | null } | { ok: false; error: string } {
   const t = text.trim().toLowerCase();
   if (t === 'off' || t === '0' || t === '') return { ok: true, value: null };
-  const m = /^(\d+(?:\.\d+)?)(?:\s*-\s*(\d+(?:\.\d+)?))?\s*(ms|s)?$/.exec(t);
-  if (!m) return { ok: false, error: `invalid latency "${text}": use e.g. 50-200ms, 100ms or 1s` };
-  const unit = m[3] === 's' ? 1000 : 1;
-  const min = Number(m[1]) * unit;
-  const max = (m[2] === undefined ? Number(m[1]) : Number(m[2])) * unit;
-  if (max < min) return { ok: false, error: `invalid latency "${text}": the maximum is below the minimum` };
-  return { ok: true, value: { min, max } };
+  const invalid = (why: string) => ({ ok: false as const, error: `invalid latency "${text}": ${why}` });
+  const usage = `use e.g. 50-200ms, 100ms or 1s (${durationHint('ms')})`;
+  const ends = t.split('-').map((end) => end.trim());
+  if (ends.length > 2) return invalid(usage);
+  const high = parseDuration(ends[ends.length - 1] ?? '', { unitless: 'ms' });
+  if (!high.ok) return invalid(usage);
+  let min = high.ms;
+  if (ends.length === 2) {
+    const low = parseDuration(ends[0] ?? '', { unitless: high.unit ?? 'ms' });
+    if (!low.ok) return invalid(usage);
+    min = low.ms;
+  }
+  if (high.ms < min) return invalid('the maximum is below the minimum');
+  return { ok: true, value: { min, max: high.ms } };
 }
 
-/** Parses a retry schedule: comma-separated durations (`0,5s,5m,30m,2h`), seconds when unitless. */
+/**
+ * Parses a retry schedule: comma-separated delays in the grammar of common/duration.ts (`0,5s,5m,30m,2h,1d`),
+ * seconds for a bare number; the delays come back in seconds.
+ */
 export function parseRetrySchedule(text: string): { ok: true; value: number[] } | { ok: false; error: string } {
   const parts = text
     .split(',')
     .map((p) => p.trim())
     .filter(Boolean);
-  const units: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 };
   const out: number[] = [];
   for (const part of parts) {
-    const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(part);
-    if (!m) return { ok: false, error: `invalid retry schedule entry "${part}": use durations like 0,5s,5m,2h` };
-    out.push(Number(m[1]) * (units[m[2] ?? 's'] ?? 1));
+    const delay = parseDuration(part, { unitless: 's' });
+    if (!delay.ok)
+      return {
+        ok: false,
+        error: `invalid retry schedule entry "${part}": use durations like 0,5s,5m,2h (${durationHint('s')})`,
+      };
+    out.push(delay.ms / 1000);
   }
   if (out.length === 0) return { ok: false, error: 'the retry schedule needs at least one attempt' };
   return { ok: true, value: out };

@@ -83,7 +83,7 @@ const RFC9110_SECTIONS: Readonly<Record<number, string>> = {
   503: '15.6.4',
 };
 
-/** A problem for an error no catalog code names (unknown route, 405, 413, 415): no `code` (inferred, DESIGN). */
+/** A problem for an error no catalog code names (unknown route, 405, 413, 415): no `code` (inferred, docs/DESIGN.md, "Defaults for what the reference leaves open"). */
 export function plainProblem(
   status: number,
   detail: string,

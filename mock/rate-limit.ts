@@ -1,23 +1,29 @@
+import { durationHint, parseDuration } from '../common/duration.js';
 /** A rate: `limit` requests per `windowMs`. */
 export interface Rate {
   readonly limit: number;
   readonly windowMs: number;
 }
 
-/** Default rate limit (DESIGN: 300 requests per second per tenant; the reference gives no number). */
+/** Default rate limit (docs/DESIGN.md, "Defaults for what the reference leaves open": 300 requests per second per tenant; the reference gives no number). */
 export const DEFAULT_RATE: Rate = { limit: 300, windowMs: 1000 };
 
-const UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** Parses `N/window` (`300/1s`, `10/500ms`, `1000/1m`) or `off` (null). Returns an error message on bad input. */
+/**
+ * Parses `N/window` (`300/1s`, `10/500ms`, `1000/1m`, `300/s`) or `off` (null). The window is a duration in the
+ * grammar of common/duration.ts (seconds for a bare number; a bare unit is one of it). Returns an error message on
+ * bad input.
+ */
 export function parseRate(text: string): { ok: true; rate: Rate | null } | { ok: false; error: string } {
   const t = text.trim().toLowerCase();
   if (t === 'off' || t === 'none' || t === '0') return { ok: true, rate: null };
-  const m = /^(\d+)\s*\/\s*(\d*)\s*(ms|s|m|h)$/.exec(t);
-  if (!m)
-    return { ok: false, error: `invalid rate limit "${text}": use N/window (e.g. 300/1s, 100/500ms, 1000/1m) or off` };
+  const usage = `use N/window (e.g. 300/1s, 100/500ms, 1000/1m; the window is ${durationHint('s')}) or off`;
+  const m = /^(\d+)\s*\/\s*(.+)$/.exec(t);
+  if (!m) return { ok: false, error: `invalid rate limit "${text}": ${usage}` };
+  const windowText = (m[2] ?? '').trim();
+  const window = parseDuration(/^[a-z]/.test(windowText) ? `1${windowText}` : windowText, { unitless: 's' });
+  if (!window.ok) return { ok: false, error: `invalid rate limit "${text}": ${usage}` };
   const limit = Number(m[1]);
-  const windowMs = Number(m[2] || '1') * (UNITS[m[3] ?? 's'] ?? 1000);
+  const windowMs = window.ms;
   if (!Number.isSafeInteger(limit) || limit < 1 || windowMs < 1)
     return { ok: false, error: `invalid rate limit "${text}": N and the window must be positive` };
   return { ok: true, rate: { limit, windowMs } };

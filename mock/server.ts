@@ -48,7 +48,7 @@ export interface RunningMock extends Mock {
 /** Builds the mock without listening (tests may use `app.inject`). */
 export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clock = systemClock): Promise<Mock> {
   const given: MockOptions = { ...defaultOptions(), ...overrides };
-  // A key too short to guard anything is refused even on loopback (DESIGN "Shared sandbox"); nothing is built yet.
+  // A key too short to guard anything is refused even on loopback (docs/DESIGN.md, "Shared sandbox"); nothing is built yet.
   const key = given.admin && given.adminKey !== null ? checkAdminKey(given.adminKey) : { ok: true as const };
   if (!key.ok) throw new SharedModeError(key.error);
   if (given.redis && given.stateFile)

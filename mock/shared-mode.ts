@@ -2,7 +2,7 @@ import { BlockList, isIP } from 'node:net';
 import { DEFAULT_JWT_SECRET, type MockOptions } from './options.js';
 
 /**
- * Shared mode, secure by default (DESIGN "Shared sandbox"): the rules a mock's options must meet before it listens.
+ * Shared mode, secure by default (docs/DESIGN.md, "Shared sandbox"): the rules a mock's options must meet before it listens.
  * A mock on loopback is reachable from this machine only, so it keeps the embedded defaults (`npm start` needs no
  * configuration); on any other address a stranger could forge tokens with the published default JWT secret, or mint
  * tokens, read webhook secrets and wipe every tenant through an unguarded admin API, so the mock refuses to start.

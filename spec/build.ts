@@ -11,7 +11,7 @@ import { SCHEMAS } from './components.js';
 import { LIST_PARAMETERS, RETRY_AFTER_HEADER, filterAndSortParameters } from './list-parameters.js';
 import { buildLinks } from './operations/links.js';
 import { payloadSchemas, webhookItems } from './webhooks.js';
-import { ERROR_CATALOG } from './errors/index.js';
+import { ERROR_CATALOG, catalogEntry } from './errors/index.js';
 import { documented, type Fact, factMarks } from './provenance.js';
 import { referenceSentence } from './reference/index.js';
 import { RFC9110_401_TYPE, plain401Type } from './schemas/problem.js';
@@ -60,6 +60,50 @@ function describeList(op: OperationDef): string {
   ].join('\n');
 }
 
+/** The base address the examples name: the default of the `base_url` server variable (the local mock). */
+const EXAMPLE_BASE_URL = 'http://127.0.0.1:4010';
+
+/** The request line `instance` names for an operation's examples: its path with the example path parameters. */
+function exampleInstance(op: OperationDef): string {
+  const path = op.pathParams.reduce((p, param) => p.replace(`{${param.name}}`, String(param.example)), op.path);
+  return `${op.method.toUpperCase()} ${path}`;
+}
+
+/**
+ * The example body of the error responses whose body is fixed whatever the request: the plain 401 (Authentication,
+ * point 3: no `code`) and the 429 (Limits: `COMMON.RATE_LIMIT.EXCEEDED` with `parameters: {}`). Without one, a viewer
+ * such as Swagger UI draws a sample from the Problem schema (the first catalog code, status 400), which no 401 or 429
+ * ever is. Other statuses carry several codes, each with its own parameters: they keep the schema alone.
+ */
+function problemExample(
+  op: OperationDef,
+  status: number,
+  codes: readonly string[],
+): Record<string, unknown> | undefined {
+  const instance = exampleInstance(op);
+  if (status === 401 && codes.length === 0)
+    return {
+      type: RFC9110_401_TYPE,
+      title: 'Unauthorized',
+      status: 401,
+      detail: 'The request has no credentials: send Authorization: Bearer <token> or X-Api-Key.',
+      instance,
+    };
+  if (status === 429 && codes.length === 1 && codes[0] === 'COMMON.RATE_LIMIT.EXCEEDED') {
+    const entry = catalogEntry('COMMON.RATE_LIMIT.EXCEEDED');
+    return {
+      type: `${EXAMPLE_BASE_URL}/errors/${entry.code}`,
+      title: entry.title,
+      status: 429,
+      detail: 'The request rate limit of the tenant is exceeded; retry after 1 s.',
+      instance,
+      code: entry.code,
+      parameters: {},
+    };
+  }
+  return undefined;
+}
+
 function buildOperation(op: OperationDef): OperationObject {
   const parameters: (ParameterObject | { $ref: string })[] = op.pathParams.map((p) => ({
     name: p.name,
@@ -85,11 +129,15 @@ function buildOperation(op: OperationDef): OperationObject {
     ...(success.links ? { links: buildLinks(success.links) } : {}),
     ...successMarks(success),
   };
+  const exampleOf = (error: OperationDef['errors'][number]) => {
+    const example = problemExample(op, error.status, error.codes);
+    return example ? { example } : {};
+  };
   for (const error of op.errors) {
     const codes = error.codes.length ? ` Codes: ${error.codes.map((c) => `\`${c}\``).join(', ')}.` : '';
     responses[String(error.status)] = {
       description: `${error.description}${codes}`,
-      content: { [PROBLEM_MEDIA]: { schema: { $ref: '#/components/schemas/Problem' } } },
+      content: { [PROBLEM_MEDIA]: { schema: { $ref: '#/components/schemas/Problem' }, ...exampleOf(error) } },
       ...(error.status === 429 ? { headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } } : {}),
       'x-error-codes': [...error.codes],
       ...(error.status === 401 && error.codes.length === 0 ? { 'x-problem-type': plain401Type() } : {}),
@@ -178,7 +226,7 @@ export function buildDocument(): OpenAPIObject {
     .addTitle('Operations Platform API')
     .addVersion(CONTRACT_VERSION)
     .addDescription(DESCRIPTION)
-    .addContact({ name: 'opsapi contract kit', url: 'https://github.com/opsapi/opsapi' })
+    .addContact({ name: 'opsapi contract kit' })
     .addLicense({ name: 'MIT', identifier: 'MIT' })
     .addServer({
       url: '{base_url}',

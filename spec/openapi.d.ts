@@ -2848,6 +2848,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://www.rfc-editor.org/rfc/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The request has no credentials: send Authorization: Bearer <token> or X-Api-Key.",
+                     *       "instance": "POST /v1/access/apiKeys"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2867,6 +2876,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "http://127.0.0.1:4010/errors/COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "title": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "detail": "The request rate limit of the tenant is exceeded; retry after 1 s.",
+                     *       "instance": "POST /v1/access/apiKeys",
+                     *       "code": "COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "parameters": {}
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2896,6 +2916,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://www.rfc-editor.org/rfc/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The request has no credentials: send Authorization: Bearer <token> or X-Api-Key.",
+                     *       "instance": "GET /v1/admin/tenants/self"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2906,6 +2935,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "http://127.0.0.1:4010/errors/COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "title": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "detail": "The request rate limit of the tenant is exceeded; retry after 1 s.",
+                     *       "instance": "GET /v1/admin/tenants/self",
+                     *       "code": "COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "parameters": {}
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2941,6 +2981,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://www.rfc-editor.org/rfc/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The request has no credentials: send Authorization: Bearer <token> or X-Api-Key.",
+                     *       "instance": "GET /v1/errors/COMMON.ENTITY.NOT_FOUND"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2960,6 +3009,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "http://127.0.0.1:4010/errors/COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "title": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "detail": "The request rate limit of the tenant is exceeded; retry after 1 s.",
+                     *       "instance": "GET /v1/errors/COMMON.ENTITY.NOT_FOUND",
+                     *       "code": "COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "parameters": {}
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3011,6 +3071,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://www.rfc-editor.org/rfc/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The request has no credentials: send Authorization: Bearer <token> or X-Api-Key.",
+                     *       "instance": "POST /v1/items/families/search"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3030,6 +3099,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "http://127.0.0.1:4010/errors/COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "title": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "detail": "The request rate limit of the tenant is exceeded; retry after 1 s.",
+                     *       "instance": "POST /v1/items/families/search",
+                     *       "code": "COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "parameters": {}
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3063,6 +3143,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://www.rfc-editor.org/rfc/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The request has no credentials: send Authorization: Bearer <token> or X-Api-Key.",
+                     *       "instance": "DELETE /v1/items/families/fam_164cl2nyfbd_0015"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3100,6 +3189,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "http://127.0.0.1:4010/errors/COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "title": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "detail": "The request rate limit of the tenant is exceeded; retry after 1 s.",
+                     *       "instance": "DELETE /v1/items/families/fam_164cl2nyfbd_0015",
+                     *       "code": "COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "parameters": {}
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3185,6 +3285,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://www.rfc-editor.org/rfc/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The request has no credentials: send Authorization: Bearer <token> or X-Api-Key.",
+                     *       "instance": "GET /v1/items/skus"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3204,6 +3313,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "http://127.0.0.1:4010/errors/COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "title": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "detail": "The request rate limit of the tenant is exceeded; retry after 1 s.",
+                     *       "instance": "GET /v1/items/skus",
+                     *       "code": "COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "parameters": {}
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3264,6 +3384,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://www.rfc-editor.org/rfc/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The request has no credentials: send Authorization: Bearer <token> or X-Api-Key.",
+                     *       "instance": "PUT /v1/items/skus/SHFT-000001/inspections/insp_164cl2nyfbd_000001"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3301,6 +3430,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "http://127.0.0.1:4010/errors/COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "title": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "detail": "The request rate limit of the tenant is exceeded; retry after 1 s.",
+                     *       "instance": "PUT /v1/items/skus/SHFT-000001/inspections/insp_164cl2nyfbd_000001",
+                     *       "code": "COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "parameters": {}
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3357,6 +3497,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://www.rfc-editor.org/rfc/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The request has no credentials: send Authorization: Bearer <token> or X-Api-Key.",
+                     *       "instance": "PUT /v1/items/skus/SHFT-000001/stock"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3394,6 +3543,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "http://127.0.0.1:4010/errors/COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "title": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "detail": "The request rate limit of the tenant is exceeded; retry after 1 s.",
+                     *       "instance": "PUT /v1/items/skus/SHFT-000001/stock",
+                     *       "code": "COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "parameters": {}
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3479,6 +3639,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://www.rfc-editor.org/rfc/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The request has no credentials: send Authorization: Bearer <token> or X-Api-Key.",
+                     *       "instance": "GET /v1/maintenance/assets"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3498,6 +3667,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "http://127.0.0.1:4010/errors/COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "title": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "detail": "The request rate limit of the tenant is exceeded; retry after 1 s.",
+                     *       "instance": "GET /v1/maintenance/assets",
+                     *       "code": "COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "parameters": {}
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3583,6 +3763,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://www.rfc-editor.org/rfc/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The request has no credentials: send Authorization: Bearer <token> or X-Api-Key.",
+                     *       "instance": "GET /v1/notifications/events"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3593,6 +3782,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "http://127.0.0.1:4010/errors/COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "title": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "detail": "The request rate limit of the tenant is exceeded; retry after 1 s.",
+                     *       "instance": "GET /v1/notifications/events",
+                     *       "code": "COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "parameters": {}
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3622,6 +3822,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://www.rfc-editor.org/rfc/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The request has no credentials: send Authorization: Bearer <token> or X-Api-Key.",
+                     *       "instance": "GET /v1/notifications/events/versions"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3632,6 +3841,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "http://127.0.0.1:4010/errors/COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "title": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "detail": "The request rate limit of the tenant is exceeded; retry after 1 s.",
+                     *       "instance": "GET /v1/notifications/events/versions",
+                     *       "code": "COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "parameters": {}
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3717,6 +3937,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://www.rfc-editor.org/rfc/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The request has no credentials: send Authorization: Bearer <token> or X-Api-Key.",
+                     *       "instance": "GET /v1/notifications/webhook"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3736,6 +3965,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "http://127.0.0.1:4010/errors/COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "title": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "detail": "The request rate limit of the tenant is exceeded; retry after 1 s.",
+                     *       "instance": "GET /v1/notifications/webhook",
+                     *       "code": "COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "parameters": {}
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3821,6 +4061,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://www.rfc-editor.org/rfc/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The request has no credentials: send Authorization: Bearer <token> or X-Api-Key.",
+                     *       "instance": "GET /v1/notifications/webhook/subscriptions"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3840,6 +4089,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "http://127.0.0.1:4010/errors/COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "title": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "detail": "The request rate limit of the tenant is exceeded; retry after 1 s.",
+                     *       "instance": "GET /v1/notifications/webhook/subscriptions",
+                     *       "code": "COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "parameters": {}
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3890,6 +4150,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://www.rfc-editor.org/rfc/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The request has no credentials: send Authorization: Bearer <token> or X-Api-Key.",
+                     *       "instance": "POST /v1/notifications/webhook/subscriptions"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3909,6 +4178,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "http://127.0.0.1:4010/errors/COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "title": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "detail": "The request rate limit of the tenant is exceeded; retry after 1 s.",
+                     *       "instance": "POST /v1/notifications/webhook/subscriptions",
+                     *       "code": "COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "parameters": {}
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3942,6 +4222,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://www.rfc-editor.org/rfc/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The request has no credentials: send Authorization: Bearer <token> or X-Api-Key.",
+                     *       "instance": "DELETE /v1/notifications/webhook/subscriptions/sub_164cl2nyfbd_000001"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3970,6 +4259,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "http://127.0.0.1:4010/errors/COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "title": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "detail": "The request rate limit of the tenant is exceeded; retry after 1 s.",
+                     *       "instance": "DELETE /v1/notifications/webhook/subscriptions/sub_164cl2nyfbd_000001",
+                     *       "code": "COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "parameters": {}
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4005,6 +4305,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://www.rfc-editor.org/rfc/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The request has no credentials: send Authorization: Bearer <token> or X-Api-Key.",
+                     *       "instance": "GET /v1/notifications/webhook/ntf_164cl2nyfbd_000001"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4033,6 +4342,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "http://127.0.0.1:4010/errors/COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "title": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "detail": "The request rate limit of the tenant is exceeded; retry after 1 s.",
+                     *       "instance": "GET /v1/notifications/webhook/ntf_164cl2nyfbd_000001",
+                     *       "code": "COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "parameters": {}
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4124,6 +4444,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://www.rfc-editor.org/rfc/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The request has no credentials: send Authorization: Bearer <token> or X-Api-Key.",
+                     *       "instance": "GET /v1/notifications/webhook/ntf_164cl2nyfbd_000001/attempts"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4152,6 +4481,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "http://127.0.0.1:4010/errors/COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "title": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "detail": "The request rate limit of the tenant is exceeded; retry after 1 s.",
+                     *       "instance": "GET /v1/notifications/webhook/ntf_164cl2nyfbd_000001/attempts",
+                     *       "code": "COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "parameters": {}
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4187,6 +4527,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://www.rfc-editor.org/rfc/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The request has no credentials: send Authorization: Bearer <token> or X-Api-Key.",
+                     *       "instance": "POST /v1/notifications/webhook/ntf_164cl2nyfbd_000001/retry"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4215,6 +4564,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "http://127.0.0.1:4010/errors/COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "title": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "detail": "The request rate limit of the tenant is exceeded; retry after 1 s.",
+                     *       "instance": "POST /v1/notifications/webhook/ntf_164cl2nyfbd_000001/retry",
+                     *       "code": "COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "parameters": {}
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4277,6 +4637,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://www.rfc-editor.org/rfc/rfc9110#section-15.5.2",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The request has no credentials: send Authorization: Bearer <token> or X-Api-Key.",
+                     *       "instance": "PUT /v1/planning/purchaseOrders/po_164cl2nyfbd_0008/lines/pol_164cl2nyfbd_0017"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4314,6 +4683,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "http://127.0.0.1:4010/errors/COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "title": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "detail": "The request rate limit of the tenant is exceeded; retry after 1 s.",
+                     *       "instance": "PUT /v1/planning/purchaseOrders/po_164cl2nyfbd_0008/lines/pol_164cl2nyfbd_0017",
+                     *       "code": "COMMON.RATE_LIMIT.EXCEEDED",
+                     *       "parameters": {}
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };

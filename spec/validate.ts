@@ -121,7 +121,7 @@ export class ContractValidator {
 
   /**
    * The first error of a value against a named component schema, with the field it concerns, or null when valid.
-   * Used for request bodies: the problem's `detail` and `parameters.field` name the field (DESIGN).
+   * Used for request bodies: the problem's `detail` and `parameters.field` name the field (docs/DESIGN.md, "Defaults for what the reference leaves open").
    */
   firstError(name: string, value: unknown): { field: string; message: string } | null {
     const fn = this.compile(`#/components/schemas/${name}`);

@@ -40,7 +40,7 @@ const python = (() => {
 })();
 if (!python) console.warn('python3 with pytest is not installed here; the README pytest example is not run');
 
-/** The fields `opsapi mock --print-json` prints (DESIGN "Testing API"). */
+/** The fields `opsapi mock --print-json` prints (docs/DESIGN.md, "Testing API"). */
 const PRINTED = ['url', 'port', 'adminToken', 'limitedToken', 'webhookSecret', 'org'];
 
 describe('the README examples for other languages', () => {

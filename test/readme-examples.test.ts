@@ -1,12 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ALL_PERMISSIONS,
+  DEFAULT_JWT_SECRET,
+  DEFAULT_ORG,
+  type Mock,
+  adminClaims,
+  buildMock,
+  mintToken,
+} from '../index.js';
 import { filesUnder, sectionBlocks } from './readme-examples.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const SECTION = '## Use it from your tests';
-const shown = sectionBlocks(readFileSync(join(root, 'README.md'), 'utf8'), SECTION);
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const shown = sectionBlocks(readme, SECTION);
 
 describe(`the README's "Use it from your tests" examples`, () => {
   it('are each titled with the example file they show', () => {
@@ -46,5 +56,57 @@ describe(`the README's "Use it from your tests" examples`, () => {
       { language: 'js', title: null, code: 'b\n' },
     ]);
     expect(sectionBlocks('## A', '## Z')).toBeNull();
+  });
+});
+
+/** The address of each `curl` line of "Using the mock" that lists SKUs with a `filterBy`. */
+function filterExamples(): URL[] {
+  const blocks = sectionBlocks(readme, '## Using the mock') ?? [];
+  return blocks
+    .flatMap((block) => block.code.split('\n'))
+    .filter((line) => line.startsWith('curl') && line.includes('filterBy='))
+    .map((line) => new URL(/'(http:\/\/[^']+)'/.exec(line)?.[1] ?? 'http://invalid/'));
+}
+
+describe(`the README's "Using the mock" examples, on a mock with the embedded defaults (as \`npm start\`)`, () => {
+  let mock: Mock;
+  let token: string;
+
+  beforeAll(async () => {
+    mock = await buildMock();
+    token = await mintToken(DEFAULT_JWT_SECRET, adminClaims(DEFAULT_ORG));
+  });
+
+  afterAll(async () => {
+    await mock?.close();
+  });
+
+  it('filter SKUs of the seed: each filter example finds at least one', async () => {
+    const examples = filterExamples();
+    expect(examples.length, 'a curl line with filterBy in "Using the mock"').toBeGreaterThan(0);
+    for (const url of examples) {
+      expect(url.origin).toBe('http://127.0.0.1:4010');
+      const reply = await mock.app.inject({
+        method: 'GET',
+        url: `${url.pathname}${url.search}`,
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(reply.statusCode, reply.body).toBe(200);
+      const page = reply.json() as { results: unknown[]; totalCount: number };
+      expect(page.totalCount, url.search).toBeGreaterThan(0);
+      expect(page.results.length).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('the permissions the README and the examples name', () => {
+  it('are permissions an operation of the contract needs', () => {
+    const texts = [readme, ...filesUnder(root, 'examples').map((f) => readFileSync(join(root, f), 'utf8'))];
+    const named = texts.flatMap((text) =>
+      [...text.matchAll(/permissions: \[([^\]]*)\]/g)].flatMap((m) => [...(m[1] ?? '').matchAll(/'([^']+)'/g)]),
+    );
+    const names = named.map((m) => m[1]);
+    expect(names.length).toBeGreaterThan(0);
+    for (const name of names) expect(ALL_PERMISSIONS, `${name} in a permissions list`).toContain(name);
   });
 });

@@ -8,7 +8,7 @@ import { resolveOptions, type StartMockOptions } from './options.js';
 import { testTenant, type TestTenant } from './tenant.js';
 import type { OpenListener } from './webhooks.js';
 
-/** A mock started for a test suite (DESIGN "Testing API"). */
+/** A mock started for a test suite (docs/DESIGN.md, "Testing API"). */
 export interface TestMock {
   /** `http://127.0.0.1:<port>`: the base URL to give the client under test. */
   readonly url: string;

@@ -6,7 +6,7 @@ import { checkObject, expects, shown } from './check.js';
 import { filterRequests, type RecordedRequest, type RequestFilter } from './requests.js';
 import { listen, type ListenOptions, type OpenListener, type WebhookListener } from './webhooks.js';
 
-/** A tenant of a test mock (DESIGN "Testing API"): its own isolated world, credentials, clock, journal and webhooks. */
+/** A tenant of a test mock (docs/DESIGN.md, "Testing API"): its own isolated world, credentials, clock, journal and webhooks. */
 export interface TestTenant {
   readonly org: string;
   /** An access token (default: every permission and the `App.Admin` role, valid 24 hours). */

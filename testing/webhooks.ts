@@ -22,7 +22,7 @@ export interface NextOptions {
 /** How the receiver answers: a status (empty body), an answer of common/receiver.ts (`'hang'`, `'reset'`), or a function. */
 export type ListenerAnswer = number | Answer | Responder;
 
-/** A loopback receiver subscribed for a tenant (DESIGN "Testing API"). */
+/** A loopback receiver subscribed for a tenant (docs/DESIGN.md, "Testing API"). */
 export interface WebhookListener {
   /** Where the receiver listens (the subscriptions' endpoint). */
   readonly url: string;

@@ -8,6 +8,7 @@ import { targetConformOptions, targetOptions } from '../target-options.js';
 import { readDecisionFile } from '../read-decisions.js';
 import type { DecisionFile } from '../../spec/decisions/index.js';
 import { reportNameProblem, writeReport } from '../report-files.js';
+import { RUN_DEFAULTS } from '../../conformance/run-defaults.js';
 
 export { writeReport } from '../report-files.js';
 
@@ -178,27 +179,17 @@ export function conformCommand(): Command {
       .addOption(targetOptions.webhookHost())
       .addOption(targetOptions.webhookPort())
       .addOption(targetOptions.webhookPublicUrl())
-      .addOption(
-        flag('--concurrency <n>', 'requests in flight at once', 'CONCURRENCY').default(8).argParser(integer(1, 256)),
-      )
+      .addOption(targetOptions.concurrency())
       .addOption(targetOptions.timeout())
       .addOption(
-        flag(
-          '--delivery-timeout <ms>',
+        targetOptions.deliveryTimeout(
           'how long the webhook checks wait for a delivery, and for a notification to reach a final state, ms',
-          'DELIVERY_TIMEOUT',
-        )
-          .default(10_000)
-          .argParser(integer(100, 600_000)),
+        ),
       )
       .addOption(
-        flag(
-          '--pace <n>',
+        targetOptions.pace(
           "requests per second the run allows itself per tenant, to stay within the target's rate limit (0: unpaced)",
-          'PACE',
-        )
-          .default(300)
-          .argParser(integer(0, 100_000)),
+        ),
       )
       .addOption(
         flag('--only <ids>', 'run only these check ids or prefixes (repeatable, comma-separated)', 'ONLY').argParser(
@@ -239,7 +230,9 @@ export function conformCommand(): Command {
       )
       .addOption(flag('--list-checks', 'list the checks and exit', 'LIST_CHECKS'))
       .addOption(
-        flag('--max-pages <n>', 'most pages a page walk reads', 'MAX_PAGES').default(50).argParser(integer(1, 10_000)),
+        flag('--max-pages <n>', 'most pages a page walk reads', 'MAX_PAGES')
+          .default(RUN_DEFAULTS.maxPages)
+          .argParser(integer(1, 10_000)),
       )
       .addOption(targetOptions.rateLimitMaxRequests())
       .addOption(targetOptions.rateLimitMaxSeconds())

@@ -35,7 +35,7 @@ interface Flags {
   operations?: string[];
 }
 
-/** One line on stderr and the exit code (DESIGN / CLI: 2 for usage errors and unreachable targets). */
+/** One line on stderr and the exit code (docs/DESIGN.md, "CLI and exit codes": 2 for usage errors and unreachable targets). */
 function fail(code: 1 | 2, message: string): never {
   process.stderr.write(`${NAME}: ${message}\n`);
   process.exit(code);
@@ -101,7 +101,7 @@ function writeReport(file: string, report: CoverageReport): void {
 }
 
 /**
- * `opsapi coverage` (DESIGN "Testing API"): prints which operations and which declared status/code pairs the
+ * `opsapi coverage` (docs/DESIGN.md, "Testing API"): prints which operations and which declared status/code pairs the
  * tenant's traffic exercised on the mock, writes JSON/HTML reports, and exits 1 under a minimum (a gate for
  * client suites). Inferred: a target that answers but is not a mock with its admin API, or refuses the token, is
  * exit 2 like an unreachable one (the gate could not be read, so it neither passed nor failed).
@@ -173,7 +173,11 @@ export function coverageCommand(): Command {
         gate,
         coverage,
       };
-      for (const file of o.report ?? []) writeReport(file, report);
+      for (const file of o.report ?? []) {
+        writeReport(file, report);
+        // Said like `opsapi conform` and `opsapi proxy` say it: a CI log shows where the artifact is.
+        process.stderr.write(`${NAME}: wrote ${file}\n`);
+      }
       process.stdout.write(coverageText(coverage, o.baseUrl));
       for (const failure of gate.failures) process.stderr.write(`${NAME}: ${failure}\n`);
       process.exit(gate.ok ? 0 : 1);

@@ -10,7 +10,7 @@ import {
   TargetUnreachableError,
   UsageError,
 } from '../../conformance/runner.js';
-import { flag, integer } from '../options.js';
+import { flag } from '../options.js';
 import { targetConformOptions, targetOptions, type TargetFlags } from '../target-options.js';
 
 interface Flags extends TargetFlags {
@@ -134,26 +134,12 @@ export function learnCommand(): Command {
     .addOption(targetOptions.webhookHost())
     .addOption(targetOptions.webhookPort())
     .addOption(targetOptions.webhookPublicUrl())
+    .addOption(targetOptions.deliveryTimeout('how long to wait for a delivery, and for a notification to settle, ms'))
+    .addOption(targetOptions.concurrency())
     .addOption(
-      flag(
-        '--delivery-timeout <ms>',
-        'how long to wait for a delivery, and for a notification to settle, ms',
-        'DELIVERY_TIMEOUT',
-      )
-        .default(10_000)
-        .argParser(integer(100, 600_000)),
-    )
-    .addOption(
-      flag('--concurrency <n>', 'requests in flight at once', 'CONCURRENCY').default(8).argParser(integer(1, 256)),
-    )
-    .addOption(
-      flag(
-        '--pace <n>',
+      targetOptions.pace(
         "requests per second the probes allow themselves per tenant, to stay within the target's rate limit (0: unpaced)",
-        'PACE',
-      )
-        .default(300)
-        .argParser(integer(0, 100_000)),
+      ),
     )
     .addOption(targetOptions.rateLimitMaxRequests())
     .addOption(targetOptions.rateLimitMaxSeconds())

@@ -10,8 +10,8 @@ import { clockTime, formatJson, formatLine } from '../receiver/format.js';
 import { RecentSet } from '../receiver/recent-set.js';
 import { startWebhookReceiver, type RunningReceiver } from '../receiver/server.js';
 
-/** Default port of the local receiver. */
-export const DEFAULT_LISTEN_PORT = 4020;
+/** Default port of the local receiver: next to the mock's 4010 and the proxy's 4020, so all three run side by side. */
+export const DEFAULT_LISTEN_PORT = 4030;
 
 /** Lifetime of the token minted for the listener; a fresh one is minted for the clean-up at exit. */
 const TOKEN_SECONDS = 24 * 3600;
@@ -128,7 +128,7 @@ const fail = (line: string, code = 1): number => {
 };
 
 /**
- * Exit code of a failed API call, the rule conform and trigger follow (DESIGN / CLI exit codes): 2 when the API
+ * Exit code of a failed API call, the rule conform and trigger follow (docs/DESIGN.md, "CLI and exit codes"): 2 when the API
  * could not be reached or refused the admin key (usage error or target unreachable), 1 when it answered something
  * unexpected.
  */

@@ -12,7 +12,7 @@ import { decisionsOf, type DecisionFile } from '../../spec/decisions/index.js';
 const PRINTED_TOKEN_SECONDS = 30 * 24 * 3600;
 
 /**
- * What a started mock tells its user: the `--print-json` line (DESIGN "Testing API": `{url, port, adminToken,
+ * What a started mock tells its user: the `--print-json` line (docs/DESIGN.md, "Testing API": `{url, port, adminToken,
  * limitedToken, webhookSecret, org}`), which a harness in any language or a Testcontainers wait strategy reads, and
  * the banner's facts. Tokens are for the default tenant and valid for 30 days.
  */

@@ -5,7 +5,7 @@ import { parseRate } from '../../mock/rate-limit.js';
 import { FAULT_NAMES, parseFaults, type FaultName } from '../../mock/faults/index.js';
 import { bannerLines, startupFacts } from './mock-announce.js';
 import { MOCK_INTEGER_RANGES as R } from './mock-ranges.js';
-import { flag, integer, parsed } from '../options.js';
+import { duration, flag, integer, parsed } from '../options.js';
 import { checkBindable, checkWritableFile, oneLine, systemErrorCode } from '../preflight.js';
 import { readDecisionFile } from '../read-decisions.js';
 import { sharedModeRefusal } from '../../mock/shared-mode.js';
@@ -18,6 +18,9 @@ function collectFault(value: string, previous: FaultName[] = []): FaultName[] {
 }
 
 /** `opsapi mock`: the stateful mock server with embedded defaults (`npm start`). */
+const [minTimeout, maxTimeout] = R.deliveryTimeout;
+const deliveryTimeout = duration({ unitless: 'ms', into: 'ms', min: minTimeout, max: maxTimeout });
+
 export function mockCommand(): Command {
   const d = defaultOptions();
   return new Command('mock')
@@ -49,7 +52,11 @@ export function mockCommand(): Command {
         ),
     )
     .addOption(
-      flag('--latency <range>', 'added latency per request, e.g. 50-200ms', 'LATENCY').argParser(parsed(parseLatency)),
+      flag(
+        '--latency <range>',
+        'added latency per request, e.g. 50-200ms or 1s (a bare number is ms)',
+        'LATENCY',
+      ).argParser(parsed(parseLatency)),
     )
     .addOption(flag('--no-admin', 'disable the /__mock admin API', 'NO_ADMIN'))
     .addOption(
@@ -75,14 +82,18 @@ export function mockCommand(): Command {
     .addOption(
       flag(
         '--retry-schedule <list>',
-        'webhook attempt delays, e.g. 0,5s,5m,30m,2h,5h,10h,10h',
+        'webhook attempt delays, e.g. 0,5s,5m,30m,2h,5h,10h,10h (a bare number is seconds)',
         'RETRY_SCHEDULE',
       ).argParser(parsed(parseRetrySchedule)),
     )
     .addOption(
-      flag('--delivery-timeout <ms>', 'per-attempt webhook timeout in ms', 'DELIVERY_TIMEOUT')
+      flag(
+        '--delivery-timeout <duration>',
+        'per-attempt webhook timeout (e.g. 500ms or 10s; a bare number is ms)',
+        'DELIVERY_TIMEOUT',
+      )
         .default(d.deliveryTimeoutMs)
-        .argParser(integer(...R.deliveryTimeout)),
+        .argParser(deliveryTimeout),
     )
     .addOption(
       flag('--delivery-concurrency <n>', 'webhook deliveries in flight at most', 'DELIVERY_CONCURRENCY')
@@ -165,7 +176,7 @@ export function mockCommand(): Command {
         process.stderr.write(`opsapi mock: ${line}\n`);
         process.exit(2);
       };
-      // Shared mode, secure by default (DESIGN "Shared sandbox"): a non-loopback --host with the default JWT secret or an
+      // Shared mode, secure by default (docs/DESIGN.md, "Shared sandbox"): a non-loopback --host with the default JWT secret or an
       // unguarded admin API, or a short --admin-key, is refused before anything is built or bound (mock/shared-mode.ts).
       const unsafe = sharedModeRefusal({ ...defaultOptions(), ...options });
       if (unsafe) refuse(unsafe);
@@ -200,8 +211,8 @@ export function mockCommand(): Command {
       const running = mock;
       const facts = await startupFacts(running, options.jwtSecret ?? '');
       if (o.printJson) {
-        // One JSON line, the only output ever written to stdout: a harness in any language reads it (DESIGN "Testing
-        // API"). The banner goes to stderr, where a human or a container log still sees it.
+        // One JSON line, the only output ever written to stdout: a harness in any language reads it
+        // (docs/DESIGN.md, "Testing API"). The banner goes to stderr, where a human or a container log still sees it.
         process.stdout.write(`${JSON.stringify(facts)}\n`);
         if (!o.quiet) process.stderr.write(`${bannerLines(running, options, facts).join('\n')}\n`);
       } else {

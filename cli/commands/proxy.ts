@@ -70,7 +70,7 @@ function intercept(checker: ProxyChecker): Interceptor {
   };
 }
 
-/** `opsapi proxy`: a transparent proxy that checks every exchange with the runner's rules (DESIGN: learning). */
+/** `opsapi proxy`: a transparent proxy that checks every exchange with the runner's rules (docs/DESIGN.md, "Learning: proxy and learn"). */
 export function proxyCommand(): Command {
   return new Command('proxy')
     .description(

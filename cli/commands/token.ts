@@ -2,7 +2,10 @@ import { Command } from 'commander';
 import { mintToken } from '../../mock/auth/tokens.js';
 import { adminClaims } from '../../mock/auth/presets.js';
 import { DEFAULT_JWT_SECRET, DEFAULT_ORG } from '../../mock/options.js';
-import { flag, integer, orgName } from '../options.js';
+import { duration, flag, orgName } from '../options.js';
+
+/** Longest lifetime either way (a year): `t.token({expiresIn})` takes a negative one too, so the CLI does. */
+const MAX_LIFETIME = 31_536_000;
 
 const collect = (value: string, previous: string[] = []) => [
   ...previous,
@@ -25,7 +28,12 @@ export function tokenCommand(): Command {
     .option('--perm <permission>', 'permission to grant (repeatable or comma-separated)', collect)
     .option('--role <role>', 'role to grant (repeatable or comma-separated)', collect)
     .option('--admin', 'grant role App.Admin and every permission of the contract')
-    .option('--expires-in <seconds>', 'lifetime in seconds', integer(1, 31_536_000), 24 * 3600)
+    .option(
+      '--expires-in <duration>',
+      'lifetime (e.g. 3600, 90m, 1d; a bare number is seconds); negative mints a token already expired, for tests',
+      duration({ unitless: 's', into: 's', min: -MAX_LIFETIME, max: MAX_LIFETIME, negative: true }),
+      24 * 3600,
+    )
     .addOption(
       flag('--jwt-secret <secret>', "HS256 secret (the mock's --jwt-secret)", 'JWT_SECRET').default(DEFAULT_JWT_SECRET),
     )

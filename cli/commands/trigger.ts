@@ -68,7 +68,7 @@ export function triggerCommand(): Command {
         }
         // Any answer, even one that is not JSON (a base URL that is no mock), ends in one line, never a stack trace.
         const text = await res.body.text().catch(() => '');
-        // A refused admin key is the command's configuration, not the mock's answer to the event: exit 2 (DESIGN / CLI).
+        // A refused admin key is the command's configuration, not the mock's answer to the event: exit 2 (docs/DESIGN.md, "CLI and exit codes").
         if (isAdminKeyRefusal(res.statusCode, res.headers['www-authenticate'])) {
           process.stderr.write(`opsapi trigger: ${o.baseUrl}: ${adminKeyRefusalMessage(Boolean(o.adminKey))}\n`);
           process.exit(2);

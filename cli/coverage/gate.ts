@@ -31,7 +31,7 @@ function namedList(items: readonly string[]): string {
 }
 
 /**
- * Checks a coverage against minimums (DESIGN "Testing API": `opsapi coverage` exits 1 under a minimum). A failure
+ * Checks a coverage against minimums (docs/DESIGN.md, "Testing API": `opsapi coverage` exits 1 under a minimum). A failure
  * reads `pairs 12% < 100%: never saw 429 on PUT /v1/items/skus/{skuReference}/stock (updateSkuStock), ...`.
  */
 export function checkMinimums(coverage: Coverage, minimums: Minimums): GateResult {

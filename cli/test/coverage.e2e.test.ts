@@ -1,5 +1,5 @@
 /**
- * `opsapi coverage` against a running mock (DESIGN "Testing API"): prints what a tenant's traffic exercised, writes
+ * `opsapi coverage` against a running mock (docs/DESIGN.md, "Testing API"): prints what a tenant's traffic exercised, writes
  * reports, and is a gate: exit 1 under a minimum naming what is missing, 0 at or above it, 2 when it cannot tell.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -136,6 +136,9 @@ describe('opsapi coverage after a suite that called only GET /v1/items/skus', ()
       '100%',
     ]);
     expect(run.code, run.stderr).toBe(1);
+    expect(stderrLines(run)).toEqual(
+      expect.arrayContaining([`opsapi coverage: wrote ${json}`, `opsapi coverage: wrote ${html}`]),
+    );
     const report = JSON.parse(readFileSync(json, 'utf8'));
     expect(report).toMatchObject({
       target: mock.url,

@@ -4,7 +4,7 @@ import { startChild, type Child } from '../../common/process.js';
 import { opsapiNodeArgs } from '../../test/support/cli-command.js';
 import { ROOT } from './run-cli.js';
 
-/** The line `opsapi mock --print-json` prints (DESIGN "Testing API"). */
+/** The line `opsapi mock --print-json` prints (docs/DESIGN.md, "Testing API"). */
 interface Printed {
   url: string;
   port: number;

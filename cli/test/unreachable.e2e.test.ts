@@ -4,7 +4,7 @@ import { freePort } from '../../common/free-port.js';
 import { opsapi, stderrLines } from './run-cli.js';
 
 /**
- * DESIGN / CLI exit codes: 2 is a usage error or an unreachable target, for every command that calls a base URL.
+ * docs/DESIGN.md, "CLI and exit codes": 2 is a usage error or an unreachable target, for every command that calls a base URL.
  * The target is a loopback port nothing listens on.
  */
 describe('every command that calls a base URL nothing answers on', () => {

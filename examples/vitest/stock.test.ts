@@ -39,7 +39,7 @@ it('updates the stock of a SKU, and a webhook announces it', async () => {
 
 it('handles the errors of a stock update (a coverage gate)', async () => {
   const t = mock.tenant();
-  const reader = await t.token({ permissions: ['Items.Skus.Read'], roles: [] });
+  const reader = await t.token({ permissions: ['Warehouse.Skus.Read'], roles: [] });
   const { reference, locationReference } = t.fixtures().sku;
   expect(await setStock(await t.token(), reference, { locationReference, stock: 1 })).toBe(204);
   expect(await setStock(reader, reference, { locationReference, stock: 1 })).toBe(403);

@@ -31,7 +31,7 @@ export interface AdminRoute {
 }
 
 const RATIONALE =
-  'The reference does not know the admin API: it is the mock\'s own interface for tests (DESIGN "Admin API"), answering like the operations of the contract (Errors / Problem body).';
+  'The reference does not know the admin API: it is the mock\'s own interface for tests (docs/DESIGN.md, "Admin API"), answering like the operations of the contract (Errors / Problem body).';
 
 const DESCRIPTION = [
   "The mock's own API at `/__mock/*`, for tests and tools: tokens, per-tenant reset, virtual clock, sample records,",

@@ -2,7 +2,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { Described } from './schemas.js';
 
 /**
- * The answer of `GET /__mock/coverage` and of `tenant(org).coverage()` (DESIGN "Testing API"): which operations,
+ * The answer of `GET /__mock/coverage` and of `tenant(org).coverage()` (docs/DESIGN.md, "Testing API"): which operations,
  * and which status/code pairs the contract declares for each, a tenant's traffic has exercised. Inferred
  * throughout: the reference does not know the admin API.
  */

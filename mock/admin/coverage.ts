@@ -29,7 +29,7 @@ type AdminInstance = FastifyInstance<
 const OPERATION_IDS = CONTRACT_UNIVERSE.operations.map((op) => op.operationId);
 
 /**
- * `GET /__mock/coverage` (DESIGN "Testing API"): which operations and which declared status/code pairs the
+ * `GET /__mock/coverage` (docs/DESIGN.md, "Testing API"): which operations and which declared status/code pairs the
  * caller's tenant has exercised since it was seeded or reset. `?operations=id,id` restricts the rows and the
  * totals; an unknown operationId is a 400 naming it. `scoped` authenticates the tenant first (401).
  */

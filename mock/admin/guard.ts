@@ -5,7 +5,7 @@ import { unauthorized, type ProblemAnswer, type RequestRef } from '../problems.j
 import { refOf } from '../http/operation-route.js';
 import { send } from '../http/send.js';
 
-/** The one admin route a key never guards: a load balancer or a harness probes it without secrets (DESIGN). */
+/** The one admin route a key never guards: a load balancer or a harness probes it without secrets (docs/DESIGN.md, "Shared sandbox"). */
 export const ADMIN_HEALTH_URL = '/__mock/health';
 
 /** A digest of fixed length, so keys of any length compare in constant time (`timingSafeEqual` wants equal lengths). */

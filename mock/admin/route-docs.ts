@@ -18,7 +18,7 @@ import {
  * What the admin API's document says of each route beyond its request schemas (which it reads from the route
  * itself, ./admin-document.ts): names, prose, the success answer and the coded problems. Keyed by `METHOD url` as
  * Fastify knows the route (`:id` parameters). Inferred throughout: the reference does not know the admin API
- * (DESIGN "Admin API").
+ * (docs/DESIGN.md, "Admin API").
  */
 export interface RouteDoc {
   readonly operationId: string;

@@ -31,7 +31,7 @@ function tenantOf(req: FastifyRequest): TenantState {
 }
 
 /**
- * The admin API at `/__mock/*` (DESIGN): JSON in and out; tenant-scoped calls take the tenant from the bearer
+ * The admin API at `/__mock/*` (docs/DESIGN.md, "Admin API"): JSON in and out; tenant-scoped calls take the tenant from the bearer
  * token (or API key), like `/v1`. Not rate limited. Turned off with `--no-admin`; with `--admin-key`, every route
  * but health needs the key (./guard.ts), before anything else. A Fastify plugin of its own: bodies and queries
  * are validated by the TypeBox schemas of ./schemas.ts, and the order of answers is that of Fastify's lifecycle:

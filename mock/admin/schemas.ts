@@ -2,7 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { ORG_PATTERN } from '../auth/org.js';
 
 /**
- * Bodies and queries of the admin API (DESIGN "Admin API"), validated by Fastify with these TypeBox schemas.
+ * Bodies and queries of the admin API (docs/DESIGN.md, "Admin API"), validated by Fastify with these TypeBox schemas.
  * Inferred throughout: the reference does not know the admin API. Objects stay open (unknown members are
  * ignored, as they always were); only what the handlers read is constrained.
  */

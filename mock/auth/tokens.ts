@@ -1,8 +1,9 @@
+import { LRUCache } from 'lru-cache';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { isOrgName } from './org.js';
 import type { Principal } from './principal.js';
 
-/** Claims of the mock's access tokens (DESIGN: `sub`, `org`, `permissions[]`, `roles[]`, `exp`). */
+/** Claims of the mock's access tokens (docs/DESIGN.md, "Credentials and tokens": `sub`, `org`, `permissions[]`, `roles[]`, `exp`). */
 export interface TokenClaims {
   org: string;
   sub?: string;
@@ -56,14 +57,13 @@ interface Cached {
  * Verified tokens are cached (bounded) so the hot path does not recompute the HMAC for every request.
  */
 export class TokenVerifier {
-  private readonly cache = new Map<string, Cached>();
+  /** Least recently verified first out: a client's token in use stays cached while one-off tokens come and go. */
+  private readonly cache: LRUCache<string, Cached>;
   private readonly key: Uint8Array;
 
-  constructor(
-    secret: string,
-    private readonly maxCached = 10_000,
-  ) {
+  constructor(secret: string, maxCached = 10_000) {
     this.key = key(secret);
+    this.cache = new LRUCache({ max: maxCached });
   }
 
   /** The principal of a valid token, or a reason why it is not valid. */
@@ -97,10 +97,6 @@ export class TokenVerifier {
         roles: new Set(roles),
         via: 'jwt',
       };
-      if (this.cache.size >= this.maxCached) {
-        const oldest = this.cache.keys().next().value;
-        if (oldest !== undefined) this.cache.delete(oldest);
-      }
       this.cache.set(token, { principal, expMs: (payload.exp ?? 0) * 1000, nbfMs: (payload.nbf ?? 0) * 1000 });
       return { ok: true, principal };
     } catch (error) {

@@ -7,8 +7,8 @@ export type { MockStats } from './stats.js';
 
 /**
  * The narrow control API of a built mock, for tests and benchmarks in the same process: what they need to drive
- * and observe the mock beyond HTTP, without reaching its store, engine or limiter. The Testing API (DESIGN
- * "Testing API") is meant to be built on top of it.
+ * and observe the mock beyond HTTP, without reaching its store, engine or limiter. The Testing API
+ * (docs/DESIGN.md, "Testing API") is meant to be built on top of it.
  */
 export interface MockControl {
   /** The resolved options the mock runs with. */

@@ -12,7 +12,7 @@ import type { ApiKey } from '../../spec/schemas/access.js';
 import type { Subscription } from '../../spec/schemas/notifications.js';
 import { setupWrites } from './setup.js';
 
-/** What a token carries besides its org; each field left out takes the admin preset's value (DESIGN "Testing API"). */
+/** What a token carries besides its org; each field left out takes the admin preset's value (docs/DESIGN.md, "Testing API"). */
 export interface TokenRequest {
   readonly sub?: string;
   readonly permissions?: readonly string[];

@@ -5,7 +5,7 @@ import { CONTRACT_UNIVERSE, type CoverageUniverse } from './universe.js';
 /**
  * What one tenant's traffic exercised: a count per operation and per declared status/code pair. Bounded by the
  * contract, not by the traffic: two arrays the size of the universe, whatever the number of requests (inferred: a
- * long-running shared mock must not grow, DESIGN "Tenants"). Answers the contract does not declare (a `Prefer`
+ * long-running shared mock must not grow, docs/DESIGN.md, "Tenants and stores"). Answers the contract does not declare (a `Prefer`
  * the mock refuses, an unknown code) count as a call of the operation and as no pair.
  */
 export class CoverageRecorder {

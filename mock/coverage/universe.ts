@@ -33,7 +33,7 @@ function pairKey(operationId: string, status: number, code: string | null): stri
   return `${operationId} ${status} ${code ?? ''}`;
 }
 
-/** The pairs of one operation: its success, and each error status with each of its codes (DESIGN "Testing API"). */
+/** The pairs of one operation: its success, and each error status with each of its codes (docs/DESIGN.md, "Testing API"). */
 function pairsOf(op: OperationDef): UniversePair[] {
   const { operationId } = op;
   const pairs: UniversePair[] = [

@@ -63,7 +63,7 @@ const PROBLEM_FAULTS: Partial<Record<FaultName, ProblemFault>> = {
 /**
  * The planted problem faults among `faults` as one `onSend` hook, or null when none of them is planted (the
  * faithful mock then has no hook at all). It recognises a problem by its media type, which every problem of the
- * mock carries (inferred, DESIGN), so it sees the very bodies the faithful mock sends, whichever route sent them.
+ * mock carries (inferred, docs/DESIGN.md, "Defaults for what the reference leaves open"), so it sees the very bodies the faithful mock sends, whichever route sent them.
  */
 export function problemFaultsHook(faults: ReadonlySet<FaultName>): PayloadHook | null {
   const planted = Object.entries(PROBLEM_FAULTS)

@@ -9,7 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 export const CORS: FastifyCorsOptions & { readonly exposedHeaders: string[] } = {
   origin: true,
   methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-  // `x-admin-key`: a browser-based harness may call a keyed admin API from another origin (DESIGN "Shared sandbox").
+  // `x-admin-key`: a browser-based harness may call a keyed admin API from another origin (docs/DESIGN.md, "Shared sandbox").
   allowedHeaders: ['authorization', 'content-type', 'x-api-key', 'prefer', 'x-admin-key'],
   exposedHeaders: ['retry-after', 'location', 'preference-applied'],
   maxAge: 600,

@@ -18,7 +18,7 @@ function repeatsBearer(apiKeyHeader: string | undefined, bearerToken: string | u
 
 /**
  * Authentication (Authentication, points 1-3): `Authorization: Bearer <JWT>` and/or `X-Api-Key`.
- * Inferred (DESIGN): an API key alone acts with the tenant and permissions of its creator; when both headers
+ * Inferred (docs/DESIGN.md, "Credentials and tokens"): an API key alone acts with the tenant and permissions of its creator; when both headers
  * come, both must be valid and of the same tenant, except that an `X-Api-Key` equal to the bearer token is the
  * same credential sent twice (see `repeatsBearer`). Any other key, present but invalid, is the plain 401.
  */

@@ -68,6 +68,20 @@ export async function registerDocs(
 /** Headers of the inner answer this instance sets itself (connection handling, length, date). */
 const SET_HERE = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date']);
 
+/** The page's title: the kit's name, not the viewer's. */
+export const DOCS_TITLE = 'opsapi: Operations Platform API';
+
+/**
+ * The top bar's logo: the kit's name as text, in place of the viewer's own (its default would show Swagger's and
+ * Fastify's marks on a page that documents neither). It links nowhere: the page is the whole reference a mock serves.
+ */
+export const DOCS_LOGO_SVG = [
+  '<svg xmlns="http://www.w3.org/2000/svg" width="260" height="40" viewBox="0 0 260 40" role="img" aria-label="opsapi">',
+  '<text x="0" y="29" font-family="system-ui, sans-serif" font-size="26" font-weight="700" fill="#ffffff">opsapi</text>',
+  '<text x="92" y="29" font-family="system-ui, sans-serif" font-size="14" fill="#cfd8dc">contract kit</text>',
+  '</svg>',
+].join('');
+
 /** The Swagger UI instance of `/docs` (@fastify/swagger in static mode and @fastify/swagger-ui). */
 async function docsApp(document: OpenAPIObject, sections: readonly DocsSection[]): Promise<FastifyInstance> {
   const [{ default: swagger }, { default: swaggerUi }] = await Promise.all([
@@ -79,6 +93,8 @@ async function docsApp(document: OpenAPIObject, sections: readonly DocsSection[]
   const urls = [CONTRACT_SECTION, ...sections];
   await app.register(swaggerUi, {
     routePrefix: '/docs',
+    logo: { type: 'image/svg+xml', content: DOCS_LOGO_SVG },
+    theme: { title: DOCS_TITLE },
     uiConfig: {
       docExpansion: 'list',
       deepLinking: true,

@@ -44,7 +44,7 @@ function sleep(ms: number): Promise<void> {
  * Registers one operation of the contract. The pipeline, in order: latency, authentication (401), rate limit
  * (429), `Prefer: code=` forcing, permission (403), path and body validation (400), then the handler.
  * One function, not a chain of Fastify `preHandler` hooks: measured with the list and 401 bench scenarios, the
- * hooks cost 3-7% more CPU per request on the 401 path (inferred: the mock's speed is a goal, DESIGN).
+ * hooks cost 3-7% more CPU per request on the 401 path (inferred: the mock's speed is a goal, docs/DESIGN.md, "The mock's goals").
  */
 export function registerOperation(
   app: FastifyInstance,

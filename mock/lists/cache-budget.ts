@@ -12,6 +12,12 @@ import type { Admission } from './doorkeeper.js';
  *   counted as `refused`.
  * Inferred throughout: the reference has no such setting. A dropped value is only work to redo: caches hold nothing
  * that cannot be recomputed from the items, so every answer stays the same whatever the budget.
+ *
+ * Why our own and not lru-cache (which the plain bounded caches of the mock use): its `maxSize`/`sizeCalculation`
+ * bound one cache, while this budget is one recency order across many caches (every tenant's orders, matches and
+ * filters), with a second bound per account and a count bound per cache on top, and the admission policy deciding
+ * before a value is built, not after. Neither the cross-cache recency nor the per-account share can be expressed as
+ * options of separate lru-cache instances.
  */
 
 /** The share of the budget one account may hold (inferred: four tenants busy at once each keep a full working set). */

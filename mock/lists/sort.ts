@@ -1,7 +1,7 @@
+import { LRUCache } from 'lru-cache';
 import type { ListField, ListFieldTable } from '../../spec/lists/fields.js';
 import type { ColumnSource } from './columns.js';
 import { findField } from './fieldIndex.js';
-import { LruCache } from './lru.js';
 import { SORTING_PARSING_FAILED, fail, ok, type Result } from './result.js';
 
 /**
@@ -38,7 +38,7 @@ export const DEFAULT_SORT: SortSpec = { keys: [], cacheKey: '' };
 
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_.]*$/;
 const SORT_CACHE_SIZE = 256;
-const caches = new WeakMap<ListFieldTable, LruCache<string, Result<SortSpec>>>();
+const caches = new WeakMap<ListFieldTable, LRUCache<string, Result<SortSpec>>>();
 
 function sortError(text: string, detail: string, extra: Record<string, string> = {}): Result<SortSpec> {
   return fail(SORTING_PARSING_FAILED, detail, { sortBy: text, ...extra });
@@ -75,7 +75,7 @@ export function parseSort(text: string | undefined, fields: ListFieldTable): Res
   if (text === undefined || text.trim() === '') return ok(DEFAULT_SORT);
   let cache = caches.get(fields);
   if (!cache) {
-    cache = new LruCache(SORT_CACHE_SIZE);
+    cache = new LRUCache({ max: SORT_CACHE_SIZE });
     caches.set(fields, cache);
   }
   let result = cache.get(text);

@@ -9,7 +9,9 @@ import { send } from '../http/send.js';
 import { plainProblem, type ProblemAnswer } from '../problems.js';
 import type { Rate } from '../rate-limit.js';
 import type { Store } from '../store/store.js';
-import type { Entry, Replica } from './replica.js';
+import type { RedisLink } from './redis-commands.js';
+import { SharedStateLostError, type Entry, type Replica } from './replica.js';
+import { TenantBusyError } from './write-sessions.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -29,6 +31,8 @@ export interface GateParts {
   readonly rate: Rate | null;
   readonly adminKey: string | null;
   readonly warn: (message: string) => void;
+  /** The Redis of the shared state: where it is and whether it is up. */
+  readonly redis: Pick<RedisLink, 'address' | 'reachable'>;
 }
 
 /** Reading requests that use POST (list searches) take no write lock. */
@@ -46,6 +50,22 @@ function writes(req: FastifyRequest): boolean {
  */
 function unavailable(req: FastifyRequest, detail: string): ProblemAnswer {
   return { ...plainProblem(503, detail, refOf(req)), headers: { 'retry-after': '1' } };
+}
+
+/** Socket-level failures of the Redis client (ioredis words them; the cause is the same: no Redis to talk to). */
+const CONNECTION_FAILURE =
+  /Connection is closed|Stream isn't writeable|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH|MaxRetriesPerRequest/;
+
+/**
+ * What a 503 tells the client of why the shared state failed it. A Redis that is down is named by its address alone:
+ * the client library's wording says nothing actionable to an API client, and the URL may carry a password. The
+ * mock's own refusals (a busy tenant, a Redis that lost its data) keep their words.
+ */
+function failureOf(error: unknown, redis: GateParts['redis']): string {
+  if (error instanceof TenantBusyError || error instanceof SharedStateLostError) return error.message;
+  const message = error instanceof Error ? error.message : String(error);
+  if (!redis.reachable() || CONNECTION_FAILURE.test(message)) return `Redis at ${redis.address} is unreachable`;
+  return message;
 }
 
 /**
@@ -81,7 +101,7 @@ export function replicationGate(parts: GateParts): AppDecorator {
       if (org === undefined) return undefined;
       entry = await replica.enter(org, { write: writes(req), rate: api ? parts.rate : null });
     } catch (error) {
-      return send(reply, unavailable(req, `The shared state is unavailable: ${(error as Error).message}.`));
+      return send(reply, unavailable(req, `The shared state is unavailable: ${failureOf(error, parts.redis)}.`));
     }
     req.replicaEntry = entry;
     if (req.replicaAborted || req.raw.destroyed) {
@@ -107,7 +127,7 @@ export function replicationGate(parts: GateParts): AppDecorator {
       parts.warn(`answering 503: ${(error as Error).message}`);
       const answer = unavailable(
         req,
-        `The write could not be stored in the shared state: ${(error as Error).message}.`,
+        `The write could not be stored in the shared state: ${failureOf(error, parts.redis)}.`,
       );
       reply.code(503);
       reply.header('retry-after', '1');

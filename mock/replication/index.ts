@@ -71,7 +71,7 @@ function sharedSettings(options: MockOptions): Record<string, unknown> {
 }
 
 /**
- * Connects this process to the Redis of a replicated mock (DESIGN "Shared sandbox", `--redis URL`). Throws a
+ * Connects this process to the Redis of a replicated mock (docs/DESIGN.md, "Shared sandbox", `--redis URL`). Throws a
  * `RedisUnavailableError` when Redis cannot be reached and a `ReplicationConfigError` when Redis already serves
  * replicas started with other settings.
  */
@@ -123,6 +123,7 @@ export async function startReplication(
       rate: options.rateLimit,
       adminKey: options.admin ? options.adminKey : null,
       warn: tell,
+      redis: link,
     }),
     schedulers: (clock, _timers, hooks, org) => new SharedScheduler(org, clock, hooks, replica, poller),
     start: (engine) => poller.start(engine),

@@ -16,8 +16,17 @@ export type ScriptName = keyof typeof SCRIPTS;
 /** A connected client with the scripts defined (sent by SHA, loaded on first use). */
 export interface RedisLink {
   readonly client: Redis;
+  /** `host:port` of the Redis, without the credentials its URL may carry (said in 503 details and warnings). */
+  readonly address: string;
+  /** Whether the connection is up now (a command that failed while it is not failed for want of Redis). */
+  reachable(): boolean;
   /** Runs one of the scripts; rejects when Redis is unreachable (no offline queue: callers answer 503 at once). */
   run(script: ScriptName, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown>;
+}
+
+/** `host:port` of a Redis URL (6379 when the URL names no port): never its user or password. */
+export function redisAddress(url: URL): string {
+  return `${url.hostname}:${url.port || '6379'}`;
 }
 
 /** Why a connection failed, as one line. */
@@ -74,6 +83,8 @@ export async function connectRedis(url: string, onOutage: (message: string) => v
   const commands = client as unknown as Record<ScriptName, (...args: (string | number)[]) => Promise<unknown>>;
   return {
     client,
+    address: redisAddress(parsed),
+    reachable: () => client.status === 'ready',
     run: (script, keys, args) => commands[script](...keys, ...args),
   };
 }

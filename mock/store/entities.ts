@@ -5,7 +5,7 @@ import type { PurchaseOrderLine } from '../../spec/schemas/planning.js';
 import type { DeliveryAttempt, Notification, Subscription } from '../../spec/schemas/notifications.js';
 import type { SkuRecord } from '../../fixtures/seed/model.js';
 
-/** An API key with the tenant and permissions of its creator (DESIGN: the key acts as its creator). */
+/** An API key with the tenant and permissions of its creator (docs/DESIGN.md, "Credentials and tokens": the key acts as its creator). */
 export interface ApiKeyRecord {
   readonly apiKey: ApiKey;
   readonly subject: string;

@@ -1,8 +1,8 @@
+import { LRUCache } from 'lru-cache';
 import { generateSharedWorld, type SharedWorld, tenantWorld } from '../../fixtures/seed/index.js';
 import type { Clock } from '../clock.js';
 import type { Change, ChangeListener } from './change.js';
 import { webhookSecretOf } from './ids.js';
-import { LruCache } from '../lists/lru.js';
 import { CacheBudget } from '../lists/cache-budget.js';
 import { cacheBytesOf } from '../cache-memory.js';
 import { TenantState } from './tenant-state.js';
@@ -63,7 +63,9 @@ export class Store {
   private readonly pinned = new Set<string>();
 
   /** Orgs evicted while holding writes, with what was dropped: their next world carries the news. */
-  private readonly droppedWrites = new LruCache<string, { writes: number; at: number }>(EVICTED_REMEMBERED);
+  private readonly droppedWrites = new LRUCache<string, { writes: number; at: number }>({
+    max: EVICTED_REMEMBERED,
+  });
   private evictions = 0;
   private evictionsWithWrites = 0;
   private reloads = 0;

@@ -4,7 +4,7 @@ import type { TenantState } from './tenant-state.js';
  * Where a tenant's state lives while its world is out of memory (persistence, `--state`, installs one with
  * `Store.useLoader`). With a loader, evicting a tenant it holds loses nothing: the tenant's next request seeds its
  * world again (deterministic from seed and org) and `load` replays the kept state on top, as a restart does.
- * Inferred (DESIGN "Shared sandbox": memory bounded by `--max-tenants`, no acknowledged write lost).
+ * Inferred (docs/DESIGN.md, "Shared sandbox": memory bounded by `--max-tenants`, no acknowledged write lost).
  */
 export interface TenantLoader {
   /** Whether the org has kept state (evicting it then drops nothing). */

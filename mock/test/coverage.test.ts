@@ -1,5 +1,5 @@
 /**
- * API coverage through the HTTP shell (DESIGN "Testing API"): `GET /__mock/coverage` and `tenant(org).coverage()`
+ * API coverage through the HTTP shell (docs/DESIGN.md, "Testing API"): `GET /__mock/coverage` and `tenant(org).coverage()`
  * count, per tenant, the operations called and the declared status/code pairs answered.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -193,6 +193,9 @@ describe('parseRate', () => {
     ['5/h', { limit: 5, windowMs: 3_600_000 }],
     ['100 / 2s', { limit: 100, windowMs: 2000 }],
     [' 7/S ', { limit: 7, windowMs: 1000 }],
+    // The window is a duration in the kit's one grammar (common/duration.ts): days and decimals too.
+    ['10/1d', { limit: 10, windowMs: 86_400_000 }],
+    ['10/1.5s', { limit: 10, windowMs: 1500 }],
   ])('reads %j', (text, rate) => {
     expect(parseRate(text)).toEqual({ ok: true, rate });
   });
@@ -201,7 +204,7 @@ describe('parseRate', () => {
     expect(parseRate(text)).toEqual({ ok: true, rate: null });
   });
 
-  it.each(['abc', '', '10', '10/1d', '-1/1s', '0/1s', '10/0s', '1.5/1s', '10/s/s'])(
+  it.each(['abc', '', '10', '10/1x', '10/-1s', '-1/1s', '0/1s', '10/0s', '1.5/1s', '10/s/s'])(
     'refuses %j with a message',
     (text) => {
       const result = parseRate(text);

@@ -25,7 +25,7 @@ function defaultFor(schema: TSchema | undefined): unknown {
   return null;
 }
 
-/** The payload delivered for one notification (inferred shape, DESIGN: `{id, eventName, eventVersion, occurredAt, orgCode, data}`). */
+/** The payload delivered for one notification (inferred shape, docs/DESIGN.md, "Defaults for what the reference leaves open": `{id, eventName, eventVersion, occurredAt, orgCode, data}`). */
 export function buildPayload(
   eventId: string,
   eventName: string,

@@ -8,7 +8,7 @@ import type { DeliveryAttempt, NotificationStatus } from '../../spec/schemas/not
  * - Pending -> Success when the receiver answers 2xx;
  * - Pending -> Failure when the automatic attempts are exhausted; a manual retry is then possible.
  *
- * Inferred ("Other transitions (including the state after a manual retry): not shown"; DESIGN defaults):
+ * Inferred ("Other transitions (including the state after a manual retry): not shown"; docs/DESIGN.md, "Defaults for what the reference leaves open"):
  * - a failed automatic attempt with schedule left keeps the notification Pending, the next attempt due at this
  *   attempt's due time plus the next delay of the schedule (default immediately, 5s, 5m, 30m, 2h, 5h, 10h, 10h);
  * - every kind of failure counts alike: a non-2xx status, a timeout, a connection error, a blocked endpoint;

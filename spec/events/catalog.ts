@@ -292,8 +292,3 @@ export function latestVersion(event: EventDef): EventVersionDef {
   if (!last) throw new Error(`event ${event.eventName} has no version`);
   return last;
 }
-
-/** The 7 event names the reference shows (Events, point 2). */
-export const DOCUMENTED_EVENT_NAMES = EVENT_CATALOG.filter((e) => e.provenance === 'documented').map(
-  (e) => e.eventName,
-);

@@ -131,8 +131,3 @@ export const Problem = Type.Object(
   },
 );
 export type Problem = Static<typeof Problem>;
-
-/** Rationale for errors that no catalog code names (unknown route, 405, 413, 415). */
-export const UNCODED_PROBLEM_RATIONALE = inferred(
-  'The reference shows only the plain 401 without a code; errors that no catalog code names (unknown route, wrong method, oversized or non-JSON body) follow the same shape without `code`.',
-);

@@ -97,9 +97,12 @@ export function writeOfflineConsumer(
     ]);
     packages[path] = { ...entry, resolved: `file:${file}`, integrity: integrityOf(join(dir, file)) };
   });
+  // The kit's `overrides` (a dependency pinned to a version that supports Node 20) shape its lock; a consumer mirroring
+  // that lock carries them too, or npm finds the lock out of step with the ranges and wants the network.
+  const { overrides } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { overrides?: unknown };
   writeFileSync(
     join(dir, 'package.json'),
-    `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, dependencies: { opsapi: 'file:opsapi.tgz' } }, null, 2)}\n`,
+    `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, dependencies: { opsapi: 'file:opsapi.tgz' }, ...(overrides ? { overrides } : {}) }, null, 2)}\n`,
   );
   writeFileSync(
     join(dir, 'package-lock.json'),

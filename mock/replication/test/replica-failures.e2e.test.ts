@@ -77,3 +77,32 @@ describe.skipIf(!availability.run)('a Redis that lost its data (restarted withou
     }
   }, 30_000);
 });
+
+describe.skipIf(!availability.run)('a Redis that is down', () => {
+  it("is named by its address in the 503's detail, not by the client library's words", async () => {
+    const redis = await startRedisServer();
+    let replica: Replica | undefined;
+    try {
+      replica = await startReplica(redis.url);
+      const token = await tenantToken();
+      expect((await call(replica.url, token, 'GET', '/v1/admin/tenants/self')).status).toBe(200);
+      await redis.stop();
+      const base = replica.url;
+      let answer: Awaited<ReturnType<typeof call>> | undefined;
+      await until(
+        async () => {
+          answer = await call(base, token, 'GET', '/v1/admin/tenants/self');
+          return answer.status === 503;
+        },
+        8000,
+        'a 503',
+      );
+      expect(answer?.body.detail).toBe(
+        `The shared state is unavailable: Redis at 127.0.0.1:${redis.port} is unreachable.`,
+      );
+    } finally {
+      await replica?.process.stop();
+      await redis.stop();
+    }
+  }, 30_000);
+});
