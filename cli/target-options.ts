@@ -81,7 +81,7 @@ export const targetOptions = {
     ),
 };
 
-/** The values of the target options as commander reads them. */
+/** The values of the target and run options as commander reads them (shared by `conform` and `learn`). */
 export interface TargetFlags {
   token?: string;
   apiKey?: string;
@@ -89,9 +89,27 @@ export interface TargetFlags {
   header?: Record<string, string>;
   mockAdmin?: boolean;
   adminKey?: string;
+  limitedToken?: string;
+  otherTenantToken?: string;
+  webhookSecret?: string;
+  allowWrites?: boolean;
+  webhooks?: boolean;
+  rateLimitProbe?: boolean;
+  webhookHost?: string;
+  webhookPort?: number;
+  webhookPublicUrl?: string;
+  concurrency: number;
+  timeout: number;
+  deliveryTimeout: number;
+  pace: number;
+  rateLimitMaxRequests: number;
+  rateLimitMaxSeconds: number;
 }
 
-/** The runner's options for a target and its credentials, from the target options of `conform` or `learn`. */
+/**
+ * The runner's options for a target, its credentials and the bounds of a run, from the options `conform` and `learn`
+ * share (what only one of them takes, it adds itself).
+ */
 export function targetConformOptions(baseUrl: string, o: TargetFlags): ConformOptions {
   return {
     baseUrl,
@@ -102,5 +120,20 @@ export function targetConformOptions(baseUrl: string, o: TargetFlags): ConformOp
     ...(o.header ? { headers: o.header } : {}),
     useMockAdmin: o.mockAdmin !== false,
     ...(o.adminKey ? { adminKey: o.adminKey } : {}),
+    ...(o.limitedToken ? { limitedToken: o.limitedToken } : {}),
+    ...(o.otherTenantToken ? { otherTenantToken: o.otherTenantToken } : {}),
+    ...(o.webhookSecret ? { webhookSecret: o.webhookSecret } : {}),
+    allowWrites: o.allowWrites === true,
+    webhooks: o.webhooks === true,
+    rateLimitProbe: o.rateLimitProbe === true,
+    ...(o.webhookHost ? { webhookHost: o.webhookHost } : {}),
+    ...(o.webhookPort !== undefined ? { webhookPort: o.webhookPort } : {}),
+    ...(o.webhookPublicUrl ? { webhookPublicUrl: o.webhookPublicUrl } : {}),
+    concurrency: o.concurrency,
+    timeoutMs: o.timeout,
+    deliveryTimeoutMs: o.deliveryTimeout,
+    pace: o.pace === 0 ? null : { limit: o.pace, windowMs: 1000 },
+    rateLimitMaxRequests: o.rateLimitMaxRequests,
+    rateLimitMaxSeconds: o.rateLimitMaxSeconds,
   };
 }

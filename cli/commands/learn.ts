@@ -51,22 +51,7 @@ function readData(file: string): PartialDataManifest {
 function learnOptions(o: Flags): ConformOptions {
   return {
     ...targetConformOptions(o.baseUrl as string, o),
-    ...(o.limitedToken ? { limitedToken: o.limitedToken } : {}),
-    ...(o.otherTenantToken ? { otherTenantToken: o.otherTenantToken } : {}),
-    ...(o.webhookSecret ? { webhookSecret: o.webhookSecret } : {}),
     ...(o.data ? { data: readData(o.data) } : {}),
-    allowWrites: o.allowWrites === true,
-    webhooks: o.webhooks === true,
-    rateLimitProbe: o.rateLimitProbe === true,
-    ...(o.webhookHost ? { webhookHost: o.webhookHost } : {}),
-    ...(o.webhookPort !== undefined ? { webhookPort: o.webhookPort } : {}),
-    ...(o.webhookPublicUrl ? { webhookPublicUrl: o.webhookPublicUrl } : {}),
-    deliveryTimeoutMs: o.deliveryTimeout,
-    concurrency: o.concurrency,
-    pace: o.pace === 0 ? null : { limit: o.pace, windowMs: 1000 },
-    rateLimitMaxRequests: o.rateLimitMaxRequests,
-    rateLimitMaxSeconds: o.rateLimitMaxSeconds,
-    timeoutMs: o.timeout,
   };
 }
 
