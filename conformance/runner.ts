@@ -12,7 +12,7 @@ import { startRunReceiver } from './run-receiver.js';
 import { Redactor } from './redact.js';
 import { allChecks } from './registry.js';
 import { prepareMock } from './mock-admin.js';
-import { seedData } from './checks/writes.js';
+import { seedData } from './observe/subscriptions.js';
 import { sharedReads } from './shared-reads.js';
 import { sharedWork } from './shared-work.js';
 import { Judgments } from './judgments.js';

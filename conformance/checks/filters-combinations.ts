@@ -6,7 +6,7 @@ import { expected } from '../decided.js';
 import { listProfile, type ListProfile } from '../observe/list-profile.js';
 import { eachList } from './lists-support.js';
 import { buildCase } from '../observe/filter-case.js';
-import { CLAUSE, intersection, onEveryFilter, resultSet, same, union } from './filters-support.js';
+import { CLAUSE, combined, intersection, onEveryFilter, resultSet, same, union } from './filters-support.js';
 
 /** Conditions on distinct fields whose server answers are non-empty proper subsets of the list. */
 async function combinationCases(
@@ -41,26 +41,21 @@ export function combinationChecks(): CheckDef[] {
         const cases = await combinationCases(c, data, profile);
         const [a, b] = cases;
         if (!a || !b) return c.cannot(`${label(data.op)}: fewer than two selective conditions`);
-        const and = await resultSet(c, data, `${a.text}&&${b.text}`);
-        const or = await resultSet(c, data, `${a.text}||${b.text}`);
-        if (and) {
-          c.exercised(`${label(data.op)} A&&B`);
+        const and = await combined(c, data, [a, b], `${a.text}&&${b.text}`, ([x, y]) => intersection(x!, y!));
+        const or = await combined(c, data, [a, b], `${a.text}||${b.text}`, ([x, y]) => union(x!, y!));
+        for (const [got, what] of [
+          [and, 'A&&B (the intersection)'],
+          [or, 'A||B (the union)'],
+        ] as const) {
+          if (got === 'changed') c.cannot(`${label(data.op)}: the list changed while ${what} was read`);
+          if (!got || got === 'changed') continue;
+          c.exercised(`${label(data.op)} ${what}`);
           c.expect(
-            same(and.ids, intersection(a.ids, b.ids)),
-            `${label(data.op)}: ${a.text}&&${b.text} is not the intersection`,
-            and.ex,
-            `${intersection(a.ids, b.ids).size} items (A ∩ B)`,
-            `${and.ids.size} items`,
-          );
-        }
-        if (or) {
-          c.exercised(`${label(data.op)} A||B`);
-          c.expect(
-            same(or.ids, union(a.ids, b.ids)),
-            `${label(data.op)}: ${a.text}||${b.text} is not the union`,
-            or.ex,
-            `${union(a.ids, b.ids).size} items (A ∪ B)`,
-            `${or.ids.size} items`,
+            same(got.ids, got.want),
+            `${label(data.op)}: ${what === 'A&&B (the intersection)' ? `${a.text}&&${b.text} is not the intersection` : `${a.text}||${b.text} is not the union`}`,
+            got.ex,
+            `${got.want.size} items`,
+            `${got.ids.size} items`,
           );
         }
       },
@@ -68,28 +63,25 @@ export function combinationChecks(): CheckDef[] {
     onEveryFilter('filters.parentheses', 'Parentheses group conditions', CLAUSE, async (c, data, profile) => {
       const [a, b, cc] = await combinationCases(c, data, profile);
       if (!a || !b || !cc) return c.cannot(`${label(data.op)}: fewer than three selective conditions`);
-      const grouped = await resultSet(c, data, `(${a.text}||${b.text})&&${cc.text}`);
-      if (grouped) {
-        c.exercised(`${label(data.op)} (A||B)&&C`);
-        const expected = intersection(union(a.ids, b.ids), cc.ids);
+      const grouped = await combined(c, data, [a, b, cc], `(${a.text}||${b.text})&&${cc.text}`, ([x, y, z]) =>
+        intersection(union(x!, y!), z!),
+      );
+      const right = await combined(c, data, [a, b, cc], `${a.text}&&(${b.text}||${cc.text})`, ([x, y, z]) =>
+        intersection(x!, union(y!, z!)),
+      );
+      for (const [got, what] of [
+        [grouped, '(A||B)&&C'],
+        [right, 'A&&(B||C)'],
+      ] as const) {
+        if (got === 'changed') c.cannot(`${label(data.op)}: the list changed while ${what} was read`);
+        if (!got || got === 'changed') continue;
+        c.exercised(`${label(data.op)} ${what}`);
         c.expect(
-          same(grouped.ids, expected),
-          `${label(data.op)}: (A||B)&&C`,
-          grouped.ex,
-          `${expected.size} items ((A ∪ B) ∩ C)`,
-          `${grouped.ids.size} items`,
-        );
-      }
-      const right = await resultSet(c, data, `${a.text}&&(${b.text}||${cc.text})`);
-      if (right) {
-        c.exercised(`${label(data.op)} A&&(B||C)`);
-        const expected = intersection(a.ids, union(b.ids, cc.ids));
-        c.expect(
-          same(right.ids, expected),
-          `${label(data.op)}: A&&(B||C)`,
-          right.ex,
-          `${expected.size} items (A ∩ (B ∪ C))`,
-          `${right.ids.size} items`,
+          same(got.ids, got.want),
+          `${label(data.op)}: ${what}`,
+          got.ex,
+          `${got.want.size} items`,
+          `${got.ids.size} items`,
         );
       }
     }),

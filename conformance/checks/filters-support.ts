@@ -61,3 +61,36 @@ export async function resultSet(
 export const union = (a: Set<string>, b: Set<string>) => new Set([...a, ...b]);
 export const intersection = (a: Set<string>, b: Set<string>) => new Set([...a].filter((x) => b.has(x)));
 export const same = (a: Set<string>, b: Set<string>) => a.size === b.size && [...a].every((x) => b.has(x));
+
+/** A filter's answer read afresh (not the run's shared answer), as identities, or undefined when not a whole page. */
+async function freshSet(c: CheckContext, data: ListData, filterBy: string) {
+  const ex = await c.send(listSpec(data.op, data.path, { filterBy, pageSize: 1000 }));
+  const page = pageOf(ex);
+  return isSuccess(ex) && page && page.totalCount <= 1000
+    ? { ids: new Set(page.results.map(identity)), ex }
+    : undefined;
+}
+
+/**
+ * Reads a combination of conditions and what it must select, computed from the answers to its parts, as one snapshot
+ * of the list. When they disagree, the parts and the combination are read again afresh: a part answered differently
+ * the second time means the list changed while it was read (a notification's status moves on as its deliveries
+ * complete), which the run cannot judge and never counts against the target (`changed`); otherwise the fresh answers
+ * are judged.
+ */
+export async function combined(
+  c: CheckContext,
+  data: ListData,
+  parts: readonly { text: string; ids: Set<string> }[],
+  text: string,
+  want: (sets: Set<string>[]) => Set<string>,
+): Promise<{ ids: Set<string>; want: Set<string>; ex: Exchange } | 'changed' | undefined> {
+  const got = await resultSet(c, data, text);
+  if (!got) return undefined;
+  const first = want(parts.map((p) => p.ids));
+  if (same(got.ids, first)) return { ...got, want: first };
+  const again = await Promise.all(parts.map((p) => freshSet(c, data, p.text)));
+  if (again.some((a, i) => !a || !same(a.ids, (parts[i] as { ids: Set<string> }).ids))) return 'changed';
+  const retry = await freshSet(c, data, text);
+  return retry ? { ...retry, want: first } : undefined;
+}

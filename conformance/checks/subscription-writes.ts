@@ -5,7 +5,14 @@ import type { CheckContext, CheckDef } from '../context.js';
 import { expectProblem, nonce } from '../helpers.js';
 import type { EventRef } from '../observe/events.js';
 import { readCollection } from '../observe/read-all.js';
-import { eventVersions, forget, noEventReason, SUBSCRIPTIONS, subscribe, subscriptionsAt } from './subscriptions.js';
+import {
+  eventVersions,
+  forget,
+  noEventReason,
+  SUBSCRIPTIONS,
+  subscribe,
+  subscriptionsAt,
+} from '../observe/subscriptions.js';
 
 const base = { family: 'writes' as const, requires: ['writes' as const], phase: 'state' as const };
 const LIFECYCLE = 'writes.subscription-lifecycle';

@@ -2,7 +2,7 @@ import type { Exchange } from '../client.js';
 import type { RunContext } from '../context.js';
 import { mockAdminHeaders } from '../mock-admin.js';
 import { type EventRef, subscriptionOrder } from '../observe/events.js';
-import { type Subscribed, subscribe, subscriptionsAt } from './subscriptions.js';
+import { type Subscribed, subscribe, subscriptionsAt } from '../observe/subscriptions.js';
 
 /** Subscriptions of the receiver a run creates at most (one per event and version offered). */
 export const MAX_RECEIVER_SUBSCRIPTIONS = 200;

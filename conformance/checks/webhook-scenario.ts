@@ -7,7 +7,7 @@ import { type CollectionRead, readCollection } from '../observe/read-all.js';
 import { idOf } from '../observe/tenant-records.js';
 import type { Delivery } from '../receiver.js';
 import { type Cause, cause, causeUnavailable, type ReceiverSubscriptions, subscribeReceiver } from './webhook-cause.js';
-import { noEventReason } from './subscriptions.js';
+import { noEventReason } from '../observe/subscriptions.js';
 
 export const HISTORY = '/v1/notifications/webhook';
 

@@ -4,8 +4,6 @@ import type { Exchange } from '../client.js';
 import { expectProblem, isSuccess, nonce, pageOf } from '../helpers.js';
 import { subscriptionWriteChecks } from './subscription-writes.js';
 
-export { eventVersions, seedData, subscribe } from './subscriptions.js';
-
 /** Creates one API key per run: the creation check judges the answer, the key-alone check uses the key. */
 function createKey(c: CheckContext): Promise<{ ex: Exchange; name: string }> {
   return c.run.memo('writes:api-key', async () => {

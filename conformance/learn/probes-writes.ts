@@ -1,4 +1,4 @@
-import { eventVersions, forget, seedData, SUBSCRIPTIONS, subscribe } from '../checks/subscriptions.js';
+import { eventVersions, forget, seedData, SUBSCRIPTIONS, subscribe } from '../observe/subscriptions.js';
 import { isSuccess, nonce } from '../helpers.js';
 import type { Probe, ProbeContext } from './probe.js';
 

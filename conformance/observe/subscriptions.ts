@@ -1,8 +1,8 @@
 import type { Exchange } from '../client.js';
 import type { RunContext } from '../context.js';
 import { nonce } from '../helpers.js';
-import { type EventRef, readEvents } from '../observe/events.js';
-import { readCollection } from '../observe/read-all.js';
+import { type EventRef, readEvents } from './events.js';
+import { readCollection } from './read-all.js';
 
 export const SUBSCRIPTIONS = '/v1/notifications/webhook/subscriptions';
 
