@@ -5,6 +5,7 @@ import type { TenantControl, TokenRequest } from '../mock/control/tenant.js';
 import { checkObject, expects, shown } from './check.js';
 import { filterRequests, type RecordedRequest, type RequestFilter } from './requests.js';
 import { listen, type ListenOptions, type OpenListener, type WebhookListener } from './webhooks.js';
+import { unusedPermissions } from '../spec/operations/index.js';
 
 /** A tenant of a test mock (docs/DESIGN.md, "Testing API"): its own isolated world, credentials, clock, journal and webhooks. */
 export interface TestTenant {
@@ -67,7 +68,14 @@ export interface TenantDeps {
 export function testTenant({ control, blockPrivateEndpoints, listeners, assertOpen }: TenantDeps): TestTenant {
   return {
     org: control.org,
-    token: async (request) => control.token(checkedRequest('t.token', request)),
+    token: async (request) => {
+      const checked = checkedRequest('t.token', request);
+      const unused = unusedPermissions(checked?.permissions ?? []);
+      // The token is still minted (a test may want one), but a misspelt permission silently grants nothing.
+      if (unused.length)
+        process.emitWarning(`t.token: no operation requires the permission(s) ${unused.join(', ')}`, 'OpsapiWarning');
+      return control.token(checked);
+    },
     apiKey: async (name = 'test key', as) => {
       if (typeof name !== 'string' || name.length === 0)
         throw new TypeError(`t.apiKey: the name must be a non-empty string, got ${shown(name)}`);

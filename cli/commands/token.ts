@@ -3,6 +3,7 @@ import { mintToken } from '../../mock/auth/tokens.js';
 import { adminClaims } from '../../mock/auth/presets.js';
 import { DEFAULT_JWT_SECRET, DEFAULT_ORG } from '../../mock/options.js';
 import { duration, flag, orgName } from '../options.js';
+import { ALL_PERMISSIONS, unusedPermissions } from '../../spec/operations/index.js';
 
 /** Longest lifetime either way (a year): `t.token({expiresIn})` takes a negative one too, so the CLI does. */
 const MAX_LIFETIME = 31_536_000;
@@ -47,6 +48,10 @@ export function tokenCommand(): Command {
         jwtSecret: string;
       }) => {
         const claims = o.admin ? adminClaims(o.org) : { org: o.org, permissions: o.perm ?? [], roles: o.role ?? [] };
+        for (const name of unusedPermissions(o.perm ?? []))
+          process.stderr.write(
+            `opsapi token: warning: no operation requires the permission ${name} (they are: ${ALL_PERMISSIONS.join(', ')}); the token is minted\n`,
+          );
         process.stdout.write(`${await mintToken(o.jwtSecret, claims, o.expiresIn)}\n`);
       },
     );

@@ -59,6 +59,14 @@ export const ALL_PERMISSIONS: readonly string[] = [
   ...new Set(OPERATIONS.map((op) => op.permission.name).filter((p): p is string => p !== null)),
 ].sort();
 
+/**
+ * The names among `permissions` that no operation of the contract requires: a token holding them is still minted
+ * (a test may want one), but a caller is told, since a misspelt permission silently grants nothing.
+ */
+export function unusedPermissions(permissions: readonly string[]): string[] {
+  return permissions.filter((p) => !ALL_PERMISSIONS.includes(p));
+}
+
 /** Whether a string (from a document, a journal or a report) is an operationId of the contract. */
 export function isOperationId(s: string): s is OperationId {
   return Object.hasOwn(BY_OPERATION_ID, s);
