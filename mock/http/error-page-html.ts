@@ -79,3 +79,32 @@ ${parameters}
 </html>
 `;
 }
+
+/**
+ * The human page of a code the catalog does not have: a browser that follows a mistyped or invented `type` address
+ * reads a page like the known codes' (a 404), not a JSON problem. Same style and policy; the code is escaped.
+ */
+export function unknownCodePageHtml(code: string, links: { readonly catalog: string; readonly docs: string }): string {
+  const e = escapeHtml;
+  const shown = code.slice(0, 200);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Not in the error catalog: ${e(shown)}</title>
+<link rel="icon" href="data:,">
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+<p class="kicker">Operations Platform API &middot; error catalog</p>
+<h1 id="title">No such code</h1>
+<p>The error catalog has no code <code id="code">${e(shown)}</code>. Codes are a prefix ending with a dot followed
+by a suffix, all in capitals (for example <code>COMMON.ENTITY.NOT_FOUND</code>).</p>
+<nav><a id="catalog" href="${e(links.catalog)}">A known code</a><a id="docs" href="${e(links.docs)}">API reference</a></nav>
+</main>
+</body>
+</html>
+`;
+}

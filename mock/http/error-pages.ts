@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { catalogEntry, toCatalogEntry } from '../../spec/errors/index.js';
 import { plainProblem } from '../problems.js';
 import { negotiate } from './accept.js';
-import { ERROR_PAGE_CSP, errorPageHtml } from './error-page-html.js';
+import { ERROR_PAGE_CSP, errorPageHtml, unknownCodePageHtml } from './error-page-html.js';
 import { baseUrlOf, refOf } from './operation-route.js';
 import { send } from './send.js';
 
@@ -16,7 +16,8 @@ const FORMATS: Readonly<Record<string, string>> = { json: JSON_TYPE, html: HTML_
  * `GET {base_url}/errors/<code>`: the address every coded problem names as its `type` (Errors / Problem body)
  * resolves. It answers the catalog entry, the same body as `GET /v1/errors/{errorCode}`, without authentication
  * (inferred: it is documentation, like `/docs`), as JSON, or as a readable HTML page when `Accept` prefers
- * `text/html`. An unknown code is a 404 problem without `code`, like every error no catalog code names.
+ * `text/html`. An unknown code is a 404 problem without `code`, like every error no catalog code names, or a 404
+ * page like the known codes' when the caller prefers HTML (a browser following a `type` address).
  */
 export function registerErrorPages(app: FastifyInstance): void {
   app.get('/errors/:code', { exposeHeadRoute: true }, (req: FastifyRequest, reply: FastifyReply) => {
@@ -30,6 +31,13 @@ export function registerErrorPages(app: FastifyInstance): void {
       return send(reply, plainProblem(400, `Query parameter 'format' must be json or html.`, ref));
     }
     const record = catalogEntry(code);
+    const type = typeof format === 'string' ? FORMATS[format] : negotiate(req.headers.accept, [JSON_TYPE, HTML_TYPE]);
+    if (!record && type === HTML_TYPE)
+      return reply
+        .code(404)
+        .header('content-security-policy', ERROR_PAGE_CSP)
+        .type('text/html; charset=utf-8')
+        .send(unknownCodePageHtml(code, { catalog: '/errors/COMMON.ENTITY.NOT_FOUND', docs: '/docs' }));
     if (!record)
       return send(
         reply,
@@ -40,7 +48,6 @@ export function registerErrorPages(app: FastifyInstance): void {
         ),
       );
 
-    const type = typeof format === 'string' ? FORMATS[format] : negotiate(req.headers.accept, [JSON_TYPE, HTML_TYPE]);
     if (type === HTML_TYPE) {
       const path = `/errors/${encodeURIComponent(record.code)}`;
       const html = errorPageHtml(record, {

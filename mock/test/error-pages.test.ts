@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../spec/errors/index.js';
+import { escapeHtml } from '../http/error-page-html.js';
 import { expectProblem, injectHarness, type InjectHarness, type Reply } from './harness.js';
 
 /** What Chromium sends when it navigates to a page. */
@@ -133,13 +134,21 @@ describe('problem type URIs resolve on the mock (Errors / Problem body: type is 
     { what: 'an unknown code', path: '/errors/NO.SUCH.CODE' },
     { what: 'a code in the wrong case', path: '/errors/common.entity.not_found' },
     { what: 'markup in place of a code', path: `/errors/${encodeURIComponent('<b>x</b>')}` },
-  ])('answers $what with a 404 problem without code, whatever the Accept header', async ({ path }) => {
-    for (const accept of ['application/json', BROWSER_ACCEPT]) {
-      const reply = await fetchUrl(h, `${h.origin}${path}`, { accept });
+  ])(
+    "answers $what with a 404: a problem without code for JSON, a page like the known codes' for a browser",
+    async ({ path }) => {
+      const reply = await fetchUrl(h, `${h.origin}${path}`, { accept: 'application/json' });
       expectProblem(reply, 404, null);
       expect(reply.body.type).toBe('https://www.rfc-editor.org/rfc/rfc9110#section-15.5.5');
-    }
-  });
+      const page = await fetchUrl(h, `${h.origin}${path}`, { accept: BROWSER_ACCEPT });
+      expect(page.status).toBe(404);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.headers['content-security-policy']).toContain("default-src 'none'");
+      expect(page.text).toContain('No such code');
+      expect(page.text).toContain(escapeHtml(decodeURIComponent(path.slice('/errors/'.length))));
+      expect(page.text).not.toContain('<b>x</b>');
+    },
+  );
 
   it('is not the API: it needs no credentials and leaves the tenant journal alone', async () => {
     const page = await fetchUrl(h, `${h.origin}/errors/COMMON.ENTITY.NOT_FOUND`, {
