@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { parsePartialDataManifest, type PartialDataManifest } from '../../common/data-manifest.js';
+import { readDataFile, readJson } from '../read-json.js';
 import type { ConformOptions, ProgressEvent } from '../../conformance/context.js';
 import { CredentialRefusedError, TargetUnreachableError, UsageError } from '../../conformance/errors.js';
 import { flag, integer } from '../options.js';
-import { targetConformOptions, targetOptions } from '../target-options.js';
+import { targetConformOptions, targetOptions, type TargetFlags } from '../target-options.js';
 import { readDecisionFile } from '../read-decisions.js';
 import type { DecisionFile } from '../../spec/decisions/index.js';
 import { reportNameProblem, writeReport } from '../report-files.js';
@@ -20,20 +19,6 @@ const collect = (value: string, previous: string[] = []) => [
     .filter(Boolean),
 ];
 const collectRaw = (value: string, previous: string[] = []) => [...previous, value];
-
-function readJson(file: string, what: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`${what}: cannot read ${file}: ${(error as Error).message}`);
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new UsageError(`${what}: ${file} is not JSON: ${(error as Error).message}`);
-  }
-}
 
 /** Check ids accepted as failing: a JSON array of ids, `{ "accepted": [...] }`, or a previous JSON report (its failures). */
 export function readBaseline(file: string): string[] {
@@ -68,27 +53,10 @@ function progress(tty: boolean): (event: ProgressEvent) => void {
   };
 }
 
-interface Flags {
+interface Flags extends TargetFlags {
   decisions?: string;
   baseUrl?: string;
-  token?: string;
-  limitedToken?: string;
-  apiKey?: string;
-  tokenCommand?: string;
-  otherTenantToken?: string;
-  webhookSecret?: string;
-  header?: Record<string, string>;
   data?: string;
-  allowWrites?: boolean;
-  webhooks?: boolean;
-  rateLimitProbe?: boolean;
-  webhookHost?: string;
-  webhookPort?: number;
-  webhookPublicUrl?: string;
-  concurrency: number;
-  timeout: number;
-  deliveryTimeout: number;
-  pace: number;
   only?: string[];
   skip?: string[];
   baseline?: string;
@@ -98,10 +66,6 @@ interface Flags {
   report?: string[];
   listChecks?: boolean;
   maxPages: number;
-  rateLimitMaxRequests: number;
-  rateLimitMaxSeconds: number;
-  mockAdmin?: boolean;
-  adminKey?: string;
 }
 
 async function listChecks(): Promise<void> {
@@ -255,14 +219,7 @@ export function conformCommand(): Command {
             const bad = reportNameProblem(file);
             if (bad) throw new UsageError(bad);
           }
-          let data: PartialDataManifest | undefined;
-          if (o.data) {
-            // Every problem at once (a missing field, a wrong type, an unknown key, nested too), in one line; the
-            // format is conformance/data-file.schema.json.
-            const parsed = parsePartialDataManifest(readJson(o.data, '--data'));
-            if (!parsed.ok) throw new UsageError(`--data ${o.data}: ${parsed.error}`);
-            data = parsed.value;
-          }
+          const data = o.data ? readDataFile(o.data) : undefined;
           let decisions: DecisionFile | undefined;
           if (o.decisions) {
             const read = await readDecisionFile(o.decisions);

@@ -1,7 +1,7 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Command } from 'commander';
-import { parsePartialDataManifest, type PartialDataManifest } from '../../common/data-manifest.js';
+import { readDataFile } from '../read-json.js';
 import type { ConformOptions } from '../../conformance/context.js';
 import { decisionTable, learnDecisions } from '../../conformance/learn/learn.js';
 import {
@@ -16,42 +16,14 @@ import { targetConformOptions, targetOptions, type TargetFlags } from '../target
 interface Flags extends TargetFlags {
   baseUrl?: string;
   out?: string;
-  limitedToken?: string;
-  otherTenantToken?: string;
-  webhookSecret?: string;
   data?: string;
-  allowWrites?: boolean;
-  webhooks?: boolean;
-  rateLimitProbe?: boolean;
-  webhookHost?: string;
-  webhookPort?: number;
-  webhookPublicUrl?: string;
-  deliveryTimeout: number;
-  concurrency: number;
-  pace: number;
-  rateLimitMaxRequests: number;
-  rateLimitMaxSeconds: number;
-  timeout: number;
-}
-
-/** The `--data` file: the records the probes may address and change (the format of `opsapi conform --data`). */
-function readData(file: string): PartialDataManifest {
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(file, 'utf8')) as unknown;
-  } catch (error) {
-    throw new UsageError(`--data: cannot read ${file} as JSON: ${(error as Error).message}`);
-  }
-  const parsed = parsePartialDataManifest(value);
-  if (!parsed.ok) throw new UsageError(`--data ${file}: ${parsed.error}`);
-  return parsed.value;
 }
 
 /** The options of the probes, from the flags (the same names and meanings as `opsapi conform`'s). */
 function learnOptions(o: Flags): ConformOptions {
   return {
     ...targetConformOptions(o.baseUrl as string, o),
-    ...(o.data ? { data: readData(o.data) } : {}),
+    ...(o.data ? { data: readDataFile(o.data) } : {}),
   };
 }
 
