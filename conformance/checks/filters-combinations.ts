@@ -6,7 +6,16 @@ import { expected } from '../decided.js';
 import { listProfile, type ListProfile } from '../observe/list-profile.js';
 import { eachList } from './lists-support.js';
 import { buildCase } from '../observe/filter-case.js';
-import { CLAUSE, combined, intersection, onEveryFilter, resultSet, same, union } from './filters-support.js';
+import {
+  CLAUSE,
+  combined,
+  intersection,
+  judgeCombination,
+  onEveryFilter,
+  resultSet,
+  same,
+  union,
+} from './filters-support.js';
 
 /** Conditions on distinct fields whose server answers are non-empty proper subsets of the list. */
 async function combinationCases(
@@ -43,21 +52,8 @@ export function combinationChecks(): CheckDef[] {
         if (!a || !b) return c.cannot(`${label(data.op)}: fewer than two selective conditions`);
         const and = await combined(c, data, [a, b], `${a.text}&&${b.text}`, ([x, y]) => intersection(x!, y!));
         const or = await combined(c, data, [a, b], `${a.text}||${b.text}`, ([x, y]) => union(x!, y!));
-        for (const [got, what] of [
-          [and, 'A&&B (the intersection)'],
-          [or, 'A||B (the union)'],
-        ] as const) {
-          if (got === 'changed') c.cannot(`${label(data.op)}: the list changed while ${what} was read`);
-          if (!got || got === 'changed') continue;
-          c.exercised(`${label(data.op)} ${what}`);
-          c.expect(
-            same(got.ids, got.want),
-            `${label(data.op)}: ${what === 'A&&B (the intersection)' ? `${a.text}&&${b.text} is not the intersection` : `${a.text}||${b.text} is not the union`}`,
-            got.ex,
-            `${got.want.size} items`,
-            `${got.ids.size} items`,
-          );
-        }
+        judgeCombination(c, data, and, 'A&&B', `${a.text}&&${b.text} is not the intersection`);
+        judgeCombination(c, data, or, 'A||B', `${a.text}||${b.text} is not the union`);
       },
     ),
     onEveryFilter('filters.parentheses', 'Parentheses group conditions', CLAUSE, async (c, data, profile) => {
@@ -69,21 +65,8 @@ export function combinationChecks(): CheckDef[] {
       const right = await combined(c, data, [a, b, cc], `${a.text}&&(${b.text}||${cc.text})`, ([x, y, z]) =>
         intersection(x!, union(y!, z!)),
       );
-      for (const [got, what] of [
-        [grouped, '(A||B)&&C'],
-        [right, 'A&&(B||C)'],
-      ] as const) {
-        if (got === 'changed') c.cannot(`${label(data.op)}: the list changed while ${what} was read`);
-        if (!got || got === 'changed') continue;
-        c.exercised(`${label(data.op)} ${what}`);
-        c.expect(
-          same(got.ids, got.want),
-          `${label(data.op)}: ${what}`,
-          got.ex,
-          `${got.want.size} items`,
-          `${got.ids.size} items`,
-        );
-      }
+      judgeCombination(c, data, grouped, '(A||B)&&C', '(A||B)&&C');
+      judgeCombination(c, data, right, 'A&&(B||C)', 'A&&(B||C)');
     }),
     {
       id: 'filters.precedence',

@@ -94,3 +94,26 @@ export async function combined(
   const retry = await freshSet(c, data, text);
   return retry ? { ...retry, want: first } : undefined;
 }
+
+/** Judges one combination `combined` read: a list that changed is not judged; else it selects what its parts select. */
+export function judgeCombination(
+  c: CheckContext,
+  data: ListData,
+  got: Awaited<ReturnType<typeof combined>>,
+  what: string,
+  failure: string,
+): void {
+  if (got === 'changed') {
+    c.cannot(`${label(data.op)}: the list changed while ${what} was read`);
+    return;
+  }
+  if (!got) return;
+  c.exercised(`${label(data.op)} ${what}`);
+  c.expect(
+    same(got.ids, got.want),
+    `${label(data.op)}: ${failure}`,
+    got.ex,
+    `${got.want.size} items`,
+    `${got.ids.size} items`,
+  );
+}
