@@ -10,6 +10,12 @@ export function isJsonMedia(type: string): boolean {
   return type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
 }
 
+/**
+ * How a target answered a collection: the documented page envelope (Resources / Page of results), or a bare JSON
+ * array. The reference shows no response shape for several collections ("Response shape: not shown").
+ */
+export type CollectionForm = 'envelope' | 'array';
+
 /** A page envelope as received. */
 export interface PageBody {
   results: Record<string, unknown>[];

@@ -1,10 +1,18 @@
-import { codeStatusId, decided, type DecisionValues, type LearnedListField } from '../spec/decisions/index.js';
+import {
+  codeStatusId,
+  decided,
+  type Decisions,
+  type DecisionValues,
+  type LearnedListField,
+} from '../spec/decisions/index.js';
 import type { ListField } from '../spec/lists/fields.js';
 import type { OperationDef } from '../spec/operations/index.js';
-import type { RuleEnv } from './rules/types.js';
 
 /** What a check reads decisions from: its run (only the rule environment of it, so this module imports no run). */
 type RunContext = { readonly ruleEnv: RuleEnv };
+
+/** What a rule reads decisions from (the rules' environment, `rules/types.ts`, has this member). */
+type RuleEnv = { readonly decisions?: Decisions | undefined };
 
 /**
  * The value a run expects at a decision point: the one observed at the real deployment when the run was given its

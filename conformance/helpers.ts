@@ -4,8 +4,7 @@ import { OPERATIONS } from '../spec/operations/index.js';
 import type { Credential, Exchange, RequestSpec } from './client.js';
 import { contract, fillPath } from './contract.js';
 import type { CheckContext, RunContext } from './context.js';
-import { pageOf, problemOf } from './bodies.js';
-import type { CollectionForm } from './observe/read-all.js';
+import { type CollectionForm, pageOf, problemOf } from './bodies.js';
 
 export { pageOf, problemOf, type PageBody, type ProblemBody } from './bodies.js';
 

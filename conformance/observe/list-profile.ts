@@ -5,8 +5,8 @@ import type { CheckContext } from '../context.js';
 import { identity, listSpec, pageOf, problemOf, type ListData } from '../helpers.js';
 import { distinctCount, ordered, typedCompare } from '../rules/order.js';
 import { buildCase } from './filter-case.js';
-import { OBSERVE_CHECK } from './check-name.js';
-import { isDocumentedDateField, pascalCase, typeOfValues } from './field-types.js';
+import { OBSERVE_CHECK } from '../observe-check.js';
+import { isDocumentedDateField, pascalCase, typeOfValues } from '../field-types.js';
 
 /**
  * What a list of the target supports, learned before it is judged (Endpoints / List and search endpoints: "Field

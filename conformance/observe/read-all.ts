@@ -1,12 +1,5 @@
 import type { Credential, Exchange, HttpClient, RequestSpec } from '../client.js';
-import { pageOf } from '../bodies.js';
-
-/**
- * How a target answered a collection: the documented page envelope (Resources / Page of results), a bare JSON array,
- * or neither. The reference shows no response shape for several collections (subscriptions, notification history,
- * attempts, events, event versions: "Response shape: not shown"), so a reader of those accepts both forms.
- */
-export type CollectionForm = 'envelope' | 'array';
+import { type CollectionForm, pageOf } from '../bodies.js';
 
 /** Everything read of one collection. */
 export interface CollectionRead {
