@@ -27,11 +27,13 @@ const ALL_RULES: readonly ExchangeRule[] = [
   ...SCHEMA_RULES,
 ];
 
+/** The facts of every check and rule, worked out once for both lists below. */
+const DOCUMENT = contract().document;
+const FACTS = checkFacts(DOCUMENT);
+
 /** Each rule with its level derived from the facts its check rests on (conformance/check-facts.ts). */
 function derived(rules: readonly ExchangeRule[]): ExchangeRule[] {
-  const document = contract().document;
-  const facts = checkFacts(document);
-  return rules.map((rule) => ({ ...rule, level: levelOfFacts(document, facts[rule.id] ?? missing(rule.id)) }));
+  return rules.map((rule) => ({ ...rule, level: levelOfFacts(DOCUMENT, FACTS[rule.id] ?? missing(rule.id)) }));
 }
 
 function missing(id: string): never {
