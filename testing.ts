@@ -21,5 +21,5 @@ export type { ListenOptions, ListenerAnswer, NextOptions, WebhookListener } from
 export type { EventChoice } from './testing/events.js';
 export type { WebhookDelivery } from './testing/delivery.js';
 export type { TokenRequest } from './mock/control/tenant.js';
-export type { Coverage } from './mock/admin/coverage-schema.js';
+export type { Coverage } from './mock/coverage/schema.js';
 export type { Answer, Responder } from './common/receiver.js';

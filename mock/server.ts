@@ -4,10 +4,13 @@ import { TokenVerifier } from './auth/tokens.js';
 import { systemClock, type Clock } from './clock.js';
 import { allHandlers } from './handlers/index.js';
 import { buildApp } from './http/app.js';
+import { ADMIN_DOCUMENT } from './admin/openapi-route.js';
+import { registerAdmin } from './admin/routes.js';
+import { recorders } from './recorders.js';
 import { composeDecorators } from './http/decorator.js';
-import { withListEngine } from './http/list-answer.js';
+import { withListEngine } from './handlers/list-answer.js';
 import type { MockServices } from './http/services.js';
-import { PAGE_TEXT_SHARE, PageTexts } from './http/page-texts.js';
+import { PAGE_TEXT_SHARE, PageTexts } from './lists/page-texts.js';
 import { defaultOptions, type MockOptions } from './options.js';
 import { RateLimiter } from './rate-limit.js';
 import { Store } from './store/store.js';
@@ -120,12 +123,14 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
   const handlers = faults?.handlers(adopted) ?? adopted;
   let app: FastifyInstance;
   try {
-    app = await buildApp(
-      services,
-      handlers,
-      document,
-      composeDecorators(replication?.gate, decisions?.app, faults?.app),
-    );
+    app = await buildApp(services, handlers, document, {
+      decorator: composeDecorators(replication?.gate, decisions?.app, faults?.app),
+      ...recorders(store, options.jwtSecret, persistence),
+      // A keyed admin API's document needs the key, which the docs page cannot send when it loads it: not offered there.
+      docsSections: options.admin && options.adminKey === null ? [ADMIN_DOCUMENT] : [],
+    });
+    // A plugin of its own (its own body parsing and validation), registered after the shell's hooks so it inherits them.
+    if (options.admin) await registerAdmin(app, services);
   } catch (error) {
     // Nothing may outlive a failed build: the delivery engine's timers, the state file's handle, the Redis connection.
     await replication?.close();
@@ -136,7 +141,7 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
   let closing: Promise<void> | null = null;
   return {
     app,
-    control: createControl(services),
+    control: createControl(services, options),
     restored,
     close: () =>
       (closing ??= (async () => {

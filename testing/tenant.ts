@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FixtureManifest } from '../fixtures/seed/model.js';
-import type { Coverage } from '../mock/admin/coverage-schema.js';
+import type { Coverage } from '../mock/coverage/schema.js';
 import type { TenantControl, TokenRequest } from '../mock/control/tenant.js';
 import { checkObject, expects, shown } from './check.js';
 import { filterRequests, type RecordedRequest, type RequestFilter } from './requests.js';

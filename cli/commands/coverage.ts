@@ -4,7 +4,7 @@ import { Value } from '@sinclair/typebox/value';
 import { Command, InvalidArgumentError } from 'commander';
 import { request } from 'undici';
 import { adminKeyHeaders, adminKeyRefusalMessage, isAdminKeyRefusal } from '../../common/admin-key.js';
-import { CoverageBody, type Coverage } from '../../mock/admin/coverage-schema.js';
+import { CoverageBody, type Coverage } from '../../mock/coverage/schema.js';
 import { adminClaims } from '../../mock/auth/presets.js';
 import { mintToken } from '../../mock/auth/tokens.js';
 import { parseOperationList, restrictCoverage } from '../../mock/coverage/report.js';

@@ -1,4 +1,4 @@
-import type { Coverage } from '../../mock/admin/coverage-schema.js';
+import type { Coverage } from '../../mock/coverage/schema.js';
 import type { GateResult, Minimums } from './gate.js';
 
 /** What a coverage report file holds: the coverage and how it was taken and judged (never a credential). */

@@ -1,4 +1,4 @@
-import type { Coverage } from '../../mock/admin/coverage-schema.js';
+import type { Coverage } from '../../mock/coverage/schema.js';
 import { formatPercent, missingPairPhrase, operationLabel, operationsById, percentOf } from './wording.js';
 
 /** The minimums a suite must reach, in percent (absent: no minimum). */

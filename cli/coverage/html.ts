@@ -1,4 +1,4 @@
-import type { CoverageOperation, CoveragePair } from '../../mock/admin/coverage-schema.js';
+import type { CoverageOperation, CoveragePair } from '../../mock/coverage/schema.js';
 import type { CoverageReport } from './document.js';
 import { formatPercent, operationLabel, pairLabel, percentOf } from './wording.js';
 

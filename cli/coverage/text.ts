@@ -1,4 +1,4 @@
-import type { Coverage } from '../../mock/admin/coverage-schema.js';
+import type { Coverage } from '../../mock/coverage/schema.js';
 import { formatPercent, operationLabel, pairLabel, percentOf } from './wording.js';
 
 /** The terminal summary: the totals, then one line per operation naming the answers never met. */

@@ -1,4 +1,4 @@
-import type { Coverage, CoverageOperation, CoveragePair } from '../../mock/admin/coverage-schema.js';
+import type { Coverage, CoverageOperation, CoveragePair } from '../../mock/coverage/schema.js';
 
 /** `PUT /v1/items/skus/{skuReference}/stock (updateSkuStock)`: how every message names an operation. */
 export function operationLabel(op: Pick<CoverageOperation, 'operationId' | 'method' | 'path'>): string {

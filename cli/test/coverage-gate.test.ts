@@ -1,6 +1,6 @@
 /** The gate and the wording of `opsapi coverage`, pure: minimums, what a failure names, percentages. */
 import { describe, expect, it } from 'vitest';
-import type { Coverage } from '../../mock/admin/coverage-schema.js';
+import type { Coverage } from '../../mock/coverage/schema.js';
 import { checkMinimums, parsePercent } from '../coverage/gate.js';
 import { coverageText } from '../coverage/text.js';
 import { formatPercent, pairLabel } from '../coverage/wording.js';

@@ -1,4 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 import type {
   FastifyBaseLogger,
   FastifyInstance,
@@ -8,13 +9,14 @@ import type {
   RawRequestDefaultExpression,
   RawServerDefault,
 } from 'fastify';
-import { ok } from '../http/context.js';
+import { ok } from '../handlers/context.js';
 import { send } from '../http/send.js';
 import { cachedSerializerCompiler } from '../http/serializers.js';
 import { coverageOf } from '../coverage/tenants.js';
 import { parseOperationList } from '../coverage/report.js';
 import { CONTRACT_UNIVERSE } from '../coverage/universe.js';
-import { CoverageBody, CoverageQuery } from './coverage-schema.js';
+import { CoverageBody } from '../coverage/schema.js';
+import type { Described } from './schemas.js';
 import { invalid } from './validation.js';
 
 /** The admin plugin's instance, with TypeBox types for schemas. */
@@ -25,6 +27,15 @@ type AdminInstance = FastifyInstance<
   FastifyBaseLogger,
   TypeBoxTypeProvider
 >;
+
+/**
+ * `GET /__mock/coverage?operations=id,id`: restricts the operations, the pairs and the summary's totals to the
+ * operations a client uses (inferred: a client suite gates on what it calls, not on the whole contract).
+ */
+export const CoverageQuery = {
+  schema: Type.Object({ operations: Type.Optional(Type.String({ maxLength: 4000 })) }),
+  details: { operations: 'operations must be one comma-separated list of operationIds.' },
+} satisfies Described<TSchema>;
 
 const OPERATION_IDS = CONTRACT_UNIVERSE.operations.map((op) => op.operationId);
 

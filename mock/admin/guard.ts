@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { ADMIN_KEY_CHALLENGE, ADMIN_KEY_HEADER } from '../../common/admin-key.js';
 import { unauthorized, type ProblemAnswer, type RequestRef } from '../problems.js';
-import { refOf } from '../http/operation-route.js';
+import { refOf } from '../http/request-ref.js';
 import { send } from '../http/send.js';
 
 /** The one admin route a key never guards: a load balancer or a harness probes it without secrets (docs/DESIGN.md, "Shared sandbox"). */

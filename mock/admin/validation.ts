@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { codedProblem } from '../problems.js';
-import { baseUrlOf, refOf } from '../http/operation-route.js';
+import { baseUrlOf, refOf } from '../http/request-ref.js';
 import { send } from '../http/send.js';
 
 declare module 'fastify' {

@@ -1,9 +1,9 @@
 import type { MockServices } from '../http/services.js';
 import type { MockOptions } from '../options.js';
-import { mockStats, type MockStats } from './stats.js';
+import { mockStats, type MockStats } from '../stats.js';
 import { tenantControl, type TenantControl } from './tenant.js';
 
-export type { MockStats } from './stats.js';
+export type { MockStats } from '../stats.js';
 
 /**
  * The narrow control API of a built mock, for tests and benchmarks in the same process: what they need to drive
@@ -22,10 +22,10 @@ export interface MockControl {
   idle(): Promise<void>;
 }
 
-/** The control API over the mock's internal parts. */
-export function createControl(services: MockServices): MockControl {
+/** The control API over the mock's internal parts; `options` are the whole options the mock was built with. */
+export function createControl(services: MockServices, given: MockOptions): MockControl {
   const { store, engine } = services;
-  const options = Object.freeze({ ...services.options });
+  const options = Object.freeze({ ...given });
   return {
     options,
     tenant: (org) => tenantControl(services, org),

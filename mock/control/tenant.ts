@@ -4,7 +4,7 @@ import { mintToken } from '../auth/tokens.js';
 import type { MockServices } from '../http/services.js';
 import type { JournalEntry } from '../store/journal.js';
 import { viewOf, type TenantView } from './tenant-view.js';
-import type { Coverage } from '../admin/coverage-schema.js';
+import type { Coverage } from '../coverage/schema.js';
 import { parseOperationList } from '../coverage/report.js';
 import { coverageOf } from '../coverage/tenants.js';
 import { CONTRACT_UNIVERSE } from '../coverage/universe.js';

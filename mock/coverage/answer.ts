@@ -1,5 +1,5 @@
 import type { onSendHookHandler } from 'fastify';
-import type { MockServices } from '../http/services.js';
+import type { Store } from '../store/store.js';
 import { refusedCallerOrg } from './refused-caller.js';
 
 declare module 'fastify' {
@@ -25,12 +25,12 @@ export function problemCode(payload: unknown): string | undefined {
  * planted fault rewrote it) and, for a 401, the tenant whose refused credentials the request carried
  * (./refused-caller.ts). Successes, admin routes and unattributed requests cost one comparison.
  */
-export function answerHook(services: Pick<MockServices, 'options' | 'store'>): onSendHookHandler {
-  const jwtKey = Buffer.from(services.options.jwtSecret, 'utf8');
+export function answerHook(jwtSecret: string, store: Store): onSendHookHandler {
+  const jwtKey = Buffer.from(jwtSecret, 'utf8');
   return (req, reply, payload, done) => {
     if (req.operationId !== undefined && reply.statusCode >= 400) {
       if (req.tenantOrg === undefined && reply.statusCode === 401)
-        req.tenantOrg = refusedCallerOrg(req.headers, jwtKey, services.store);
+        req.tenantOrg = refusedCallerOrg(req.headers, jwtKey, store);
       if (req.tenantOrg !== undefined) req.answerCode = problemCode(payload);
     }
     done(null, payload);

@@ -1,4 +1,4 @@
-import type { Coverage } from '../admin/coverage-schema.js';
+import type { Coverage } from './schema.js';
 import { summarize } from './report.js';
 import { CONTRACT_UNIVERSE, type CoverageUniverse } from './universe.js';
 

@@ -1,4 +1,4 @@
-import type { Coverage, CoverageOperation, CoveragePair } from '../admin/coverage-schema.js';
+import type { Coverage, CoverageOperation, CoveragePair } from './schema.js';
 
 /** How many operations were called and how many pairs were met, over the ones listed. */
 export function summarize(

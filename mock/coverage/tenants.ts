@@ -1,4 +1,4 @@
-import type { Coverage } from '../admin/coverage-schema.js';
+import type { Coverage } from './schema.js';
 import type { TenantState } from '../store/tenant-state.js';
 import { CoverageRecorder } from './recorder.js';
 import { restrictCoverage } from './report.js';

@@ -1,5 +1,5 @@
 import { OPERATIONS, type OperationDef } from '../../spec/operations/index.js';
-import type { Handler, HandlerContext } from '../http/context.js';
+import type { Handler, HandlerContext } from '../handlers/context.js';
 
 /** A decorator of one operation's handler. */
 type Wrap = (inner: Handler) => Handler;

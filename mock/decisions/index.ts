@@ -1,7 +1,7 @@
 import type { Decisions } from '../../spec/decisions/index.js';
 import { operation } from '../../spec/operations/index.js';
 import { systemClock, type Clock } from '../clock.js';
-import type { Handler } from '../http/context.js';
+import type { Handler } from '../handlers/context.js';
 import type { AppDecorator, PayloadHook, RequestHook } from '../http/decorator.js';
 import type { NullOrder, TextCase } from '../lists/engine-options.js';
 import { adoptedOf, adoptedRule } from './adopted.js';

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { KeyRule } from '../../spec/decisions/index.js';
 import type { RequestHook } from '../http/decorator.js';
-import { refOf } from '../http/operation-route.js';
+import { refOf } from '../http/request-ref.js';
 import { send } from '../http/send.js';
 import { unauthorized } from '../problems.js';
 

@@ -1,4 +1,4 @@
-import { ok, type Answer, type Handler, type HandlerContext } from '../http/context.js';
+import { ok, type Answer, type Handler, type HandlerContext } from '../handlers/context.js';
 import { modifyPurchaseOrderLine } from '../handlers/planning.js';
 import type { FaultName } from './registry.js';
 

@@ -1,4 +1,4 @@
-import type { Handler } from '../http/context.js';
+import type { Handler } from '../handlers/context.js';
 import type { AppDecorator } from '../http/decorator.js';
 import { withHandlerFaults } from './handlers.js';
 import { withListFaults } from './lists.js';

@@ -1,5 +1,5 @@
 import { OPERATIONS, type OperationDef } from '../../spec/operations/index.js';
-import type { Answer, Handler, HandlerContext } from '../http/context.js';
+import type { Answer, Handler, HandlerContext } from '../handlers/context.js';
 import type { FaultName } from './registry.js';
 
 /** The list parameters as the client sent them (query string or search body). */

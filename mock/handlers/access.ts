@@ -1,6 +1,6 @@
 import type { ApiKey, CreateApiKeyBody } from '../../spec/schemas/access.js';
-import type { Handler } from '../http/context.js';
-import { ok } from '../http/context.js';
+import type { Handler } from './context.js';
+import { ok } from './context.js';
 import { newApiKeyValue } from '../store/ids.js';
 import type { TenantState } from '../store/tenant-state.js';
 import type { DomainHandlers } from './types.js';

@@ -1,5 +1,5 @@
-import type { Handler } from '../http/context.js';
-import { ok } from '../http/context.js';
+import type { Handler } from './context.js';
+import { ok } from './context.js';
 import type { DomainHandlers } from './types.js';
 
 /** `GET /v1/admin/tenants/self`: the tenant the credentials belong to. */

@@ -1,6 +1,6 @@
 import { catalogEntry, toCatalogEntry } from '../../spec/errors/index.js';
-import type { Handler } from '../http/context.js';
-import { notFound, ok } from '../http/context.js';
+import type { Handler } from './context.js';
+import { notFound, ok } from './context.js';
 import type { DomainHandlers } from './types.js';
 
 /** `GET /v1/errors/{errorCode}` (Endpoints / Get an error from the catalog): 200 with the entry, or 404. */

@@ -1,8 +1,8 @@
 import type { InspectionUpdateBody, StockUpdateBody } from '../../spec/schemas/items.js';
 import type { SkuRecord, StockEntry } from '../../fixtures/seed/model.js';
-import type { Handler, HandlerContext } from '../http/context.js';
-import { notFound, ok } from '../http/context.js';
-import { listAnswer } from '../http/list-answer.js';
+import type { Handler, HandlerContext } from './context.js';
+import { notFound, ok } from './context.js';
+import { listAnswer } from './list-answer.js';
 import type { DomainHandlers } from './types.js';
 
 /** Decimal places of a number as written (1.25 -> 2). */

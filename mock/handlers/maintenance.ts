@@ -1,5 +1,5 @@
-import type { Handler } from '../http/context.js';
-import { listAnswer } from '../http/list-answer.js';
+import type { Handler } from './context.js';
+import { listAnswer } from './list-answer.js';
 import type { DomainHandlers } from './types.js';
 
 /** `GET /v1/maintenance/assets`. */

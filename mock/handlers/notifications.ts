@@ -1,8 +1,8 @@
 import type { CreateSubscriptionBody, EventDescriptor, Subscription } from '../../spec/schemas/notifications.js';
 import { EVENT_CATALOG, findEventVersion } from '../../spec/events/catalog.js';
 import { ListCollection } from '../lists/index.js';
-import { notFound, ok } from '../http/context.js';
-import { listAnswer } from '../http/list-answer.js';
+import { notFound, ok } from './context.js';
+import { listAnswer } from './list-answer.js';
 import type { WebhookEngine } from '../webhooks/engine.js';
 import type { TenantState } from '../store/tenant-state.js';
 import type { DomainHandlers } from './types.js';

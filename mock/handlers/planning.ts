@@ -1,7 +1,7 @@
 import type { PurchaseOrderLineUpdateBody } from '../../spec/schemas/planning.js';
-import type { Handler, HandlerContext } from '../http/context.js';
+import type { Handler, HandlerContext } from './context.js';
 import type { ProblemAnswer } from '../problems.js';
-import { notFound, ok } from '../http/context.js';
+import { notFound, ok } from './context.js';
 import { lineKey } from '../store/tenant-state.js';
 import type { DomainHandlers } from './types.js';
 

@@ -1,5 +1,5 @@
 import type { OperationId } from '../../spec/operations/index.js';
-import type { Handler } from '../http/context.js';
+import type { Handler } from './context.js';
 
 /** One handler per operation of the contract, keyed by operationId: a missing one is a compile error. */
 export type Handlers = { readonly [K in OperationId]: Handler };

@@ -4,22 +4,17 @@ import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
 import { OPERATIONS } from '../../spec/operations/index.js';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { plainProblem, codedProblem } from '../problems.js';
-import type { Handler } from './context.js';
-import { baseUrlOf, refOf, registerOperation } from './operation-route.js';
+import type { Handler } from '../handlers/context.js';
+import { registerOperation } from './operation-route.js';
+import { baseUrlOf, refOf } from './request-ref.js';
 import { allowedMethods } from './route-table.js';
 import { send } from './send.js';
 import { decorateApp, sendFrameworkProblem, type AppDecorator } from './decorator.js';
 import { successSerializerSchema } from './serializers.js';
 import type { MockServices } from './services.js';
-import { registerAdmin } from '../admin/routes.js';
-import { ADMIN_DOCUMENT } from '../admin/openapi-route.js';
-import { registerDocs } from './docs.js';
+import { registerDocs, type DocsSection } from './docs.js';
 import { registerErrorPages } from './error-pages.js';
-import { answerHook } from '../coverage/answer.js';
-import { recorderOf } from '../coverage/tenants.js';
-
-/** Characters of a request body the journal keeps at most. */
-const JOURNAL_BODY_CHARS = 4096;
+import type { onResponseHookHandler, onSendHookHandler } from 'fastify';
 
 /**
  * JSON media types whose bodies the mock reads (as text; parsed after authentication). Fastify tests the pattern
@@ -28,15 +23,29 @@ const JOURNAL_BODY_CHARS = 4096;
 const JSON_TYPES = /^application\/(?:[\w.+-]+\+)?json(?:;.*)?$/;
 
 /**
- * The HTTP shell: Fastify with the contract's operations, the admin API, the docs, CORS, and problem bodies for
- * every error (never a bare 500, never a crash).
+ * What the composition root (mock/server.ts) hangs on the shell besides its decorators: hooks that record answers
+ * (durability, journal, coverage), added before any route so every route runs them, and further documents the docs
+ * page offers. The shell runs them without knowing what they record.
+ */
+export interface ShellAdditions {
+  readonly decorator?: AppDecorator | undefined;
+  readonly onSend?: readonly onSendHookHandler[];
+  readonly onResponse?: readonly onResponseHookHandler[];
+  /** Further documents the `/docs` page offers beside the contract (./docs.ts). */
+  readonly docsSections?: readonly DocsSection[];
+}
+
+/**
+ * The HTTP shell: Fastify with the contract's operations, the docs, CORS, and problem bodies for every error (never
+ * a bare 500, never a crash). Routes of its own (the admin API) are registered on the returned app by the caller.
  */
 export async function buildApp(
   services: MockServices,
   handlers: Record<string, Handler>,
   document: OpenAPIObject,
-  decorator?: AppDecorator,
+  additions: ShellAdditions = {},
 ): Promise<FastifyInstance> {
+  const { decorator } = additions;
   const { options } = services;
   const app = Fastify({
     // stderr (as --log-requests says): stdout carries only what the CLI prints (`--print-json`: one JSON line).
@@ -126,52 +135,16 @@ export async function buildApp(
     }
   });
 
+  for (const hook of additions.onSend ?? []) app.addHook('onSend', hook);
+  for (const hook of additions.onResponse ?? []) app.addHook('onResponse', hook);
+
   for (const op of OPERATIONS) {
     const handler = handlers[op.operationId];
     if (!handler) throw new Error(`no handler for ${op.operationId}`);
     registerOperation(app, op, handler, services, successSerializerSchema(document, op));
   }
-  // A keyed admin API's document needs the key, which the docs page cannot send when it loads it: not offered there.
-  await registerDocs(app, document, options.admin && options.adminKey === null ? [ADMIN_DOCUMENT] : []);
+  await registerDocs(app, document, additions.docsSections ?? []);
   registerErrorPages(app);
-
-  if (services.persistence) {
-    const persistence = services.persistence;
-    // An acknowledged write is durable before its response is sent (group commit: one fsync per batch).
-    app.addHook('onSend', async () => {
-      await persistence.sync();
-    });
-  }
-
-  // Notes the problem code of each error answer (and the tenant of refused credentials) for the journal and coverage.
-  app.addHook('onSend', answerHook(services));
-
-  app.addHook('onResponse', (req, reply, done) => {
-    const tenant = req.tenantOrg ? services.store.peek(req.tenantOrg) : undefined;
-    if (tenant) {
-      tenant.journal.add({
-        atMs: tenant.clock.now(),
-        method: req.method,
-        url: req.url,
-        query: req.query,
-        headers: req.headers,
-        // Bounded: a large (even schema-valid) body is kept as a text excerpt, so 500 entries per tenant stay small.
-        body:
-          typeof req.body === 'string' && req.body.length > JOURNAL_BODY_CHARS
-            ? req.body.slice(0, JOURNAL_BODY_CHARS)
-            : (req.parsedBody ?? (typeof req.body === 'string' ? req.body : null)),
-        status: reply.statusCode,
-        code: req.answerCode,
-        operationId: req.operationId ?? null,
-        durationMs: Math.round(reply.elapsedTime),
-      });
-      if (req.operationId !== undefined) recorderOf(tenant).record(req.operationId, reply.statusCode, req.answerCode);
-    }
-    done();
-  });
-
-  // A plugin of its own (its own body parsing and validation), registered after the hooks above so it inherits them.
-  if (options.admin) await registerAdmin(app, services);
 
   app.setNotFoundHandler((req, reply) => {
     const ref = refOf(req);

@@ -3,7 +3,7 @@ import { catalogEntry, toCatalogEntry } from '../../spec/errors/index.js';
 import { plainProblem } from '../problems.js';
 import { negotiate } from './accept.js';
 import { ERROR_PAGE_CSP, errorPageHtml, unknownCodePageHtml } from './error-page-html.js';
-import { baseUrlOf, refOf } from './operation-route.js';
+import { baseUrlOf, refOf } from './request-ref.js';
 import { send } from './send.js';
 
 const JSON_TYPE = 'application/json';

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { Answer } from './context.js';
+import type { Answer } from '../handlers/context.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 

@@ -1,5 +1,5 @@
 import { crc32 } from 'node:zlib';
-import { StateFileError } from './records.js';
+import { StateFileError } from '../store/records.js';
 
 /** Encodes a journal record as one line: `<crc32 hex> <json>\n`, so a corrupt line is detected, not misread. */
 export function encodeLine(record: unknown): string {

@@ -3,7 +3,7 @@ import type { Store } from '../store/store.js';
 import type { TenantState } from '../store/tenant-state.js';
 import type { WebhookEngine } from '../webhooks/engine.js';
 import type { EntityKind } from '../store/entities.js';
-import { entityRecordOf, type EntityRecord, type EntityRecordOf } from './records.js';
+import { entityRecordOf, type EntityRecord, type EntityRecordOf } from '../store/records.js';
 import { StateFile } from './state-file.js';
 import { raiseIdFloors } from '../store/id-floor.js';
 

@@ -17,7 +17,7 @@ import {
   type JournalRecord,
   type Snapshot,
   type StateHeader,
-} from './records.js';
+} from '../store/records.js';
 
 /** Journal lines after which the journal is compacted into the snapshot. */
 export const COMPACT_AFTER_LINES = 20_000;

@@ -3,7 +3,7 @@ import { adminKeyHolder, ADMIN_HEALTH_URL } from '../admin/guard.js';
 import type { TokenVerifier } from '../auth/tokens.js';
 import { authenticate } from '../http/credentials.js';
 import type { AppDecorator } from '../http/decorator.js';
-import { baseUrlOf, refOf } from '../http/operation-route.js';
+import { baseUrlOf, refOf } from '../http/request-ref.js';
 import { rateLimited } from '../http/rate-limited.js';
 import { send } from '../http/send.js';
 import { plainProblem, type ProblemAnswer } from '../problems.js';

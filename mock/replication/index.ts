@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { TokenVerifier } from '../auth/tokens.js';
 import type { AppDecorator } from '../http/decorator.js';
 import type { ReplicationStats } from '../http/services.js';
-import type { MockOptions } from '../options.js';
+import type { Rate } from '../rate-limit.js';
 import type { Store } from '../store/store.js';
 import type { WebhookEngine } from '../webhooks/engine.js';
 import type { Job } from '../webhooks/runtime.js';
@@ -58,8 +58,23 @@ function throttled(warn: (message: string) => void, everyMs: number): (message: 
   };
 }
 
+/**
+ * The options a replica reads. The composition root passes the mock's whole options (mock/options.ts declares them);
+ * this layer names only what it uses, so it depends on nothing above it.
+ */
+export interface ReplicaOptions {
+  readonly seed: number;
+  readonly skus: number;
+  readonly jwtSecret: string;
+  readonly retrySchedule: readonly number[];
+  readonly rateLimit: Rate | null;
+  readonly deliveryTimeoutMs: number;
+  readonly admin: boolean;
+  readonly adminKey: string | null;
+}
+
 /** The settings that make replicas answer alike: a replica started with others is refused by Redis's first one. */
-function sharedSettings(options: MockOptions): Record<string, unknown> {
+function sharedSettings(options: ReplicaOptions): Record<string, unknown> {
   return {
     format: 'opsapi-replication/1',
     seed: options.seed,
@@ -76,7 +91,7 @@ function sharedSettings(options: MockOptions): Record<string, unknown> {
  * replicas started with other settings.
  */
 export async function startReplication(
-  options: MockOptions,
+  options: ReplicaOptions,
   url: string,
   store: Store,
   verifier: TokenVerifier,

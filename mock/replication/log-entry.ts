@@ -1,5 +1,5 @@
 import type { Change } from '../store/change.js';
-import type { EntityRecord } from '../persistence/records.js';
+import type { EntityRecord } from '../store/records.js';
 
 /** One write as a tenant's log holds it: the replica that made it, and the entity record (as a state file keeps it). */
 interface LogEntry {

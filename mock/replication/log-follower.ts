@@ -1,4 +1,4 @@
-import type { EntityRecord } from '../persistence/records.js';
+import type { EntityRecord } from '../store/records.js';
 import type { Change } from '../store/change.js';
 import { raiseIdFloors } from '../store/id-floor.js';
 import type { TenantState } from '../store/tenant-state.js';

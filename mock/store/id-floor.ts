@@ -1,4 +1,4 @@
-import type { EntityRecord } from '../persistence/records.js';
+import type { EntityRecord } from './records.js';
 import type { TenantState } from './tenant-state.js';
 
 const ID_PATTERN = /^([a-z]+)_[A-Za-z0-9]+_(\d+)$/;

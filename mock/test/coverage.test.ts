@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hitEveryPair, type TenantCall } from '../../test/support/every-pair.js';
 import { OPERATIONS } from '../../spec/operations/index.js';
-import type { Coverage } from '../admin/coverage-schema.js';
+import type { Coverage } from '../coverage/schema.js';
 import { adminClaims } from '../auth/presets.js';
 import { freshOrg, injectHarness, type InjectHarness } from './harness.js';
 

@@ -144,3 +144,71 @@ export function cycles(files: readonly SourceFile[]): string[][] {
   for (const v of graph.keys()) if (!indexOf.has(v)) visit(v);
   return found;
 }
+
+/**
+ * The layers inside `mock/`, bottom to top (CONTRIBUTING.md: "Inside the mock"), by path prefix. A layer may import
+ * its own and those below; the decorators (planted faults, adopted decisions, replicas) do not import each other;
+ * `admin/` may import `http/`, never the reverse (the HTTP shell does not know the admin API exists).
+ */
+export const MOCK_LAYERS = [
+  {
+    name: 'core',
+    holds: [
+      'mock/clock.ts',
+      'mock/problems.ts',
+      'mock/rate-limit.ts',
+      'mock/cache-memory.ts',
+      'mock/auth/',
+      'mock/lists/',
+      'mock/store/',
+      'mock/webhooks/',
+    ],
+  },
+  { name: 'behaviour', holds: ['mock/handlers/', 'mock/coverage/', 'mock/persistence/', 'mock/stats.ts'] },
+  { name: 'shell', holds: ['mock/http/'] },
+  { name: 'admin', holds: ['mock/admin/'] },
+  { name: 'decorators', holds: ['mock/faults/', 'mock/decisions/', 'mock/replication/'] },
+  {
+    name: 'root',
+    holds: [
+      'mock/server.ts',
+      'mock/options.ts',
+      'mock/options/',
+      'mock/shared-mode.ts',
+      'mock/control/',
+      'mock/recorders.ts',
+    ],
+  },
+] as const;
+
+/** The inner layer of a `mock/` path (its index in MOCK_LAYERS), or -1 for a path no layer holds. */
+export function mockLayerOf(path: string): number {
+  return MOCK_LAYERS.findIndex((l) =>
+    l.holds.some((h: string) => path === h || (h.endsWith('/') && path.startsWith(h))),
+  );
+}
+
+/** Imports among `mock/`'s non-test sources that point up (or sideways between decorators), and unplaced files. */
+export function mockViolations(files: readonly SourceFile[]): Violation[] {
+  const out: Violation[] = [];
+  const decorators = MOCK_LAYERS.findIndex((l) => l.name === 'decorators');
+  const folderOf = (p: string) => p.split('/').slice(0, 2).join('/');
+  for (const file of files) {
+    if (file.layer !== 'mock' || file.isTest) continue;
+    const from = mockLayerOf(file.path);
+    if (from === -1) out.push({ from: file.path, to: '', rule: 'every mock/ source belongs to an inner layer' });
+    for (const to of file.imports) {
+      if (!to.startsWith('mock/')) continue;
+      const target = mockLayerOf(to);
+      if (target > from)
+        out.push({
+          from: file.path,
+          to,
+          rule: `${MOCK_LAYERS[from]?.name} may not import ${MOCK_LAYERS[target]?.name}`,
+        });
+      else if (from === decorators && target === decorators && folderOf(file.path) !== folderOf(to))
+        out.push({ from: file.path, to, rule: 'decorators do not import each other' });
+    }
+  }
+  return out;
+}

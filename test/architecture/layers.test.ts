@@ -1,7 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ALLOWED, cycles, layerOf, readSources, violations, type Layer } from './import-graph.js';
+import {
+  ALLOWED,
+  cycles,
+  layerOf,
+  MOCK_LAYERS,
+  mockLayerOf,
+  mockViolations,
+  readSources,
+  violations,
+  type Layer,
+} from './import-graph.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const files = readSources(root);
@@ -65,6 +75,33 @@ describe('the layers of the kit', () => {
       ]),
     ).toEqual([['mock/a.ts', 'mock/b.ts']]);
     expect(layerOf('index.ts')).toBe('api');
+  });
+
+  it('inside mock/, only ever import downwards: core, behaviour, HTTP shell, admin, decorators, root', () => {
+    expect(mockViolations(files).map((v) => `${v.from} -> ${v.to} (${v.rule})`)).toEqual([]);
+    // Every inner layer holds some file, so a renamed folder cannot silently leave the drawing.
+    for (const [i, layer] of MOCK_LAYERS.entries())
+      expect(
+        files.some((f) => f.layer === 'mock' && mockLayerOf(f.path) === i),
+        layer.name,
+      ).toBe(true);
+  });
+
+  it('catch an upward import inside mock/ (the checker itself can fail)', () => {
+    const file = (path: string, imports: string[]) => ({ path, layer: 'mock' as const, isTest: false, imports });
+    const bad = mockViolations([
+      file('mock/http/app.ts', ['mock/admin/routes.ts']),
+      file('mock/store/id-floor.ts', ['mock/persistence/records.ts']),
+      file('mock/faults/index.ts', ['mock/decisions/index.ts']),
+      file('mock/handlers/items.ts', ['mock/lists/index.ts']),
+      file('mock/elsewhere.ts', []),
+    ]);
+    expect(bad.map((v) => v.from)).toEqual([
+      'mock/http/app.ts',
+      'mock/store/id-floor.ts',
+      'mock/faults/index.ts',
+      'mock/elsewhere.ts',
+    ]);
   });
 
   it(`keep hand-written source files at ${MAX_LINES} lines or fewer`, () => {

@@ -2,7 +2,7 @@
 import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
 import { committedDocument, operations } from '../../../spec/test/load.js';
-import { CoverageBody } from '../../admin/coverage-schema.js';
+import { CoverageBody } from '../schema.js';
 import { CoverageRecorder } from '../recorder.js';
 import { parseOperationList, restrictCoverage } from '../report.js';
 import { CONTRACT_UNIVERSE, coverageUniverse } from '../universe.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DECISION_POINTS, type Decisions } from '../../../spec/decisions/index.js';
 import { OPERATIONS } from '../../../spec/operations/index.js';
-import { ok, type Handler } from '../../http/context.js';
+import { ok, type Handler } from '../../handlers/context.js';
 import { buildMock } from '../../server.js';
 import { expectProblem, injectHarness } from '../../test/harness.js';
 import { adoptDecisions } from '../index.js';

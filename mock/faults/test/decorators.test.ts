@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../../spec/operations/index.js';
-import { ok, type Handler } from '../../http/context.js';
+import { ok, type Handler } from '../../handlers/context.js';
 import { withHandlerFaults } from '../handlers.js';
 import { withListFaults } from '../lists.js';
 import { problemFaultsHook } from '../problems.js';

@@ -10,7 +10,7 @@ import { adminClaims } from '../../auth/presets.js';
 import { mintToken } from '../../auth/tokens.js';
 import { DEFAULT_JWT_SECRET } from '../../options.js';
 import { startMock, type RunningMock } from '../../server.js';
-import { StateFileError } from '../records.js';
+import { StateFileError } from '../../store/records.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'opsapi-state-'));

@@ -60,7 +60,9 @@ export async function forgedTokens(secret: string, org: string): Promise<{ name:
     },
     { name: 'expired 60 s ago', token: await mintToken(secret, adminClaims(org), -60) },
     { name: 'expired a day ago', token: await mintToken(secret, adminClaims(org), 60, now - 86_400) },
-    { name: 'nbf 60 s in the future', token: hmacToken(secret, { alg: 'HS256' }, claims(org, { nbf: now + 60 })) },
+    // An hour, not a minute: the tokens are made once per file and used for minutes on a busy machine, when a minute
+    // ahead would have become the past (auth-hardening.e2e.test.ts mints its 60 s case at the moment it sends it).
+    { name: 'nbf an hour in the future', token: hmacToken(secret, { alg: 'HS256' }, claims(org, { nbf: now + 3600 })) },
     {
       name: 'iat far in the future and nbf a year ahead',
       token: hmacToken(secret, { alg: 'HS256' }, claims(org, { iat: now + 31_536_000, nbf: now + 31_536_000 })),

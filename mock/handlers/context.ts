@@ -4,7 +4,7 @@ import type { Principal } from '../auth/principal.js';
 import type { ListEngineOptions } from '../lists/index.js';
 import type { ProblemAnswer, RequestRef } from '../problems.js';
 import type { TenantState } from '../store/tenant-state.js';
-import type { PageTexts } from './page-texts.js';
+import type { PageTexts } from '../lists/page-texts.js';
 
 /** A successful answer of a handler. */
 export interface OkAnswer {

@@ -5,10 +5,10 @@ import {
   type CacheFigures,
   ENTRY_OVERHEAD_BYTES,
   stringBytes,
-} from '../lists/cache-budget.js';
-import { Doorkeeper } from '../lists/doorkeeper.js';
-import type { ListCollection } from '../lists/index.js';
-import type { ListQuery } from '../lists/query.js';
+} from './cache-budget.js';
+import { Doorkeeper } from './doorkeeper.js';
+import type { ListCollection } from './index.js';
+import type { ListQuery } from './query.js';
 
 /**
  * Serialized list pages: the bytes of a list answer kept for the next identical request, as long as its list has not

@@ -1,5 +1,4 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import type { Described } from './schemas.js';
+import { Type, type Static } from '@sinclair/typebox';
 
 /**
  * The answer of `GET /__mock/coverage` and of `tenant(org).coverage()` (docs/DESIGN.md, "Testing API"): which operations,
@@ -43,12 +42,3 @@ export type CoverageOperation = Static<typeof CoverageOperation>;
 export type CoveragePair = Static<typeof CoveragePair>;
 export type CoverageTally = Static<typeof CoverageTally>;
 export type Coverage = Static<typeof CoverageBody>;
-
-/**
- * `GET /__mock/coverage?operations=id,id`: restricts the operations, the pairs and the summary's totals to the
- * operations a client uses (inferred: a client suite gates on what it calls, not on the whole contract).
- */
-export const CoverageQuery = {
-  schema: Type.Object({ operations: Type.Optional(Type.String({ maxLength: 4000 })) }),
-  details: { operations: 'operations must be one comma-separated list of operationIds.' },
-} satisfies Described<TSchema>;

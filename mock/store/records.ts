@@ -1,4 +1,4 @@
-import type { EntityKind, EntityMap } from '../store/entities.js';
+import type { EntityKind, EntityMap } from './entities.js';
 
 /** The header of a state file: what the state was written for. A restart with other settings is refused. */
 export interface StateHeader {

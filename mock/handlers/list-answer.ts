@@ -10,7 +10,7 @@ import {
 } from '../lists/index.js';
 import type { HandlerContext, Answer, Handler } from './context.js';
 import { ok } from './context.js';
-import { pageKey } from './page-texts.js';
+import { pageKey } from '../lists/page-texts.js';
 
 /**
  * Answers a list or search operation with the one list engine (Endpoints / List and search endpoints):

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ListCollection } from '../../lists/collection.js';
+import { ListCollection } from '../collection.js';
 import { MAX_PAGE_TEXT_BYTES, PAGES_PER_LIST, PageTexts, pageKey } from '../page-texts.js';
 
 const text = (s: string) => Buffer.from(s);

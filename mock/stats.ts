@@ -1,5 +1,7 @@
-import type { MockServices } from '../http/services.js';
-import type { CacheFigures } from '../lists/cache-budget.js';
+import type { CacheFigures } from './lists/cache-budget.js';
+import type { PageTexts } from './lists/page-texts.js';
+import type { Store } from './store/store.js';
+import type { WebhookEngine } from './webhooks/engine.js';
 
 /** Figures of the mock as a whole (the in-process part of `GET /__mock/stats`). */
 export interface MockStats {
@@ -16,7 +18,11 @@ export interface MockStats {
 }
 
 /** The figures of a mock in this process: what `control.stats()` gives and `GET /__mock/stats` starts from. */
-export function mockStats(services: Pick<MockServices, 'store' | 'engine' | 'pageTexts'>): MockStats {
+export function mockStats(services: {
+  readonly store: Store;
+  readonly engine: WebhookEngine;
+  readonly pageTexts: PageTexts | null;
+}): MockStats {
   const { store, engine, pageTexts } = services;
   let notifications = 0;
   for (const org of store.orgs()) notifications += store.peek(org)?.notificationCount ?? 0;
