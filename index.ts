@@ -25,7 +25,7 @@ export { adminClaims, limitedClaims, ALL_PERMISSIONS } from './mock/auth/presets
 export { DataManifest, PartialDataManifest, parsePartialDataManifest } from './common/data-manifest.js';
 export { sign, verifySignature, SIGNATURE_HEADER, EVENT_ID_HEADER } from './common/signature.js';
 export { FAULTS, type FaultName } from './mock/faults/registry.js';
-export { runConformance } from './conformance/runner.js';
+export { runConformance } from './conformance/orchestration/runner.js';
 export {
   CredentialRefusedError,
   NoCredentialError,

@@ -1,8 +1,8 @@
 import { InvalidArgumentError } from 'commander';
 import type { ConformOptions } from '../conformance/context.js';
 import { duration, flag, integer } from './options.js';
-import { DEFAULT_PACE } from '../conformance/pacer.js';
-import { RUN_DEFAULTS } from '../conformance/run-defaults.js';
+import { DEFAULT_PACE } from '../conformance/wire/pacer.js';
+import { RUN_DEFAULTS } from '../conformance/orchestration/run-defaults.js';
 
 function header(value: string, previous: Record<string, string> = {}): Record<string, string> {
   const at = value.indexOf(':');

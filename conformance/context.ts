@@ -1,11 +1,11 @@
 import type { DataManifest } from '../common/data-manifest.js';
 import type { DecisionFile } from '../spec/decisions/index.js';
-import { evidenceOf, type Exchange, type HttpClient, type RequestSpec } from './client.js';
+import { evidenceOf, type Exchange, type HttpClient, type RequestSpec } from './wire/client.js';
 import type { Judgments } from './judgments.js';
-import type { PaceRate } from './pacer.js';
-import type { Redactor } from './redact.js';
+import type { PaceRate } from './wire/pacer.js';
+import type { Redactor } from './wire/redact.js';
 import type { Finding, RuleEnv } from './rules/index.js';
-import type { Receiver } from './receiver.js';
+import type { Receiver } from './wire/receiver.js';
 import type { Evidence, Family, Level, Phase, Precondition } from './types.js';
 
 /** Options of a run (`opsapi conform` flags; `runConformance` takes the same). */
@@ -35,16 +35,19 @@ export interface ConformOptions {
   webhookPort?: number;
   /** URL the target delivers to, when the receiver is reached through a tunnel or proxy. */
   webhookPublicUrl?: string;
-  /** Requests in flight at once (default 8). */
+  /** Requests in flight at once (default `RUN_DEFAULTS.concurrency`, orchestration/run-defaults.ts, as every bound). */
   concurrency?: number;
   /**
    * The rate each tenant's requests are kept under, so the run does not meet 429s outside the rate-limit probe
-   * (default `DEFAULT_PACE` of `pacer.ts`, 300 requests per second; null: unpaced).
+   * (default `DEFAULT_PACE` of wire/pacer.ts, the mock's default limit; null: unpaced).
    */
   pace?: PaceRate | null;
-  /** Timeout per request, ms (default 10000). */
+  /** Timeout per request, ms (default `RUN_DEFAULTS.timeoutMs`). */
   timeoutMs?: number;
-  /** How long the webhook checks wait for a delivery, and for a notification to reach a final state, ms (default 10000). */
+  /**
+   * How long the webhook checks wait for a delivery, and for a notification to reach a final state, ms (default
+   * `RUN_DEFAULTS.deliveryTimeoutMs`).
+   */
   deliveryTimeoutMs?: number;
   /** Check ids or prefixes to run (default: all) and to leave out. */
   only?: string[];
@@ -58,10 +61,10 @@ export interface ConformOptions {
    * `only`/`skip` are not selected, so they are not skipped.
    */
   allowSkips?: boolean;
-  /** Bounds of the rate-limit probe: requests and seconds (default 3000 and 20). */
+  /** Bounds of the rate-limit probe: requests and seconds (defaults in `RUN_DEFAULTS`). */
   rateLimitMaxRequests?: number;
   rateLimitMaxSeconds?: number;
-  /** Most pages a page walk reads (default 50). */
+  /** Most pages a page walk reads (default `RUN_DEFAULTS.maxPages`). */
   maxPages?: number;
   /**
    * What a real deployment was observed to do where the contract infers (`opsapi learn`): the run judges by the
@@ -196,7 +199,8 @@ export class CheckContext {
 
   /**
    * Sends a read (a list or search request of the main phase) whose answer other checks of the run may share: a check
-   * that sends the same request gets the first exchange, and the tenant's rate limit is spent once (`shared-reads.ts`).
+   * that sends the same request gets the first exchange, and the tenant's rate limit is spent once
+   * (`wire/shared-reads.ts`).
    */
   read(spec: RequestSpec): Promise<Exchange> {
     return this.run.read(this.def.id, spec);

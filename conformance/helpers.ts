@@ -1,12 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { adminKeyHeaders } from '../common/admin-key.js';
 import type { OperationDef } from '../spec/operations/index.js';
 import { OPERATIONS } from '../spec/operations/index.js';
-import type { Credential, Exchange, RequestSpec } from './client.js';
-import { contract, fillPath } from './contract.js';
+import type { Credential, Exchange, RequestSpec } from './wire/client.js';
+import { contract, fillPath } from './contract/contract.js';
 import type { CheckContext, RunContext } from './context.js';
-import { type CollectionForm, pageOf, problemOf } from './bodies.js';
+import { type CollectionForm, pageOf, problemOf } from './contract/bodies.js';
 
-export { pageOf, problemOf, type PageBody, type ProblemBody } from './bodies.js';
+export { pageOf, problemOf, type PageBody, type ProblemBody } from './contract/bodies.js';
 
 /**
  * A success answer: any 2xx. The reference gives no success status for most operations (lists included), so a check
@@ -190,4 +191,13 @@ export async function poll<T>(
 /** A short random suffix. */
 export function nonce(): string {
   return Math.random().toString(36).slice(2, 10);
+}
+
+/**
+ * Headers of a call to the mock's admin API: `X-Admin-Key` when the run has one (docs/DESIGN.md, "Shared sandbox").
+ * Only `/__mock/*` calls send it, so the key never reaches the operations (or a real deployment). Among the checks'
+ * helpers because a check sends it too (causing a webhook on the mock), besides the run that prepares the mock.
+ */
+export function mockAdminHeaders(run: RunContext): Record<string, string> {
+  return adminKeyHeaders(run.options.adminKey);
 }

@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
-import type { Exchange } from './client.js';
+import type { Exchange } from './wire/client.js';
 import { bodyOf } from './rules/schema.js';
 import type { ExchangeRule, Finding, RuleEnv } from './rules/index.js';
 

@@ -7,7 +7,7 @@ import { targetConformOptions, targetOptions, type TargetFlags } from '../target
 import { readDecisionFile } from '../read-decisions.js';
 import type { DecisionFile } from '../../spec/decisions/index.js';
 import { reportNameProblem, writeReport } from '../report-files.js';
-import { RUN_DEFAULTS } from '../../conformance/run-defaults.js';
+import { RUN_DEFAULTS } from '../../conformance/orchestration/run-defaults.js';
 
 export { writeReport } from '../report-files.js';
 
@@ -69,7 +69,7 @@ interface Flags extends TargetFlags {
 }
 
 async function listChecks(): Promise<void> {
-  const { allChecks } = await import('../../conformance/registry.js');
+  const { allChecks } = await import('../../conformance/orchestration/registry.js');
   for (const c of allChecks()) {
     const needs = [...(c.requires ?? [])].join(',');
     process.stdout.write(
@@ -242,7 +242,7 @@ export function conformCommand(): Command {
           };
           // Loaded only here: a refused command line never loads the runner and the contract (~0.1 s of CPU).
           const [{ runConformance }, { textSummary }] = await Promise.all([
-            import('../../conformance/runner.js'),
+            import('../../conformance/orchestration/runner.js'),
             import('../../conformance/report/text.js'),
           ]);
           const report = await runConformance(options);

@@ -9,7 +9,7 @@ import {
   NoCredentialError,
   TargetUnreachableError,
   UsageError,
-} from '../../conformance/runner.js';
+} from '../../conformance/orchestration/runner.js';
 import { flag } from '../options.js';
 import { targetConformOptions, targetOptions, type TargetFlags } from '../target-options.js';
 

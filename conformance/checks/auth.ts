@@ -1,9 +1,9 @@
-import { expected } from '../decided.js';
+import { expected } from '../contract/decided.js';
 import { RFC9110_401_TYPE } from '../../spec/schemas/problem.js';
 import { judge401NoCode, judge401Type, judge401TypeForm } from '../rules/problems.js';
 import type { OperationDef } from '../../spec/operations/index.js';
-import type { Credential, Exchange } from '../client.js';
-import { label, operations, probePath } from '../contract.js';
+import type { Credential, Exchange } from '../wire/client.js';
+import { label, operations, probePath } from '../contract/contract.js';
 import type { CheckContext, CheckDef } from '../context.js';
 import { problemOf } from '../helpers.js';
 

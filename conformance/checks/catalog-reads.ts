@@ -1,5 +1,5 @@
-import type { Exchange, RequestSpec } from '../client.js';
-import { contract } from '../contract.js';
+import type { Exchange, RequestSpec } from '../wire/client.js';
+import { contract } from '../contract/contract.js';
 import type { RunContext } from '../context.js';
 
 /** An entry of the document's `x-error-catalog`. */
@@ -21,10 +21,10 @@ export function entries(): CatalogEntry[] {
 const refused = (ex: Exchange) => ex.status === 401 || ex.status === 403;
 
 /**
- * One code of the catalog read from the target, as a shared read (`shared-reads.ts`). The catalog is the service's,
- * not a tenant's (Errors / Error code catalog: one list of codes), while the rate limit is per tenant (Limits): when
- * the run holds a second tenant's credential, every other code is read with it, so each tenant's limit pays for half
- * of the catalog (inferred). A code that credential may not read (401, 403) is read with the main one.
+ * One code of the catalog read from the target, as a shared read (`wire/shared-reads.ts`). The catalog is the
+ * service's, not a tenant's (Errors / Error code catalog: one list of codes), while the rate limit is per tenant
+ * (Limits): when the run holds a second tenant's credential, every other code is read with it, so each tenant's limit
+ * pays for half of the catalog (inferred). A code that credential may not read (401, 403) is read with the main one.
  */
 async function readCode(run: RunContext, entry: CatalogEntry, index: number): Promise<Exchange> {
   const spec: RequestSpec = { method: 'GET', path: `/v1/errors/${encodeURIComponent(entry.code)}` };

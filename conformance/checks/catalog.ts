@@ -1,4 +1,4 @@
-import { expected, expectedStatus, observedMembers } from '../decided.js';
+import { expected, expectedStatus, observedMembers } from '../contract/decided.js';
 import type { CheckContext, CheckDef } from '../context.js';
 import { problemOf } from '../helpers.js';
 import { entries, prefetchCatalog, readCatalog, type CatalogEntry } from './catalog-reads.js';

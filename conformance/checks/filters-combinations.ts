@@ -1,8 +1,8 @@
 import type { FilterOperator } from '../../spec/lists/operators.js';
-import { label, listOperations } from '../contract.js';
+import { label, listOperations } from '../contract/contract.js';
 import type { CheckContext, CheckDef } from '../context.js';
 import type { ListData } from '../helpers.js';
-import { expected } from '../decided.js';
+import { expected } from '../contract/decided.js';
 import { listProfile, type ListProfile } from '../observe/list-profile.js';
 import { eachList } from './lists-support.js';
 import { buildCase } from '../observe/filter-case.js';

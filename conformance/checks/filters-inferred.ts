@@ -1,6 +1,6 @@
-import { expected as expectedValue } from '../decided.js';
-import { expected } from '../decided.js';
-import { label, listOperations } from '../contract.js';
+import { expected as expectedValue } from '../contract/decided.js';
+import { expected } from '../contract/decided.js';
+import { label, listOperations } from '../contract/contract.js';
 import type { CheckContext, CheckDef } from '../context.js';
 import { identity, type ListData } from '../helpers.js';
 import { listProfile, type ListProfile } from '../observe/list-profile.js';

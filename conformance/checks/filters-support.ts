@@ -1,5 +1,5 @@
-import type { Exchange } from '../client.js';
-import { label, listOperations } from '../contract.js';
+import type { Exchange } from '../wire/client.js';
+import { label, listOperations } from '../contract/contract.js';
 import type { CheckContext, CheckDef } from '../context.js';
 import { identity, isSuccess, listSpec, pageOf, type ListData } from '../helpers.js';
 import { listProfile, type ListProfile } from '../observe/list-profile.js';

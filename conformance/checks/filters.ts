@@ -1,5 +1,5 @@
 import { FILTER_OPERATORS, type FilterOperator } from '../../spec/lists/operators.js';
-import { label } from '../contract.js';
+import { label } from '../contract/contract.js';
 import type { CheckContext, CheckDef } from '../context.js';
 import { identity, isSuccess, listSpec, pageOf, problemOf, type ListData } from '../helpers.js';
 import { buildCase, type FilterCase, type Item } from '../observe/filter-case.js';

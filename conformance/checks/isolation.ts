@@ -1,5 +1,5 @@
 import type { OperationDef } from '../../spec/operations/index.js';
-import { fillPath, filterableFields, label, listOperations, operations } from '../contract.js';
+import { fillPath, filterableFields, label, listOperations, operations } from '../contract/contract.js';
 import type { CheckContext, CheckDef } from '../context.js';
 import { expectProblem } from '../helpers.js';
 import { addressOf, readIds } from '../observe/tenant-records.js';

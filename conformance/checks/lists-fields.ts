@@ -1,5 +1,5 @@
-import { expectedListFields } from '../decided.js';
-import { label, listOperations } from '../contract.js';
+import { expectedListFields } from '../contract/decided.js';
+import { label, listOperations } from '../contract/contract.js';
 import type { CheckDef } from '../context.js';
 import { listProfile } from '../observe/list-profile.js';
 import { CLAUSE, eachList } from './lists-support.js';

@@ -1,6 +1,6 @@
-import { expectedStatus } from '../decided.js';
-import type { Exchange } from '../client.js';
-import { label, listOperations } from '../contract.js';
+import { expectedStatus } from '../contract/decided.js';
+import type { Exchange } from '../wire/client.js';
+import { label, listOperations } from '../contract/contract.js';
 import type { CheckDef } from '../context.js';
 import { identity, isSuccess, pageOf, problemOf, type ListParams } from '../helpers.js';
 import { CLAUSE, eachList, onEveryList, pageSizeFor, request, where } from './lists-support.js';

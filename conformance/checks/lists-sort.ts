@@ -1,5 +1,5 @@
-import { expected, expectedStatus } from '../decided.js';
-import { label, listOperations } from '../contract.js';
+import { expected, expectedStatus } from '../contract/decided.js';
+import { label, listOperations } from '../contract/contract.js';
 import type { CheckContext, CheckDef } from '../context.js';
 import { isSuccess, pageOf, problemOf, type ListData } from '../helpers.js';
 import { listProfile } from '../observe/list-profile.js';

@@ -1,6 +1,6 @@
 import type { OperationDef } from '../../spec/operations/index.js';
-import type { Exchange } from '../client.js';
-import { label, listOperations } from '../contract.js';
+import type { Exchange } from '../wire/client.js';
+import { label, listOperations } from '../contract/contract.js';
 import type { CheckContext, CheckDef } from '../context.js';
 import { listSpec, readList, type ListData, type ListParams } from '../helpers.js';
 

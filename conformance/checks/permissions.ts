@@ -1,10 +1,10 @@
 import type { OperationDef } from '../../spec/operations/index.js';
-import type { Exchange } from '../client.js';
-import { byProvenance, label, operations, probePath } from '../contract.js';
+import type { Exchange } from '../wire/client.js';
+import { byProvenance, label, operations, probePath } from '../contract/contract.js';
 import type { CheckContext, CheckDef } from '../context.js';
 import { judge403Code, judge403NamesPermission } from '../rules/permissions.js';
 import type { Level } from '../types.js';
-import { expected } from '../decided.js';
+import { expected } from '../contract/decided.js';
 
 interface ForbiddenAnswer {
   op: OperationDef;

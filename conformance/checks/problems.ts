@@ -1,5 +1,5 @@
-import type { Exchange } from '../client.js';
-import { filterableFields, listOperations, operations, probePath } from '../contract.js';
+import type { Exchange } from '../wire/client.js';
+import { filterableFields, listOperations, operations, probePath } from '../contract/contract.js';
 import type { CheckContext, CheckDef } from '../context.js';
 import { listSpec } from '../helpers.js';
 import { PAIR_RULES } from '../rules/pairs.js';

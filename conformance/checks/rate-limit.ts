@@ -1,7 +1,7 @@
-import { expected } from '../decided.js';
-import { indicatedDelay, retryDelayOf, type IndicatedDelay } from '../retry-delay.js';
-import { retryAfterMs, type Exchange } from '../client.js';
-import { burstPastTheLimit, type Burst } from '../rate-limit-burst.js';
+import { expected } from '../contract/decided.js';
+import { indicatedDelay, retryDelayOf, type IndicatedDelay } from '../wire/retry-delay.js';
+import { retryAfterMs, type Exchange } from '../wire/client.js';
+import { burstPastTheLimit, type Burst } from '../observe/rate-limit-burst.js';
 import type { CheckContext, CheckDef } from '../context.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { problemOf } from '../helpers.js';
@@ -25,9 +25,9 @@ interface Probe {
 
 /**
  * The probe (bounded by `--rate-limit-max-requests` and `--rate-limit-max-seconds`): requests ramping in concurrency
- * until the first 429 (`rate-limit-burst.ts`), then one request after the indicated delay (Errors / Status and code
- * pairs: "the caller retries after the indicated delay"; Limits: the header or field carrying it is not shown, so it
- * is read from any common form, `retry-delay.ts`). On a mock it runs in a tenant of its own.
+ * until the first 429 (`observe/rate-limit-burst.ts`), then one request after the indicated delay (Errors / Status and
+ * code pairs: "the caller retries after the indicated delay"; Limits: the header or field carrying it is not shown, so
+ * it is read from any common form, `wire/retry-delay.ts`). On a mock it runs in a tenant of its own.
  */
 function probe(c: CheckContext): Promise<Probe> {
   return c.run.memo('rate-limit:probe', async () => {

@@ -1,4 +1,4 @@
-import type { Exchange } from '../client.js';
+import type { Exchange } from '../wire/client.js';
 import type { CheckContext, CheckDef } from '../context.js';
 import { type ExchangeRule, ruleIdentity } from '../rules/index.js';
 

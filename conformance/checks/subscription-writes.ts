@@ -1,6 +1,6 @@
 import { codeStatusId } from '../../spec/decisions/index.js';
-import type { Exchange } from '../client.js';
-import { expected } from '../decided.js';
+import type { Exchange } from '../wire/client.js';
+import { expected } from '../contract/decided.js';
 import type { CheckContext, CheckDef } from '../context.js';
 import { expectProblem, nonce } from '../helpers.js';
 import type { EventRef } from '../observe/events.js';

@@ -1,6 +1,6 @@
-import type { Exchange } from '../client.js';
+import type { Exchange } from '../wire/client.js';
 import type { RunContext } from '../context.js';
-import { mockAdminHeaders } from '../mock-admin.js';
+import { mockAdminHeaders } from '../helpers.js';
 import { type EventRef, subscriptionOrder } from '../observe/events.js';
 import { type Subscribed, subscribe, subscriptionsAt } from '../observe/subscriptions.js';
 

@@ -1,11 +1,11 @@
-import type { Exchange } from '../client.js';
+import type { Exchange } from '../wire/client.js';
 import type { CheckContext, RunContext } from '../context.js';
 import { poll } from '../helpers.js';
 import { readEvents } from '../observe/events.js';
 import { type Candidate, type Link, linkDelivery, newestLink, sameNotification } from '../observe/links.js';
 import { type CollectionRead, readCollection } from '../observe/read-all.js';
 import { idOf } from '../observe/tenant-records.js';
-import type { Delivery } from '../receiver.js';
+import type { Delivery } from '../wire/receiver.js';
 import { type Cause, cause, causeUnavailable, type ReceiverSubscriptions, subscribeReceiver } from './webhook-cause.js';
 import { noEventReason } from '../observe/subscriptions.js';
 

@@ -1,9 +1,9 @@
 import { verifySignature } from '../../common/signature.js';
 import { payloadComponentName } from '../../spec/webhooks.js';
-import { isJsonMedia, mediaTypeOf } from '../bodies.js';
-import { contract } from '../contract.js';
+import { isJsonMedia, mediaTypeOf } from '../contract/bodies.js';
+import { contract } from '../contract/contract.js';
 import type { CheckDef } from '../context.js';
-import { expected } from '../decided.js';
+import { expected } from '../contract/decided.js';
 import type { CollectionRead } from '../observe/read-all.js';
 import { HISTORY, header, scenario } from './webhook-scenario.js';
 

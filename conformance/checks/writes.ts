@@ -1,6 +1,6 @@
-import { expected, expectedStatus } from '../decided.js';
+import { expected, expectedStatus } from '../contract/decided.js';
 import type { CheckContext, CheckDef } from '../context.js';
-import type { Exchange } from '../client.js';
+import type { Exchange } from '../wire/client.js';
 import { expectProblem, isSuccess, nonce, pageOf } from '../helpers.js';
 import { subscriptionWriteChecks } from './subscription-writes.js';
 

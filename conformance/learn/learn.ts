@@ -7,8 +7,8 @@ import {
 } from '../../spec/decisions/index.js';
 import { VERSION } from '../../common/version.js';
 import type { ConformOptions, RunContext } from '../context.js';
-import { startRunReceiver } from '../run-receiver.js';
-import { openRun } from '../runner.js';
+import { startRunReceiver } from '../wire/run-receiver.js';
+import { openRun } from '../orchestration/runner.js';
 import { Observations } from './observations.js';
 import { learnView, type Probe, type ProbeContext } from './probe.js';
 import { LAST_PROBE, PROBES } from './probes.js';

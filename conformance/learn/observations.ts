@@ -1,8 +1,8 @@
 import { decisionPoint, PROBLEM_MEDIA_TYPES, type DecisionEvidence } from '../../spec/decisions/index.js';
 import { isRfc9110Section401Address } from '../../spec/schemas/problem.js';
-import { mediaTypeOf, problemOf } from '../bodies.js';
-import { recordedRequest, recordedResponse, type Exchange } from '../client.js';
-import type { Redactor } from '../redact.js';
+import { mediaTypeOf, problemOf } from '../contract/bodies.js';
+import { recordedRequest, recordedResponse, type Exchange } from '../wire/client.js';
+import type { Redactor } from '../wire/redact.js';
 import { RecordShapes } from './records.js';
 
 /** Evidence kept per decision (the first exchanges that showed it). */

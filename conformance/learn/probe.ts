@@ -1,5 +1,5 @@
 import { OPERATIONS, type OperationDef } from '../../spec/operations/index.js';
-import type { Exchange, RequestSpec } from '../client.js';
+import type { Exchange, RequestSpec } from '../wire/client.js';
 import { CheckContext, type CheckDef, type RunContext } from '../context.js';
 import { identity, listSpec, pageOf, readList, type ListData, type ListParams } from '../helpers.js';
 import { listProfile, type ListProfile } from '../observe/list-profile.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { OPERATIONS, type OperationDef } from '../../spec/operations/index.js';
-import { probePath } from '../contract.js';
+import { probePath } from '../contract/contract.js';
 import { isSuccess, listSpec, nonce, problemOf } from '../helpers.js';
 import { plainLists, type Probe, type ProbeContext } from './probe.js';
 

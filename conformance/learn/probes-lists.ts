@@ -1,7 +1,7 @@
 import { INFERRED_DEFAULT_ORDER, type LearnedListField } from '../../spec/decisions/index.js';
 import { collectionForm, contractListFields } from '../../spec/decisions/schema-shape.js';
 import { OPERATIONS, type OperationDef } from '../../spec/operations/index.js';
-import { fillPath } from '../contract.js';
+import { fillPath } from '../contract/contract.js';
 import { isSuccess, pageOf, pathValues, problemOf } from '../helpers.js';
 import type { ListProfile } from '../observe/list-profile.js';
 import { readCollection } from '../observe/read-all.js';

@@ -1,14 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { burstPastTheLimit } from '../rate-limit-burst.js';
-import { indicatedDelay } from '../retry-delay.js';
+import { burstPastTheLimit } from '../observe/rate-limit-burst.js';
+import { indicatedDelay } from '../wire/retry-delay.js';
 import { listSpec } from '../helpers.js';
 import { plainLists, type Probe } from './probe.js';
 
 /**
  * How a 429 tells its retry delay (Limits: "the header or field carrying the retry delay: not shown"): from a 429 a
  * target answers when asked with `Prefer: code=429` (mocks honour it; a real deployment ignores it), and from a real
- * burst past the rate limit, bounded like the runner's probe (`rate-limit-burst.ts`). The burst's answer wins: it is
- * the one clients meet. The delay is read in every form in common use (`retry-delay.ts`).
+ * burst past the rate limit, bounded like the runner's probe (`observe/rate-limit-burst.ts`). The burst's answer wins:
+ * it is the one clients meet. The delay is read in every form in common use (`wire/retry-delay.ts`).
  */
 
 /** Longest wait for the tenant's limit to recover after the burst (the delay told, or a second). */

@@ -1,7 +1,7 @@
 import { ShapeOf, type AttemptRecord, type EventIdCarrier } from '../../spec/decisions/index.js';
 import { scenario, type Scenario } from '../checks/webhook-scenario.js';
 import { SkipSignal } from '../context.js';
-import type { Delivery } from '../receiver.js';
+import type { Delivery } from '../wire/receiver.js';
 import type { Probe } from './probe.js';
 import { TRANSPORT_HEADERS } from '../observe/links.js';
 

@@ -1,7 +1,7 @@
 import { ShapeOf, type RecordShape } from '../../spec/decisions/index.js';
 import { operation } from '../../spec/operations/index.js';
-import { pageOf } from '../bodies.js';
-import type { Exchange } from '../client.js';
+import { pageOf } from '../contract/bodies.js';
+import type { Exchange } from '../wire/client.js';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -1,4 +1,4 @@
-import type { Delivery } from '../receiver.js';
+import type { Delivery } from '../wire/receiver.js';
 
 /**
  * Which stored notification a delivery is. The reference shows neither the payload of a delivery ("Payload shape of

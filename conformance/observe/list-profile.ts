@@ -1,12 +1,12 @@
 import type { ListField } from '../../spec/lists/fields.js';
 import { OPERATORS_BY_TYPE, type FilterOperator } from '../../spec/lists/operators.js';
-import type { Exchange } from '../client.js';
+import type { Exchange } from '../wire/client.js';
 import type { CheckContext } from '../context.js';
 import { identity, listSpec, pageOf, problemOf, type ListData } from '../helpers.js';
 import { distinctCount, ordered, typedCompare } from '../rules/order.js';
 import { buildCase } from './filter-case.js';
 import { OBSERVE_CHECK } from '../observe-check.js';
-import { isDocumentedDateField, pascalCase, typeOfValues } from '../field-types.js';
+import { isDocumentedDateField, pascalCase, typeOfValues } from '../contract/field-types.js';
 
 /**
  * What a list of the target supports, learned before it is judged (Endpoints / List and search endpoints: "Field

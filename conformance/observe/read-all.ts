@@ -1,5 +1,5 @@
-import type { Credential, Exchange, HttpClient, RequestSpec } from '../client.js';
-import { type CollectionForm, pageOf } from '../bodies.js';
+import type { Credential, Exchange, HttpClient, RequestSpec } from '../wire/client.js';
+import { type CollectionForm, pageOf } from '../contract/bodies.js';
 
 /** Everything read of one collection. */
 export interface CollectionRead {

@@ -1,6 +1,7 @@
-import type { Exchange } from '../client.js';
-import type { RunContext } from '../context.js';
-import { nonce } from '../helpers.js';
+import type { Exchange } from '../wire/client.js';
+import type { CheckDef, RunContext } from '../context.js';
+import { nonce, pageOf, poll } from '../helpers.js';
+import type { Family } from '../types.js';
 import { type EventRef, readEvents } from './events.js';
 import { readCollection } from './read-all.js';
 
@@ -128,4 +129,35 @@ export async function seedData(run: RunContext): Promise<void> {
     await subscribe(run, 'seed', v.eventName, v.eventVersion, `${base}/${nonce()}`);
     await new Promise((resolve) => setTimeout(resolve, 3));
   }
+}
+
+/** Families whose checks read the lists the seeded subscriptions fill: a run seeds only when one is selected. */
+const SEED_READERS: ReadonlySet<Family> = new Set(['lists', 'filters', 'isolation']);
+
+/** Whether a selection of checks reads what `seedData` seeds. */
+export function readsSeedData(selected: readonly CheckDef[]): boolean {
+  return selected.some((c) => SEED_READERS.has(c.family));
+}
+
+/**
+ * Waits (bounded) until no notification of the main tenant is Pending, so reads see settled data: the runner calls it
+ * after the state phase, whose writes and subscriptions cause deliveries.
+ */
+export async function quiesce(run: RunContext): Promise<void> {
+  if (!run.credentials.main || (!run.options.webhooks && !run.options.allowWrites)) return;
+  await poll(
+    async () => {
+      const ex = await run.client
+        .send('shared', {
+          method: 'GET',
+          path: '/v1/notifications/webhook',
+          query: { filterBy: 'status[Equals]Pending', pageSize: 1 },
+        })
+        .catch(() => undefined);
+      const page = ex ? pageOf(ex) : undefined;
+      return !page || page.totalCount === 0 ? true : undefined;
+    },
+    5000,
+    100,
+  );
 }

@@ -1,6 +1,6 @@
 import type { OperationDef } from '../../spec/operations/index.js';
-import type { Credential, Exchange } from '../client.js';
-import { listOperations } from '../contract.js';
+import type { Credential, Exchange } from '../wire/client.js';
+import { listOperations } from '../contract/contract.js';
 import type { CheckContext } from '../context.js';
 import { listSpec, pageOf, readList } from '../helpers.js';
 import { readCollection } from './read-all.js';

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
 import { request } from 'undici';
-import { runConformance } from '../runner.js';
+import { runConformance } from '../orchestration/runner.js';
 import type { Report } from '../types.js';
 import { freePort } from '../../common/free-port.js';
 

@@ -4,9 +4,9 @@ import { PERMISSION_RULES } from './permissions.js';
 import { AUTH_RULES, PROBLEM_RULES } from './problems.js';
 import { SCHEMA_RULES } from './schema.js';
 import type { ExchangeRule } from './types.js';
-import { checkFacts } from '../check-facts.js';
-import { contract } from '../contract.js';
-import { levelOfFacts } from '../facts.js';
+import { checkFacts } from '../contract/check-facts.js';
+import { contract } from '../contract/contract.js';
+import { levelOfFacts } from '../contract/facts.js';
 
 export type { ExchangeRule, Finding, RuleEnv } from './types.js';
 export { ruleIdentity } from './types.js';
@@ -31,13 +31,13 @@ const ALL_RULES: readonly ExchangeRule[] = [
 const DOCUMENT = contract().document;
 const FACTS = checkFacts(DOCUMENT);
 
-/** Each rule with its level derived from the facts its check rests on (conformance/check-facts.ts). */
+/** Each rule with its level derived from the facts its check rests on (conformance/contract/check-facts.ts). */
 function derived(rules: readonly ExchangeRule[]): ExchangeRule[] {
   return rules.map((rule) => ({ ...rule, level: levelOfFacts(DOCUMENT, FACTS[rule.id] ?? missing(rule.id)) }));
 }
 
 function missing(id: string): never {
-  throw new Error(`rule ${id} names no fact of the contract (conformance/check-facts.ts)`);
+  throw new Error(`rule ${id} names no fact of the contract (conformance/contract/check-facts.ts)`);
 }
 
 export const EXCHANGE_RULES: readonly ExchangeRule[] = derived(ALL_RULES);

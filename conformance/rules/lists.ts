@@ -1,11 +1,11 @@
 import { operation } from '../../spec/operations/index.js';
-import type { Exchange } from '../client.js';
-import { pageOf } from '../bodies.js';
+import type { Exchange } from '../wire/client.js';
+import { pageOf } from '../contract/bodies.js';
 import { distinctCount, ordered, typedCompare } from './order.js';
-import { isDocumentedDateField, typeOfValues } from '../field-types.js';
+import { isDocumentedDateField, typeOfValues } from '../contract/field-types.js';
 import { OBSERVE_CHECK } from '../observe-check.js';
 import { Findings, where, type ExchangeRule, type Finding, type RuleEnv } from './types.js';
-import { expectedIn } from '../decided.js';
+import { expectedIn } from '../contract/decided.js';
 import type { LearnedListField } from '../../spec/decisions/index.js';
 
 const CLAUSE = 'Endpoints / List and search endpoints';

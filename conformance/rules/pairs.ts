@@ -1,8 +1,8 @@
 import { codeStatusId } from '../../spec/decisions/index.js';
 import { catalogEntry, isErrorCode } from '../../spec/errors/index.js';
 import { operation } from '../../spec/operations/index.js';
-import type { Exchange } from '../client.js';
-import { problemOf } from '../bodies.js';
+import type { Exchange } from '../wire/client.js';
+import { problemOf } from '../contract/bodies.js';
 import { Findings, where, type ExchangeRule } from './types.js';
 
 /** The catalog code of an error answer of a contract operation, or undefined. */

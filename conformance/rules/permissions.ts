@@ -1,8 +1,8 @@
 import { operation, type OperationDef } from '../../spec/operations/index.js';
-import type { Exchange } from '../client.js';
-import { problemOf } from '../bodies.js';
+import type { Exchange } from '../wire/client.js';
+import { problemOf } from '../contract/bodies.js';
 import { Findings, where, type ExchangeRule } from './types.js';
-import { expectedIn } from '../decided.js';
+import { expectedIn } from '../contract/decided.js';
 import type { RuleEnv } from './types.js';
 
 export const MISSING_PERMISSIONS = 'COMMON.AUTH.MISSING_PERMISSIONS';

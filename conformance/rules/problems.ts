@@ -1,10 +1,10 @@
 import { isErrorCode } from '../../spec/errors/index.js';
 import { operation } from '../../spec/operations/index.js';
 import { RFC9110_401_FORMS, RFC9110_401_TYPE, isRfc9110Section401Address } from '../../spec/schemas/problem.js';
-import type { Exchange } from '../client.js';
-import { isJsonMedia, mediaTypeOf, problemOf } from '../bodies.js';
+import type { Exchange } from '../wire/client.js';
+import { isJsonMedia, mediaTypeOf, problemOf } from '../contract/bodies.js';
 import { Findings, where, type ExchangeRule } from './types.js';
-import { expectedIn } from '../decided.js';
+import { expectedIn } from '../contract/decided.js';
 
 /** The media type of a response. */
 function mediaType(ex: Exchange): string {

@@ -1,6 +1,6 @@
 import { operation } from '../../spec/operations/index.js';
 import type { ResponseSample } from '../../spec/validate.js';
-import type { Exchange } from '../client.js';
+import type { Exchange } from '../wire/client.js';
 import type { Level } from '../types.js';
 import { Findings, type ExchangeRule, type RuleEnv } from './types.js';
 

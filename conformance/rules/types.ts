@@ -1,6 +1,6 @@
 import type { Decisions } from '../../spec/decisions/index.js';
 import type { ContractValidator } from '../../spec/validate.js';
-import type { Exchange } from '../client.js';
+import type { Exchange } from '../wire/client.js';
 import type { Family, Level } from '../types.js';
 
 /** One thing wrong with an exchange. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { finish } from '../build-report.js';
-import { Redactor } from '../redact.js';
+import { finish } from '../report/build-report.js';
+import { Redactor } from '../wire/redact.js';
 
 const KEY = 'the-admin-key-of-a-shared-mock';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { checkFacts } from '../check-facts.js';
-import { contract } from '../contract.js';
-import { provenanceOf, resolve } from '../facts.js';
-import { allChecks } from '../registry.js';
+import { checkFacts } from '../contract/check-facts.js';
+import { contract } from '../contract/contract.js';
+import { provenanceOf, resolve } from '../contract/facts.js';
+import { allChecks } from '../orchestration/registry.js';
 
 /**
  * The level of every check is derived from the provenance of the contract facts it rests on: MUST when they are all

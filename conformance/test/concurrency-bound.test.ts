@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requestBound } from '../client.js';
+import { requestBound } from '../wire/client.js';
 
 /**
  * The runner's request bound (`--concurrency`): never more tasks running than the bound, even when a new task asks

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClaims, DEFAULT_JWT_SECRET, mintToken, startMockServer, type RunningMock } from '../../index.js';
 import { expectOneLineRefusal } from '../../test/support/cli-command.js';
-import { runConformance } from '../runner.js';
+import { runConformance } from '../orchestration/runner.js';
 import { opsapi, stderrLines } from './support/cli.js';
 import { startExpiringGate } from './support/expiring-gate.js';
 

@@ -7,8 +7,8 @@ import { mintToken } from '../../index.js';
 import { DEFAULT_JWT_SECRET } from '../../index.js';
 import { startMockServer, type RunningMock } from '../../index.js';
 import { NoCredentialError, UsageError } from '../errors.js';
-import { allChecks } from '../registry.js';
-import { runConformance } from '../runner.js';
+import { allChecks } from '../orchestration/registry.js';
+import { runConformance } from '../orchestration/runner.js';
 import type { Report } from '../types.js';
 import { opsapi, stderrLines } from './support/cli.js';
 

@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { startMockServer, type RunningMock } from '../../index.js';
 import { browserAvailability, isLocal, launchChromium, type TestBrowser } from '../../test/support/browser.js';
 import { htmlReport } from '../report/html.js';
-import { runConformance } from '../runner.js';
+import { runConformance } from '../orchestration/runner.js';
 import type { Report } from '../types.js';
 
 const browser = browserAvailability();

@@ -5,12 +5,12 @@ import {
   type IndependentServer,
   type IndependentTenant,
 } from '../../test/support/independent-server/index.js';
-import { contract } from '../contract.js';
-import { judgingContract } from '../judging-contract.js';
+import { contract } from '../contract/contract.js';
+import { judgingContract } from '../contract/judging-contract.js';
 import { ProxyChecker, type Violation } from '../proxy/checker.js';
 import { startForwardingProxy } from '../proxy/forward.js';
 import { learnDecisions } from '../learn/learn.js';
-import { runConformance } from '../runner.js';
+import { runConformance } from '../orchestration/runner.js';
 import type { ConformOptions } from '../context.js';
 import type { Report } from '../types.js';
 import { EXPECTED } from './support/fault-checks.js';

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { contract } from '../contract.js';
-import type { Exchange } from '../client.js';
+import { contract } from '../contract/contract.js';
+import type { Exchange } from '../wire/client.js';
 import { Judgments } from '../judgments.js';
 import type { ExchangeRule } from '../rules/index.js';
 

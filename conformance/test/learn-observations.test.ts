@@ -1,8 +1,8 @@
 /** What `opsapi learn` reads from every answer (conformance/learn/observations.ts), without a target. */
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../client.js';
+import type { Exchange } from '../wire/client.js';
 import { Observations } from '../learn/observations.js';
-import { Redactor } from '../redact.js';
+import { Redactor } from '../wire/redact.js';
 
 let seq = 0;
 

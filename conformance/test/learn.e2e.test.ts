@@ -9,7 +9,7 @@ import { startMockServer, type RunningMock } from '../../index.js';
 import { decisionFile } from '../../spec/decisions/test/decision-file.js';
 import type { DecisionFile } from '../../spec/decisions/index.js';
 import { learnDecisions } from '../learn/learn.js';
-import { runConformance } from '../runner.js';
+import { runConformance } from '../orchestration/runner.js';
 
 const DATATRACKER_401 = 'https://datatracker.ietf.org/doc/html/rfc9110#section-15.5.2';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClaims, startMockServer, type RunningMock } from '../../index.js';
-import { runConformance } from '../runner.js';
+import { runConformance } from '../orchestration/runner.js';
 import type { Report } from '../types.js';
 
 /**

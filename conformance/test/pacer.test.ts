@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { RequestSpec } from '../client.js';
-import { paceGroupOf } from '../pace-group.js';
-import { Pacer, type PacerTime } from '../pacer.js';
+import type { RequestSpec } from '../wire/client.js';
+import { paceGroupOf } from '../wire/pace-group.js';
+import { Pacer, type PacerTime } from '../wire/pacer.js';
 
 /** Virtual time: `sleep` moves the clock instead of waiting, so the tests are exact and take no time. */
 function virtualTime(): PacerTime & { at: number } {
@@ -71,7 +71,7 @@ describe('the pacer', () => {
 });
 
 describe('the tenant a request counts against', () => {
-  const group = paceGroupOf({ main: 'main-token', other: 'other-token', rateLimit: 'probe-token' });
+  const group = paceGroupOf({ other: 'other-token', rateLimit: 'probe-token' });
   const spec = (over: Partial<RequestSpec>): RequestSpec => ({ method: 'GET', path: '/v1/items/skus', ...over });
 
   it('is the main tenant for the main, limited and unknown credentials', () => {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../common/free-port.js';
-import { allChecks } from '../registry.js';
+import { allChecks } from '../orchestration/registry.js';
 import { RESULT_FILE, prismMarkdown, runAgainstPrism, startPrism } from '../peers/prism.js';
 
 // One Prism for both parts of this file (a start costs ~2 s of CPU).

@@ -11,11 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAULTS, startMockServer, type FaultName, type RunningMock } from '../../index.js';
 import { OPERATIONS, operation } from '../../spec/operations/index.js';
 import { startFieldAddingProxy, type FieldAddingProxy } from '../../test/support/field-adding-proxy.js';
-import { contract } from '../contract.js';
+import { contract } from '../contract/contract.js';
 import { ProxyChecker, type Violation } from '../proxy/checker.js';
 import { startForwardingProxy } from '../proxy/forward.js';
 import { textSummary } from '../report/text.js';
-import { runConformance } from '../runner.js';
+import { runConformance } from '../orchestration/runner.js';
 import type { Report } from '../types.js';
 import { EXPECTED } from './support/fault-checks.js';
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningMock } from '../../index.js';
-import { runConformance } from '../runner.js';
+import { runConformance } from '../orchestration/runner.js';
 import type { Report } from '../types.js';
 import { startFixedWindowTarget, type FixedWindowTarget } from './support/fixed-window-target.js';
 

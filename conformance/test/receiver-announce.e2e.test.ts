@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningMock } from '../../index.js';
 import type { ProgressEvent } from '../context.js';
-import { runConformance } from '../runner.js';
+import { runConformance } from '../orchestration/runner.js';
 
 let mock: RunningMock;
 /** A stand-in for the tunnel: forwards every request to the port it is pointed at (none until then: 502). */

@@ -3,7 +3,7 @@
  * shown"), with where it was read.
  */
 import { describe, expect, it } from 'vitest';
-import { indicatedDelay, retryDelayOf } from '../retry-delay.js';
+import { indicatedDelay, retryDelayOf } from '../wire/retry-delay.js';
 
 /** A fixed "now", on a whole second. */
 const NOW = Date.UTC(2030, 0, 2, 3, 4, 5);

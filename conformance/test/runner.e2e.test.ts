@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAULTS, type FaultName } from '../../index.js';
 import { startMockServer, type RunningMock } from '../../index.js';
-import { allChecks } from '../registry.js';
+import { allChecks } from '../orchestration/registry.js';
 import { htmlReport } from '../report/html.js';
 import { junitReport, xmlEscape } from '../report/junit.js';
 import { textSummary } from '../report/text.js';
-import { runConformance, UsageError } from '../runner.js';
+import { runConformance, UsageError } from '../orchestration/runner.js';
 import { selects } from '../context.js';
 import type { Report } from '../types.js';
 import { EXPECTED } from './support/fault-checks.js';
@@ -13,8 +13,8 @@ import { EXPECTED } from './support/fault-checks.js';
 /**
  * The mock runs with its default rate limit, 300 requests per second per tenant (a token bucket). The main run stays
  * in one fresh tenant and paces itself under it (cli.e2e.test.ts, its full run); the rate-limit probe runs alone, last,
- * in a tenant of its own, and reaches 429 after roughly 300-500 requests in well under two seconds. Its bounds
- * (3000 requests, 20 s) are far above what that needs, so the probe always ends by itself.
+ * in a tenant of its own, and reaches 429 after roughly 300-500 requests in well under two seconds. Its default
+ * bounds (`RUN_DEFAULTS`) are far above what that needs, so the probe always ends by itself.
  */
 const RATE = { limit: 300, windowMs: 1000 };
 const FULL = { allowWrites: true, webhooks: true, rateLimitProbe: true } as const;

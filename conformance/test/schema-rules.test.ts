@@ -3,8 +3,8 @@
  * `schema.responses-valid.inferred` (SHOULD) the whole contract.
  */
 import { describe, expect, it } from 'vitest';
-import { contract } from '../contract.js';
-import type { Exchange } from '../client.js';
+import { contract } from '../contract/contract.js';
+import type { Exchange } from '../wire/client.js';
 import { SCHEMA_RULES, responseLevel } from '../rules/schema.js';
 import type { ExchangeRule } from '../rules/index.js';
 

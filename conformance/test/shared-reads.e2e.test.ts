@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpClient, type Credential, type RequestSpec } from '../client.js';
-import { Redactor } from '../redact.js';
-import { sharedReads } from '../shared-reads.js';
+import { HttpClient, type Credential, type RequestSpec } from '../wire/client.js';
+import { Redactor } from '../wire/redact.js';
+import { sharedReads } from '../wire/shared-reads.js';
 
 /** A loopback server that counts the requests of each target and drops the first one asking for `/flaky`. */
 let server: Server;

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { DECISION_POINTS } from '../../spec/decisions/index.js';
 import { pointsOf, SHOULD_MAP } from '../learn/should-map.js';
 import { PROBES, LAST_PROBE } from '../learn/probes.js';
-import { allChecks } from '../registry.js';
+import { allChecks } from '../orchestration/registry.js';
 
 const should = allChecks().filter((c) => c.level === 'SHOULD');
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { finish, type RegistryEntry } from '../build-report.js';
+import { finish, type RegistryEntry } from '../report/build-report.js';
 import type { ConformOptions } from '../context.js';
-import { Redactor } from '../redact.js';
+import { Redactor } from '../wire/redact.js';
 import { htmlReport } from '../report/html.js';
 import { junitReport } from '../report/junit.js';
 import { trafficVerdict, verdictOf } from '../report/run-verdict.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { startReceiver, type Delivery, type WebhookReceiver } from '../common/receiver.js';
+import { startReceiver, type Delivery, type WebhookReceiver } from '../../common/receiver.js';
 export type { Delivery };
 
 /** Bytes of a delivery kept (a notification is a few kilobytes; more is not a notification). */

@@ -1,5 +1,5 @@
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
-import type { Level } from './types.js';
+import type { Level } from '../types.js';
 
 /**
  * The facts of the contract a check rests on, and the level they give it. A fact is a node of the contract document

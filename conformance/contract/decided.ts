@@ -4,9 +4,9 @@ import {
   type Decisions,
   type DecisionValues,
   type LearnedListField,
-} from '../spec/decisions/index.js';
-import type { ListField } from '../spec/lists/fields.js';
-import type { OperationDef } from '../spec/operations/index.js';
+} from '../../spec/decisions/index.js';
+import type { ListField } from '../../spec/lists/fields.js';
+import type { OperationDef } from '../../spec/operations/index.js';
 
 /** What a check reads decisions from: its run (only the rule environment of it, so this module imports no run). */
 type RunContext = { readonly ruleEnv: RuleEnv };

@@ -1,4 +1,4 @@
-import type { FieldType } from '../spec/lists/operators.js';
+import type { FieldType } from '../../spec/lists/operators.js';
 
 /**
  * What a list item's values say about a field. The reference names almost no list fields ("Field names for filterBy

@@ -1,11 +1,11 @@
 import { decodeJwt } from 'jose';
-import { adminKeyHeaders, adminKeyRefusalMessage, isAdminKeyRefusal } from '../common/admin-key.js';
-import { parsePartialDataManifest } from '../common/data-manifest.js';
-import type { Exchange } from './client.js';
-import { contractPermissions } from './contract.js';
-import type { RunContext } from './context.js';
-import { UsageError } from './errors.js';
-import { nonce } from './helpers.js';
+import { adminKeyRefusalMessage, isAdminKeyRefusal } from '../../common/admin-key.js';
+import { parsePartialDataManifest } from '../../common/data-manifest.js';
+import type { Exchange } from '../wire/client.js';
+import { contractPermissions } from '../contract/contract.js';
+import type { RunContext } from '../context.js';
+import { UsageError } from '../errors.js';
+import { mockAdminHeaders, nonce } from '../helpers.js';
 
 /** The `org` claim of a JWT, read without verification (to mint more tokens of the same tenant on a mock). */
 export function orgOf(token: string): string | undefined {
@@ -15,14 +15,6 @@ export function orgOf(token: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * Headers of a call to the mock's admin API: `X-Admin-Key` when the run has one (docs/DESIGN.md, "Shared sandbox"). Only
- * `/__mock/*` calls send it, so the key never reaches the operations (or a real deployment).
- */
-export function mockAdminHeaders(run: RunContext): Record<string, string> {
-  return adminKeyHeaders(run.options.adminKey);
 }
 
 /** A run cannot use an admin API that refuses its key (or wants one): one line saying which (a usage error, exit 2). */

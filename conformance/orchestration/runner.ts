@@ -1,29 +1,28 @@
-import { TimedClient } from './check-clock.js';
-import type { DecisionFile } from '../spec/decisions/index.js';
-import { matchOperation } from './contract.js';
-import type { RuleEnv } from './rules/index.js';
-import { selects, type CheckDef, type ConformOptions, type Credentials, type RunContext } from './context.js';
+import { TimedClient } from '../wire/check-clock.js';
+import type { DecisionFile } from '../../spec/decisions/index.js';
+import { matchOperation } from '../contract/contract.js';
+import type { RuleEnv } from '../rules/index.js';
+import { selects, type CheckDef, type ConformOptions, type Credentials, type RunContext } from '../context.js';
 import { CredentialGuard, tokenFromCommand } from './credential-guard.js';
-import { NoCredentialError, TargetUnreachableError, UsageError } from './errors.js';
-import { pageOf, poll } from './helpers.js';
-import { DEFAULT_PACE } from './pacer.js';
-import { paceGroupOf } from './pace-group.js';
-import { startRunReceiver } from './run-receiver.js';
-import { Redactor } from './redact.js';
+import { NoCredentialError, TargetUnreachableError, UsageError } from '../errors.js';
+import { DEFAULT_PACE } from '../wire/pacer.js';
+import { paceGroupOf } from '../wire/pace-group.js';
+import { startRunReceiver } from '../wire/run-receiver.js';
+import { Redactor } from '../wire/redact.js';
 import { allChecks } from './registry.js';
 import { prepareMock } from './mock-admin.js';
-import { seedData } from './observe/subscriptions.js';
-import { sharedReads } from './shared-reads.js';
-import { sharedWork } from './shared-work.js';
-import { Judgments } from './judgments.js';
-import { finish } from './build-report.js';
+import { quiesce, readsSeedData, seedData } from '../observe/subscriptions.js';
+import { sharedReads } from '../wire/shared-reads.js';
+import { sharedWork } from '../wire/shared-work.js';
+import { Judgments } from '../judgments.js';
+import { finish } from '../report/build-report.js';
 import { needsToken, runCheck } from './run-check.js';
 import { judgeAhead, prefetch } from './background.js';
-import type { CheckResult, Phase, Report } from './types.js';
-import { judgingContract } from './judging-contract.js';
+import type { CheckResult, Phase, Report } from '../types.js';
+import { judgingContract } from '../contract/judging-contract.js';
 import { RUN_DEFAULTS } from './run-defaults.js';
 
-export { CredentialRefusedError, NoCredentialError, TargetUnreachableError, UsageError } from './errors.js';
+export { CredentialRefusedError, NoCredentialError, TargetUnreachableError, UsageError } from '../errors.js';
 
 const PHASES: Phase[] = ['state', 'main', 'alone', 'aggregate'];
 
@@ -240,12 +239,7 @@ export async function runConformance(input: ConformOptions): Promise<Report> {
       }
       if (phase === 'aggregate') await stopJudging?.();
       const checks = selected.filter((c) => (c.phase ?? 'main') === phase);
-      if (
-        phase === 'state' &&
-        options.allowWrites &&
-        credentials.main &&
-        selected.some((c) => ['lists', 'filters', 'isolation'].includes(c.family))
-      ) {
+      if (phase === 'state' && options.allowWrites && credentials.main && readsSeedData(selected)) {
         await seedData(run).catch((error: Error) => run.notes.push(`Seeding subscriptions failed: ${error.message}`));
       }
       if (checks.length === 0) continue;
@@ -290,24 +284,4 @@ function setAvailability(run: RunContext): void {
   if (!options.rateLimitProbe)
     unavailable.set('rateLimitProbe', 'the rate-limit probe is off: pass --rate-limit-probe');
   if (!credentials.other) unavailable.set('otherTenant', 'no second tenant: pass --other-tenant-token');
-}
-
-/** Waits (bounded) until no notification of the main tenant is Pending, so reads see settled data. */
-async function quiesce(run: RunContext): Promise<void> {
-  if (!run.credentials.main || (!run.options.webhooks && !run.options.allowWrites)) return;
-  await poll(
-    async () => {
-      const ex = await run.client
-        .send('shared', {
-          method: 'GET',
-          path: '/v1/notifications/webhook',
-          query: { filterBy: 'status[Equals]Pending', pageSize: 1 },
-        })
-        .catch(() => undefined);
-      const page = ex ? pageOf(ex) : undefined;
-      return !page || page.totalCount === 0 ? true : undefined;
-    },
-    5000,
-    100,
-  );
 }

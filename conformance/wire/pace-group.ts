@@ -1,5 +1,13 @@
 import type { RequestSpec } from './client.js';
-import type { Credentials } from './context.js';
+
+/**
+ * The run's tokens of tenants other than the main one. Named here rather than taken from the run's credentials
+ * (`context.ts`), so the wire imports nothing of the run it serves.
+ */
+export interface PacedTokens {
+  readonly other?: string | undefined;
+  readonly rateLimit?: string | undefined;
+}
 
 /**
  * The tenant whose rate limit a request counts against (Limits: the limit is per tenant), for the pacer; undefined
@@ -8,7 +16,7 @@ import type { Credentials } from './context.js';
  * Tokens the run does not know (forged, or minted without a permission) count against the main tenant: the
  * conservative choice.
  */
-export function paceGroupOf(credentials: Credentials): (spec: RequestSpec) => string | undefined {
+export function paceGroupOf(credentials: PacedTokens): (spec: RequestSpec) => string | undefined {
   return (spec) => {
     if (spec.honour429 === false || spec.path.startsWith('/__mock/')) return undefined;
     const credential = spec.auth ?? 'main';

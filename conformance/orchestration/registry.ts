@@ -1,26 +1,26 @@
-import { authChecks } from './checks/auth.js';
-import { catalogChecks } from './checks/catalog.js';
-import { filterChecks } from './checks/filters.js';
-import { isolationChecks } from './checks/isolation.js';
-import { listChecks } from './checks/lists.js';
-import { permissionChecks } from './checks/permissions.js';
-import { problemChecks } from './checks/problems.js';
-import { rateLimitChecks } from './checks/rate-limit.js';
-import { schemaChecks } from './checks/schema.js';
-import { webhookChecks } from './checks/webhooks.js';
-import { writeChecks } from './checks/writes.js';
+import { authChecks } from '../checks/auth.js';
+import { catalogChecks } from '../checks/catalog.js';
+import { filterChecks } from '../checks/filters.js';
+import { isolationChecks } from '../checks/isolation.js';
+import { listChecks } from '../checks/lists.js';
+import { permissionChecks } from '../checks/permissions.js';
+import { problemChecks } from '../checks/problems.js';
+import { rateLimitChecks } from '../checks/rate-limit.js';
+import { schemaChecks } from '../checks/schema.js';
+import { webhookChecks } from '../checks/webhooks.js';
+import { writeChecks } from '../checks/writes.js';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
-import { checkFacts } from './check-facts.js';
-import { contract } from './contract.js';
-import type { CheckDef } from './context.js';
-import { levelOfFacts } from './facts.js';
-import type { Level } from './types.js';
-import { FAMILIES } from './types.js';
+import { checkFacts } from '../contract/check-facts.js';
+import { contract } from '../contract/contract.js';
+import type { CheckDef } from '../context.js';
+import { levelOfFacts } from '../contract/facts.js';
+import type { Level } from '../types.js';
+import { FAMILIES } from '../types.js';
 
 /**
  * Every check of the runner, in report order (families as in FAMILIES). Derived from the contract at each call; the
- * level of each check is derived from the provenance of the facts it rests on (`check-facts.ts`), in `document` (the
- * contract by default: a test passes a copy with one fact relabelled).
+ * level of each check is derived from the provenance of the facts it rests on (`contract/check-facts.ts`), in
+ * `document` (the contract by default: a test passes a copy with one fact relabelled).
  */
 export function allChecks(document: OpenAPIObject = contract().document): CheckDef[] {
   const checks = [
@@ -50,6 +50,6 @@ export function allChecks(document: OpenAPIObject = contract().document): CheckD
 /** The level of a check from the facts it rests on; a check without an entry in the table is a programming error. */
 function levelOf(document: OpenAPIObject, facts: ReturnType<typeof checkFacts>, id: string): Level {
   const rests = facts[id];
-  if (!rests) throw new Error(`check ${id} names no fact of the contract (conformance/check-facts.ts)`);
+  if (!rests) throw new Error(`check ${id} names no fact of the contract (conformance/contract/check-facts.ts)`);
   return levelOfFacts(document, rests);
 }

@@ -1,7 +1,7 @@
-import { CONTRACT_VERSION } from '../spec/build.js';
-import { VERSION } from '../common/version.js';
-import type { ConformOptions, RunContext } from './context.js';
-import { runVerdict } from './report/run-verdict.js';
+import { CONTRACT_VERSION } from '../../spec/build.js';
+import { VERSION } from '../../common/version.js';
+import type { ConformOptions, RunContext } from '../context.js';
+import { runVerdict } from './run-verdict.js';
 import {
   FAMILIES,
   type CheckResult,
@@ -10,7 +10,7 @@ import {
   type Level,
   type Report,
   type Selection,
-} from './types.js';
+} from '../types.js';
 
 function emptyCounts(): Counts {
   const z = () => ({ MUST: 0, SHOULD: 0, total: 0 });

@@ -1,4 +1,4 @@
-import type { Exchange } from './client.js';
+import type { Exchange } from '../wire/client.js';
 
 /** The media type of a Content-Type value, lowercased, without parameters ('' when there is none). */
 export function mediaTypeOf(contentType: string | undefined): string {

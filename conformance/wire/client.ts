@@ -4,7 +4,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import { Pacer, type PaceRate } from './pacer.js';
 import { indicatedDelay } from './retry-delay.js';
 import type { Redactor } from './redact.js';
-import type { Evidence, RecordedRequest, RecordedResponse } from './types.js';
+import type { Evidence, RecordedRequest, RecordedResponse } from '../types.js';
 
 /** Who a request claims to be. */
 export type Credential =
@@ -102,8 +102,8 @@ export interface ClientOptions {
 }
 
 /**
- * The client's view of the run's credentials (`credential-guard.ts`): a 401 may mean that a credential of the run
- * expired, not that the target broke a rule (Authentication, point 3).
+ * The client's view of the run's credentials (`orchestration/credential-guard.ts`): a 401 may mean that a credential of
+ * the run expired, not that the target broke a rule (Authentication, point 3).
  */
 export interface CredentialGuardHook {
   /**
@@ -208,7 +208,7 @@ export class HttpClient {
     return bound ? this.requestSlots(go) : go();
   }
 
-  /** The refusal of a credential that halted the run, if any (`credential-guard.ts`). */
+  /** The refusal of a credential that halted the run, if any (`orchestration/credential-guard.ts`). */
   get halted(): Error | undefined {
     return this.options.credentialGuard?.refusal;
   }

@@ -1,5 +1,5 @@
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
-import { OPERATIONS, type OperationDef } from '../spec/operations/index.js';
+import { OPERATIONS, type OperationDef } from '../../spec/operations/index.js';
 import { at, escapeToken, type Fact } from './facts.js';
 
 /**

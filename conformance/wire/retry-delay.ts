@@ -1,4 +1,4 @@
-import type { RetryDelay, RetryDelayUnit } from '../spec/decisions/index.js';
+import type { RetryDelay, RetryDelayUnit } from '../../spec/decisions/index.js';
 
 /**
  * Where a 429 tells its retry delay. Errors / Status and code pairs (429): "the caller retries after the indicated

@@ -1,7 +1,7 @@
-import type { CheckDef, RunContext } from './context.js';
+import type { CheckDef, RunContext } from '../context.js';
 import { canRun } from './run-check.js';
-import { AGGREGATE_RULES } from './rules/index.js';
-import { SCHEMA_RULES } from './rules/schema.js';
+import { AGGREGATE_RULES } from '../rules/index.js';
+import { SCHEMA_RULES } from '../rules/schema.js';
 
 /*
  * Work the runner does beside its phases, in time they leave unused: while the state phase waits for webhooks the

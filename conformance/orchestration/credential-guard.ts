@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { problemOf } from './bodies.js';
-import type { Credential, CredentialGuardHook, Exchange, HttpClient, RequestSpec } from './client.js';
-import type { ConformOptions, Credentials } from './context.js';
-import { CredentialRefusedError, UsageError } from './errors.js';
-import type { Redactor } from './redact.js';
+import { problemOf } from '../contract/bodies.js';
+import type { Credential, CredentialGuardHook, Exchange, HttpClient, RequestSpec } from '../wire/client.js';
+import type { ConformOptions, Credentials } from '../context.js';
+import { CredentialRefusedError, UsageError } from '../errors.js';
+import type { Redactor } from '../wire/redact.js';
 
 /** A credential of the run, by the part it plays. */
 export type CredentialRole = 'main' | 'apiKey' | 'limited' | 'other' | 'rateLimit';

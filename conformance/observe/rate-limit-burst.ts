@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { HttpClient, type Exchange, type RequestSpec } from './client.js';
-import type { RunContext } from './context.js';
+import { HttpClient, type Exchange, type RequestSpec } from '../wire/client.js';
+import type { RunContext } from '../context.js';
 
 /**
  * Most requests the probe keeps in flight. Limits gives neither the number nor the window of the per-tenant rate limit

@@ -1,9 +1,9 @@
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
-import { sharedContract } from '../spec/shared-contract.js';
-import { ALL_PERMISSIONS, OPERATIONS, type OperationDef } from '../spec/operations/index.js';
-import type { ListField } from '../spec/lists/fields.js';
-import { pathTemplateRegex } from '../spec/path-template.js';
-import type { ContractValidator } from '../spec/validate.js';
+import { sharedContract } from '../../spec/shared-contract.js';
+import { ALL_PERMISSIONS, OPERATIONS, type OperationDef } from '../../spec/operations/index.js';
+import type { ListField } from '../../spec/lists/fields.js';
+import { pathTemplateRegex } from '../../spec/path-template.js';
+import type { ContractValidator } from '../../spec/validate.js';
 
 /** The contract document and its validator, built once per process (spec/shared-contract.ts). */
 export function contract(): { document: OpenAPIObject; validator: ContractValidator } {

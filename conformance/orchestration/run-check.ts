@@ -1,7 +1,7 @@
-import { RateLimitedError, TransportError } from './client.js';
-import { CheckClock, underClock } from './check-clock.js';
-import { CheckContext, SkipSignal, type CheckDef, type RunContext } from './context.js';
-import type { CheckResult, Outcome, Precondition } from './types.js';
+import { RateLimitedError, TransportError } from '../wire/client.js';
+import { CheckClock, underClock } from '../wire/check-clock.js';
+import { CheckContext, SkipSignal, type CheckDef, type RunContext } from '../context.js';
+import type { CheckResult, Outcome, Precondition } from '../types.js';
 
 /** What a check needs: a credential (every family but auth, whose checks send none or their own), then its own. */
 function requirements(def: CheckDef): Precondition[] {
