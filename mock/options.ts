@@ -1,153 +1,293 @@
-import { durationHint, parseDuration } from '../common/duration.js';
 import { DEFAULT_SEED, DEFAULT_SKUS } from '../fixtures/seed/index.js';
 import type { DecisionFile } from '../spec/decisions/index.js';
-import { noPlantedFaults, type PlantedFaultsOption } from './faults/option.js';
+import { FAULT_NAMES, noPlantedFaults, parseFaults, type PlantedFaultsOption } from './faults/option.js';
 import { DEFAULT_LIST_ENGINE, type NullOrder, type TextCase } from './lists/engine-options.js';
+import {
+  formatLatency,
+  formatRate,
+  formatRetrySchedule,
+  parseLatency,
+  parseRateOption,
+  parseRetrySchedule,
+} from './options/grammars.js';
+import {
+  duration,
+  integer,
+  list,
+  type MockOption,
+  onOff,
+  option,
+  parsed,
+  path,
+  text,
+  type ValueOfKind,
+} from './options/kinds.js';
 import { DEFAULT_RATE, type Rate } from './rate-limit.js';
 
-/** Default JWT secret of the local mock (documented in the README; override with --jwt-secret for shared use). */
+export { parseLatency, parseRetrySchedule } from './options/grammars.js';
+
+/** A planted fault's name, as the faults layer's option holds it (mock/faults/option.ts). */
+type FaultName = PlantedFaultsOption['faults'] extends ReadonlySet<infer F> ? F : never;
+
+/** Default JWT secret of the local mock (published in the README: a mock others reach needs its own, mock/shared-mode.ts). */
 export const DEFAULT_JWT_SECRET = 'opsapi-local-mock-secret-change-me';
 
 /** The organisation whose tokens are printed at start. */
 export const DEFAULT_ORG = 'demo';
 
-/** Default retry schedule in seconds after the first attempt (docs/DESIGN.md, "Defaults for what the reference leaves open": immediately, 5s, 5m, 30m, 2h, 5h, 10h, 10h). */
+/** Default retry schedule in seconds after the first attempt (docs/DESIGN.md, "Defaults for what the reference leaves open"). */
 export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [0, 5, 300, 1800, 7200, 18000, 36000, 36000];
 
 /**
- * Everything the mock server can be told; `cli` fills it from flags and `OPSAPI_*` env. The `--fault` option is
- * declared by the planted-fault layer (mock/faults/option.ts), whose only reader is the composition root.
+ * Every option of the mock, once: its flag of `opsapi mock`, `OPSAPI_*` variable, name among `startMock`'s options,
+ * kind of value with its parser and bounds, default and help line. The CLI's flags and `--help`
+ * (cli/commands/mock-flags.ts), `startMock`'s checked options (testing/options.ts), `MockOptions` below and the
+ * README's table of options (cli/test/mock-options-doc.ts) are all read from it. Inferred: the reference has no
+ * such settings; the bounds only keep a mock usable (a port is 16 bits, a seed a 31-bit integer).
  */
-export interface MockOptions extends PlantedFaultsOption {
-  host: string;
-  port: number;
-  seed: number;
-  skus: number;
+export const MOCK_OPTIONS = {
+  port: option({
+    flag: '--port <port>',
+    env: 'PORT',
+    help: 'port to listen on',
+    value: integer(0, 65535),
+    default: 4010,
+    startMockDefault: 0,
+  }),
+  host: option({
+    flag: '--host <host>',
+    env: 'HOST',
+    help: 'address to bind',
+    value: text('an address to bind, e.g. 127.0.0.1'),
+    default: '127.0.0.1',
+  }),
+  seed: option({
+    flag: '--seed <n>',
+    env: 'SEED',
+    help: 'seed of the generated data',
+    value: integer(0, 2 ** 31 - 1),
+    default: DEFAULT_SEED,
+  }),
+  skus: option({
+    flag: '--skus <n>',
+    env: 'SKUS',
+    help: 'SKUs per tenant',
+    value: integer(1, 1_000_000),
+    default: DEFAULT_SKUS,
+  }),
   /** null: rate limiting off. */
-  rateLimit: Rate | null;
+  rateLimit: option({
+    flag: '--rate-limit <rate>',
+    env: 'RATE_LIMIT',
+    help: `per-tenant rate limit, N/window (${formatRate(DEFAULT_RATE)}) or off`,
+    value: parsed<Rate | null>({
+      parse: parseRateOption,
+      format: formatRate,
+      expects: `a rate N/window ('300/1s', '100/500ms', '1000/1m') or 'off'`,
+    }),
+    default: DEFAULT_RATE,
+  }),
   /** Added delay per request, uniform in [min, max] ms. */
-  latency: { min: number; max: number } | null;
-  admin: boolean;
+  latency: option({
+    flag: '--latency <range>',
+    env: 'LATENCY',
+    help: 'added latency per request, e.g. 50-200ms or 1s (a bare number is ms)',
+    value: parsed<{ min: number; max: number } | null>({
+      parse: parseLatency,
+      format: formatLatency,
+      expects: `a latency range such as '50-200ms', '100ms' or '1s', or 'off'`,
+    }),
+    default: null,
+  }),
+  admin: option({
+    flag: '--no-admin',
+    env: 'NO_ADMIN',
+    help: 'disable the /__mock admin API',
+    value: onOff('a boolean (false: no /__mock admin API, like --no-admin)'),
+    default: true,
+  }),
   /**
-   * The key every `/__mock/*` call but health must send in `X-Admin-Key` (`--admin-key`, docs/DESIGN.md, "Shared sandbox");
+   * The key every `/__mock/*` call but health must send in `X-Admin-Key` (docs/DESIGN.md, "Shared sandbox");
    * null: the admin API answers anyone who reaches it (allowed on a loopback host only, mock/shared-mode.ts).
    */
-  adminKey: string | null;
-  jwtSecret: string;
-  maxTenants: number;
+  adminKey: option({
+    flag: '--admin-key <key>',
+    env: 'ADMIN_KEY',
+    help: 'key every /__mock/* call but health must send in X-Admin-Key (16+ characters; required on a non-loopback --host unless --no-admin)',
+    value: text<string | null>('a key of 16 or more characters (X-Admin-Key)'),
+    default: null,
+  }),
+  jwtSecret: option({
+    flag: '--jwt-secret <secret>',
+    env: 'JWT_SECRET',
+    help: 'HS256 secret of access tokens',
+    value: text('a non-empty string'),
+    default: DEFAULT_JWT_SECRET,
+  }),
+  maxTenants: option({
+    flag: '--max-tenants <n>',
+    env: 'MAX_TENANTS',
+    help: 'tenants kept in memory (least recently used evicted)',
+    value: integer(1, 1_000_000),
+    default: 1000,
+  }),
   /**
-   * Byte budget of the list engine's caches over all tenants, MB (`--cache-mb`; each tenant may hold a quarter of
-   * it); null: inferred from the memory available (mock/cache-memory.ts `defaultCacheBytes`).
+   * Byte budget of the list engine's caches over all tenants, MB (each tenant may hold a quarter of it); null:
+   * inferred from the memory available (mock/cache-memory.ts `defaultCacheBytes`).
    */
-  cacheMb: number | null;
+  cacheMb: option({
+    flag: '--cache-mb <n>',
+    env: 'CACHE_MB',
+    help: 'list cache budget in MB over all tenants, a quarter of it per tenant',
+    // Megabytes, at most 1 TB.
+    value: integer<number | null>(1, 1_048_576, 'MB'),
+    default: null,
+    unset: '1/8 of memory, at most 512',
+  }),
   /** Delay before each automatic attempt, in seconds: the first from the notification's creation, each next one from the previous attempt's due time. */
-  retrySchedule: readonly number[];
+  retrySchedule: option({
+    flag: '--retry-schedule <list>',
+    env: 'RETRY_SCHEDULE',
+    help: 'webhook attempt delays, e.g. 0,5s,5m,2h (a bare number is seconds)',
+    value: parsed<readonly number[]>({
+      parse: parseRetrySchedule,
+      format: formatRetrySchedule,
+      expects: `delays such as '0,5s,5m,2h' or an array of seconds like [0, 5, 300]`,
+      numbers: { min: 0, item: 'a delay in seconds >= 0', expects: 'at least one delay' },
+    }),
+    default: DEFAULT_RETRY_SCHEDULE,
+  }),
   /** Per-attempt timeout of a webhook delivery, ms. */
-  deliveryTimeoutMs: number;
-  /** Most notifications kept per tenant (oldest finished ones forgotten beyond it). */
-  maxNotifications: number;
+  deliveryTimeoutMs: option({
+    flag: '--delivery-timeout <duration>',
+    env: 'DELIVERY_TIMEOUT',
+    name: 'deliveryTimeout',
+    help: 'per-attempt webhook timeout (e.g. 500ms or 10s; a bare number is ms)',
+    value: duration({ unitless: 'ms', into: 'ms', min: 1, max: 600_000 }),
+    default: 10_000,
+  }),
   /** Most deliveries in flight at once over all tenants. */
-  deliveryConcurrency: number;
+  deliveryConcurrency: option({
+    flag: '--delivery-concurrency <n>',
+    env: 'DELIVERY_CONCURRENCY',
+    help: 'webhook deliveries in flight at most',
+    value: integer(1, 10_000),
+    default: 64,
+  }),
+  /** Most notifications kept per tenant (oldest finished ones forgotten beyond it). */
+  maxNotifications: option({
+    flag: '--max-notifications <n>',
+    env: 'MAX_NOTIFICATIONS',
+    help: 'notifications kept per tenant (oldest finished ones forgotten)',
+    value: integer(10, 10_000_000),
+    default: 10_000,
+  }),
   /** Refuse webhook endpoints that resolve to private or loopback addresses (SSRF guard). */
-  blockPrivateEndpoints: boolean;
+  blockPrivateEndpoints: option({
+    flag: '--block-private-endpoints',
+    env: 'BLOCK_PRIVATE_ENDPOINTS',
+    help: 'refuse webhook endpoints resolving to private or loopback addresses',
+    value: onOff(),
+    default: false,
+  }),
   /** Largest request body accepted, bytes. */
-  bodyLimit: number;
-  /** Persist all state to this file (null: in memory). */
-  stateFile: string | null;
+  bodyLimit: option({
+    flag: '--body-limit <bytes>',
+    env: 'BODY_LIMIT',
+    help: 'largest request body',
+    value: integer(1024, 100 * 1024 * 1024, 'bytes'),
+    default: 1024 * 1024,
+  }),
+  /** Planted faults (empty: the faithful mock); declared by the planted-fault layer, mock/faults/option.ts. */
+  faults: option({
+    flag: '--fault <name>',
+    env: 'FAULT',
+    help: `plant a fault (repeatable): ${FAULT_NAMES}`,
+    value: list<FaultName, ReadonlySet<FaultName>>({
+      parse: parseFaults,
+      collect: (names) => new Set(names),
+      expects: 'an array of planted fault names',
+      item: 'a planted fault name',
+      refusal: `is not a planted fault; known: ${FAULT_NAMES}`,
+    }),
+    default: noPlantedFaults().faults,
+  }),
   /**
-   * Redis of a replicated mock (`--redis URL`, docs/DESIGN.md, "Shared sandbox"): tenants' writes, rate-limit buckets and the
-   * webhook schedule live there, so every process started with the same URL answers as one mock. null: one process.
+   * Decisions observed at a real deployment (`opsapi learn`), adopted instead of the contract's inferred ones; its
+   * `text-case` decision sets `textCase`. Absent: the contract's inferences.
    */
-  redis: string | null;
+  decisions: option({
+    flag: '--decisions <file>',
+    env: 'DECISIONS',
+    help: 'adopt the decisions observed at a real deployment (a file of opsapi learn --out) instead of the inferred ones',
+    value: path<DecisionFile | undefined>('the path of a decision file (opsapi learn --out)'),
+    default: undefined,
+  }),
+  /** Persist all state to this file (null: in memory). */
+  stateFile: option({
+    flag: '--state <file>',
+    env: 'STATE',
+    name: 'state',
+    help: 'persist all state to this file (journal + snapshot) and restore it on start',
+    value: path<string | null>('a file path'),
+    default: null,
+  }),
+  /**
+   * Redis of a replicated mock (docs/DESIGN.md, "Shared sandbox"): tenants' writes, rate-limit buckets and the webhook
+   * schedule live there, so every process started with the same URL answers as one mock. null: one process.
+   */
+  redis: option({
+    flag: '--redis <url>',
+    env: 'REDIS',
+    help: 'one replica of a mock whose state lives in Redis (redis://host:port[/db]): run N of them behind a load balancer',
+    value: text<string | null>(
+      'a Redis URL, redis://host:port[/db] (this mock is then one replica of a mock on that Redis)',
+      '^rediss?://',
+    ),
+    default: null,
+  }),
   /** Log each request to stderr. */
-  logRequests: boolean;
+  logRequests: option({
+    flag: '--log-requests',
+    env: 'LOG_REQUESTS',
+    help: 'log every request to stderr',
+    value: onOff(),
+    default: false,
+  }),
+} satisfies Record<string, MockOption>;
+
+type Table = typeof MOCK_OPTIONS;
+
+/** The field of `MockOptions` an option sets. */
+export type MockOptionName = keyof Table;
+
+/** The value each option holds, as the mock reads it. */
+type Values = { [K in keyof Table]: ValueOfKind<Table[K]['value']> };
+
+/** Options without a default (their absence means "not given"). */
+type Unset = { [K in MockOptionName]: undefined extends Values[K] ? K : never }[MockOptionName];
+
+/**
+ * Everything the mock server can be told: a field per option of `MOCK_OPTIONS` (whose comments document them), and
+ * the list engine's settings, which no flag sets (an adopted decision does).
+ */
+export interface MockOptions extends Omit<Values, Unset>, Partial<Pick<Values, Unset>>, PlantedFaultsOption {
   /** Whether Contains, StartsWith and EndsWith compare case-sensitively (list engine option; inferred: insensitive). */
   textCase: TextCase;
   /** Whether Equals compares text regardless of case (list engine option; inferred: sensitive, i.e. exact). */
   equalsCase: TextCase;
   /** Where nulls sort ascending (list engine option; inferred: first); set by an adopted `null-order` decision. */
   nullOrder?: NullOrder;
-  /**
-   * Decisions observed at a real deployment (`opsapi learn`), adopted instead of the contract's inferred ones
-   * (`--decisions`); its `text-case` decision sets `textCase`. Absent: the contract's inferences.
-   */
-  decisions?: DecisionFile;
 }
 
 /** The embedded defaults: `npm start` needs no configuration. */
 export function defaultOptions(): MockOptions {
+  const given = Object.entries(MOCK_OPTIONS).filter(([, o]) => o.default !== undefined);
   return {
-    host: '127.0.0.1',
-    port: 4010,
-    seed: DEFAULT_SEED,
-    skus: DEFAULT_SKUS,
-    rateLimit: DEFAULT_RATE,
-    latency: null,
-    admin: true,
-    adminKey: null,
-    jwtSecret: DEFAULT_JWT_SECRET,
-    maxTenants: 1000,
-    cacheMb: null,
+    ...(Object.fromEntries(given.map(([name, o]) => [name, o.default])) as Omit<Values, Unset>),
+    // A fresh set on every call, as the faults layer hands it out.
     ...noPlantedFaults(),
-    retrySchedule: DEFAULT_RETRY_SCHEDULE,
-    deliveryTimeoutMs: 10_000,
-    deliveryConcurrency: 64,
-    maxNotifications: 10_000,
-    blockPrivateEndpoints: false,
-    bodyLimit: 1024 * 1024,
-    stateFile: null,
-    redis: null,
-    logRequests: false,
     textCase: DEFAULT_LIST_ENGINE.textCase,
     equalsCase: DEFAULT_LIST_ENGINE.equalsCase,
   };
-}
-
-/**
- * Parses a latency: `off`, one duration (`100ms`, `1s`) or a range of two (`50-200ms`, `0.2-1s`, `500ms-2s`), in the
- * grammar of common/duration.ts with milliseconds for a bare number. A low end without a unit takes the high end's
- * (`50-200ms` is 50 to 200 ms, as it always was).
- */
-export function parseLatency(
-  text: string,
-): { ok: true; value: { min: number; max: number } | null } | { ok: false; error: string } {
-  const t = text.trim().toLowerCase();
-  if (t === 'off' || t === '0' || t === '') return { ok: true, value: null };
-  const invalid = (why: string) => ({ ok: false as const, error: `invalid latency "${text}": ${why}` });
-  const usage = `use e.g. 50-200ms, 100ms or 1s (${durationHint('ms')})`;
-  const ends = t.split('-').map((end) => end.trim());
-  if (ends.length > 2) return invalid(usage);
-  const high = parseDuration(ends[ends.length - 1] ?? '', { unitless: 'ms' });
-  if (!high.ok) return invalid(usage);
-  let min = high.ms;
-  if (ends.length === 2) {
-    const low = parseDuration(ends[0] ?? '', { unitless: high.unit ?? 'ms' });
-    if (!low.ok) return invalid(usage);
-    min = low.ms;
-  }
-  if (high.ms < min) return invalid('the maximum is below the minimum');
-  return { ok: true, value: { min, max: high.ms } };
-}
-
-/**
- * Parses a retry schedule: comma-separated delays in the grammar of common/duration.ts (`0,5s,5m,30m,2h,1d`),
- * seconds for a bare number; the delays come back in seconds.
- */
-export function parseRetrySchedule(text: string): { ok: true; value: number[] } | { ok: false; error: string } {
-  const parts = text
-    .split(',')
-    .map((p) => p.trim())
-    .filter(Boolean);
-  const out: number[] = [];
-  for (const part of parts) {
-    const delay = parseDuration(part, { unitless: 's' });
-    if (!delay.ok)
-      return {
-        ok: false,
-        error: `invalid retry schedule entry "${part}": use durations like 0,5s,5m,2h (${durationHint('s')})`,
-      };
-    out.push(delay.ms / 1000);
-  }
-  if (out.length === 0) return { ok: false, error: 'the retry schedule needs at least one attempt' };
-  return { ok: true, value: out };
 }

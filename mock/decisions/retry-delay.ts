@@ -2,7 +2,7 @@ import type { RetryDelay, RetryDelayUnit } from '../../spec/decisions/index.js';
 import type { Clock } from '../clock.js';
 import type { PayloadHook } from '../http/decorator.js';
 
-/** The header the mock tells a 429's delay in, in whole seconds (mock/http/operation-route.ts; inferred, docs/DESIGN.md, "Defaults for what the reference leaves open"). */
+/** The header the mock tells a 429's delay in, in whole seconds (mock/http/steps/rate-limit.ts; inferred, docs/DESIGN.md, "Defaults for what the reference leaves open"). */
 const MOCK_HEADER = 'retry-after';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Kept list pages (mock/http/page-texts.ts): a list request asked again is answered with the very bytes of the first
+ * Kept list pages (mock/lists/page-texts.ts): a list request asked again is answered with the very bytes of the first
  * answer while its list is unchanged, and with the list as it is now after any write to it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
