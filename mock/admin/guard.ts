@@ -1,9 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, onRequestHookHandler } from 'fastify';
 import { ADMIN_KEY_CHALLENGE, ADMIN_KEY_HEADER } from '../../common/admin-key.js';
 import { unauthorized, type ProblemAnswer, type RequestRef } from '../problems.js';
 import { refOf } from '../http/request-ref.js';
 import { send } from '../http/send.js';
+import { ADMIN_KEY_SCHEME, withProblem, type ProblemDoc } from './doc-parts.js';
 
 /** The one admin route a key never guards: a load balancer or a harness probes it without secrets (docs/DESIGN.md, "Shared sandbox"). */
 export const ADMIN_HEALTH_URL = '/__mock/health';
@@ -31,12 +32,32 @@ export function adminKeyHolder(key: string): (req: FastifyRequest) => boolean {
   };
 }
 
+const KEY_REFUSED: ProblemDoc = [
+  401,
+  'The plain 401 with the challenge `AdminKey`: no `X-Admin-Key`, or not the key the mock was started with.',
+];
+
+/**
+ * A guarded route's documentation (a copy: route schemas may be shared by mocks with and without a key): the key joins
+ * each alternative of its `security` (none becomes the key alone), and its 401 says the key's refusal too.
+ */
+function keyedSchema(schema: FastifySchema): FastifySchema {
+  const key = Object.fromEntries(Object.keys(ADMIN_KEY_SCHEME).map((name) => [name, [] as string[]]));
+  const security = schema.security ?? [];
+  return {
+    ...schema,
+    security: security.length === 0 ? [key] : security.map((alternative) => ({ ...key, ...alternative })),
+    response: withProblem((schema.response ?? {}) as Record<number, unknown>, KEY_REFUSED),
+  };
+}
+
 /**
  * Guards every `/__mock/*` route registered on `app` from here on, wherever (so a route added later cannot be left
  * open), except health: an `onRequest` hook that answers the 401 unless `X-Admin-Key` carries `key`. It runs before
  * the body is read, so a stranger learns nothing from 413, 415 or 400 answers. The documents of the admin API
  * (`/__mock/openapi.json`) are guarded too: the rule has one exception, health, so no admin path is open by oversight,
  * and the document names every route a stranger would try (inferred). Compared in constant time: SHA-256 of both.
+ * Each guarded route's documentation asks for the key (`security`) and declares its 401.
  */
 export function guardAdminRoutes(app: FastifyInstance, key: string): void {
   const holdsKey = adminKeyHolder(key);
@@ -49,5 +70,7 @@ export function guardAdminRoutes(app: FastifyInstance, key: string): void {
     if (!route.url.startsWith('/__mock/') || route.url === ADMIN_HEALTH_URL) return;
     // First of the route's own hooks: nothing of the route runs for a caller without the key.
     route.onRequest = [check as onRequestHookHandler, ...[route.onRequest ?? []].flat()];
+    // And the admin API's document says so (@fastify/swagger reads the route schema when it builds the document).
+    if (route.schema) route.schema = keyedSchema(route.schema);
   });
 }

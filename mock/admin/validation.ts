@@ -1,3 +1,4 @@
+import type { TSchema } from '@sinclair/typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { codedProblem } from '../problems.js';
 import { baseUrlOf, refOf } from '../http/request-ref.js';
@@ -9,6 +10,20 @@ declare module 'fastify' {
     fieldDetails?: Readonly<Record<string, string>>;
   }
 }
+
+/**
+ * A body, query or path schema of an admin route with the `detail` each invalid field of it gets (`''`: the body or
+ * query as a whole). Inferred throughout: the reference does not know the admin API. Objects stay open (unknown
+ * members are ignored, as they always were); only what the handlers read is constrained. The route hands `details`
+ * to `config.fieldDetails`, where adminErrorHandler finds them.
+ */
+export interface Described<S extends TSchema> {
+  readonly schema: S;
+  readonly details: Readonly<Record<string, string>>;
+}
+
+/** The detail of a JSON body that is no object, for every admin body. */
+export const BODY_NOT_OBJECT = 'The body must be a JSON object.';
 
 /**
  * The 400 every invalid admin body or query gets: COMMON.VALIDATION.ERROR with `parameters.field` (inferred: the

@@ -81,7 +81,7 @@ export function tenantControl(services: MockServices, org: string): TenantContro
       return mintToken(options.jwtSecret, claims, request.expiresIn);
     },
     reset: () => {
-      // Like `POST /__mock/reset` for one tenant (admin/routes.ts).
+      // Like `POST /__mock/reset` for one tenant (admin/routes/reset.ts).
       store.reset(org);
       limiter?.forget(org);
     },

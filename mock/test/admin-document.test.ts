@@ -5,8 +5,9 @@ import { oas } from '@stoplight/spectral-rulesets';
 import type { OpenAPIObject, OperationObject } from 'openapi3-ts/oas31';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContractValidator } from '../../spec/validate.js';
-import { buildAdminDocument } from '../admin/admin-document.js';
-import { ClockBody, EventBody, TokenBody } from '../admin/schemas.js';
+import { ClockBody } from '../admin/routes/clock.js';
+import { EventBody } from '../admin/routes/events.js';
+import { TokenBody } from '../admin/routes/tokens.js';
 import { injectHarness, type InjectHarness, type Reply } from './harness.js';
 
 // Both packages are CommonJS; under ESM their named exports sit on the default export.
@@ -35,6 +36,34 @@ function operations(doc: OpenAPIObject): [string, OperationObject][] {
 
 function plain(schema: unknown): unknown {
   return JSON.parse(JSON.stringify(schema));
+}
+
+/**
+ * A schema as @fastify/swagger writes it: a TypeBox record (`patternProperties` of `^(.*)$`, every member name) becomes
+ * `additionalProperties`, the same constraint; everything else stays as the route validates it.
+ */
+function asDocumented(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(asDocumented);
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    const every = (value as Record<string, unknown> | undefined)?.['^(.*)$'];
+    if (key === 'patternProperties' && every !== undefined) out.additionalProperties = asDocumented(every);
+    else out[key] = asDocumented(value);
+  }
+  return out;
+}
+
+/** A request to an operation of the document, `{param}` segments filled in. */
+function requestOf(key: string): { method: string; path: string } {
+  const [method = '', path = ''] = key.split(' ');
+  return { method, path: path.replace(/\{\w+\}/g, 'sample-1') };
+}
+
+/** Whether an operation's `security` needs credentials (no `{}` alternative, none at all: no security). */
+function needsCredentials(op: OperationObject): boolean {
+  const security = op.security ?? [];
+  return security.length > 0 && security.every((alternative) => Object.keys(alternative).length > 0);
 }
 
 describe('the admin API document at /__mock/openapi.json', () => {
@@ -112,9 +141,34 @@ describe('the admin API document at /__mock/openapi.json', () => {
         | undefined;
       return requestBody?.content?.['application/json']?.schema;
     };
-    expect(body('POST /__mock/tokens')).toEqual(plain(TokenBody.schema));
-    expect(body('POST /__mock/clock')).toEqual(plain(ClockBody.schema));
-    expect(body('POST /__mock/events')).toEqual(plain(EventBody.schema));
+    expect(body('POST /__mock/tokens')).toEqual(asDocumented(plain(TokenBody.schema)));
+    expect(body('POST /__mock/clock')).toEqual(asDocumented(plain(ClockBody.schema)));
+    expect(body('POST /__mock/events')).toEqual(asDocumented(plain(EventBody.schema)));
+  });
+
+  it('requires a request body exactly where its schema requires a member (no body reads as `{}`)', () => {
+    const required = Object.fromEntries(
+      operations(doc)
+        .filter(([, op]) => op.requestBody)
+        .map(([key, op]) => [key, (op.requestBody as { required?: boolean }).required]),
+    );
+    expect(required).toEqual({
+      'POST /__mock/clock': true,
+      'POST /__mock/events': true,
+      'POST /__mock/reset': false,
+      'POST /__mock/tokens': true,
+    });
+  });
+
+  it('asks for credentials where the route really authenticates first: without them, a bad body gets the 401', async () => {
+    for (const [key, op] of operations(doc)) {
+      const { method, path } = requestOf(key);
+      const reply = await h.call(method, path, { token: null, ...(op.requestBody ? { raw: '{not json' } : {}) });
+      if (needsCredentials(op)) {
+        expect(reply.status, `${key}: ${reply.text}`).toBe(401);
+        await expectDocumented(op.operationId ?? key, reply);
+      } else expect(reply.status, `${key}: ${reply.text}`).not.toBe(401);
+    }
   });
 
   it('asks for credentials exactly on the tenant-scoped routes, and makes them optional on reset', () => {
@@ -150,6 +204,15 @@ describe('the admin API document at /__mock/openapi.json', () => {
       'mockEmitEvent',
       await h.call('POST', '/__mock/events', { body: { eventName: 'No.Such.Event' } }),
     );
+    await expectDocumented('mockEmitEvent', await h.call('POST', '/__mock/events', { body: { eventVersion: 0 } }));
+    await expectDocumented('mockAdvanceClock', await h.call('POST', '/__mock/clock', { body: { advanceSeconds: -1 } }));
+    await expectDocumented(
+      'mockMintToken',
+      await h.call('POST', '/__mock/tokens', { token: null, raw: 'org=x', headers: { 'content-type': 'text/plain' } }),
+    );
+    await expectDocumented('mockCoverage', await h.call('GET', '/__mock/coverage?operations=noSuchOperation'));
+    await expectDocumented('mockCoverage', await h.call('GET', `/__mock/coverage?operations=${'x'.repeat(4001)}`));
+    await expectDocumented('mockStats', await h.call('GET', '/__mock/stats?gc=1&gc=2', { token: null }));
     // Journal entries of a success and of a coded problem.
     expect((await h.call('GET', '/v1/items/skus?pageSize=1')).status).toBe(200);
     expect((await h.call('GET', '/v1/items/skus?filterBy=nope')).status).toBe(400);
@@ -161,6 +224,9 @@ describe('the admin API document at /__mock/openapi.json', () => {
     await expectDocumented('mockCoverage', await h.call('GET', '/__mock/coverage'));
     await expectDocumented('mockAdminDocument', await h.call('GET', '/__mock/openapi.json', { token: null }));
     await expectDocumented('mockReset', await h.call('POST', '/__mock/reset', { body: {} }));
+    await expectDocumented('mockReset', await h.call('POST', '/__mock/reset', { token: null, body: {} }));
+    await expectDocumented('mockReset', await h.call('POST', '/__mock/reset', { token: null, raw: '[]' }));
+    await expectDocumented('mockReset', await h.call('POST', '/__mock/reset', { token: null, body: { all: true } }));
   });
 
   it('names the origin it was requested from in servers', async () => {
@@ -169,24 +235,68 @@ describe('the admin API document at /__mock/openapi.json', () => {
   });
 });
 
-describe('the admin document builder', () => {
-  it('still shows a route it has no prose for, with its schemas', () => {
-    const doc = buildAdminDocument([
-      {
-        method: 'POST',
-        url: '/__mock/new-thing/:id',
-        schema: { body: ClockBody.schema, params: { type: 'object', properties: { id: { type: 'string' } } } },
-        tenantScoped: true,
-      },
-    ]);
-    const op = doc.paths?.['/__mock/new-thing/{id}']?.post;
-    expect(op?.operationId).toBe('mockPostNewThingId');
-    expect(op?.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }]);
-    expect(Object.keys(op?.responses ?? {})).toEqual(['200', '400', '401', '413', '415']);
+describe('the admin API document of a mock started with --admin-key', () => {
+  const KEY = 'k3y-0f-the-documented-mock-0123456789';
+  let keyed: InjectHarness;
+  let open: InjectHarness;
+  let doc: OpenAPIObject;
+
+  beforeAll(async () => {
+    keyed = await injectHarness({ adminKey: KEY });
+    const reply = await keyed.call('GET', '/__mock/openapi.json', { token: null, headers: { 'x-admin-key': KEY } });
+    expect(reply.status, reply.text).toBe(200);
+    doc = reply.body as OpenAPIObject;
+    // Built after the keyed one in the same process: the route schemas both use must stay without the key.
+    open = await injectHarness();
   });
 
-  it('leaves out the HEAD twins of GET routes', () => {
-    const doc = buildAdminDocument([{ method: 'HEAD', url: '/__mock/health', tenantScoped: false }]);
-    expect(doc.paths).toEqual({});
+  afterAll(async () => {
+    await keyed?.close();
+    await open?.close();
+  });
+
+  it('is valid OpenAPI 3.1 (openapi-parser)', async () => {
+    const result = await validate(structuredClone(doc) as never);
+    expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true);
+  });
+
+  it('asks for the key on every route but health, with the credentials each route needs besides', () => {
+    const security = Object.fromEntries(operations(doc).map(([key, op]) => [key, op.security]));
+    expect(security['GET /__mock/health']).toEqual([]);
+    expect(security['GET /__mock/openapi.json']).toEqual([{ AdminKey: [] }]);
+    expect(security['POST /__mock/tokens']).toEqual([{ AdminKey: [] }]);
+    expect(security['POST /__mock/clock']).toEqual([
+      { AdminKey: [], JWTApiKey: [] },
+      { AdminKey: [], ApiKey: [] },
+    ]);
+    expect(security['POST /__mock/reset']).toEqual([
+      { AdminKey: [] },
+      { AdminKey: [], JWTApiKey: [] },
+      { AdminKey: [], ApiKey: [] },
+    ]);
+    expect(doc.components?.securitySchemes?.AdminKey).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Admin-Key',
+    });
+  });
+
+  it("declares the key's refusal, the 401 every guarded route really gives without it", async () => {
+    const validator = new ContractValidator(doc);
+    for (const [key, op] of operations(doc)) {
+      const { method, path } = requestOf(key);
+      const reply = await keyed.call(method, path, { token: null });
+      if (path === '/__mock/health') expect(reply.status).toBe(200);
+      else expect(reply.status, `${key}: ${reply.text}`).toBe(401);
+      const answer = { status: reply.status, contentType: reply.headers['content-type'], body: reply.body };
+      expect(validator.validateResponse(op.operationId ?? key, answer), key).toEqual({ ok: true });
+    }
+  });
+
+  it('leaves the document of a mock without a key as it was', async () => {
+    const reply = await open.call('GET', '/__mock/openapi.json', { token: null });
+    const unkeyed = reply.body as OpenAPIObject;
+    expect(unkeyed.components?.securitySchemes).not.toHaveProperty('AdminKey');
+    expect(JSON.stringify(unkeyed.paths)).not.toContain('AdminKey');
   });
 });

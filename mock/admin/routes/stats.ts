@@ -1,13 +1,25 @@
-import { Type } from '@sinclair/typebox';
-import { DataManifest } from '../../common/data-manifest.js';
+import { Type, type TSchema } from '@sinclair/typebox';
+import { ok } from '../../handlers/context.js';
+import { send } from '../../http/send.js';
+import { mockStats } from '../../stats.js';
+import type { AdminContext, AdminInstance } from '../context.js';
+import { INVALID_REQUEST, jsonAnswer, NO_CREDENTIALS, problemAnswers, TAG } from '../doc-parts.js';
+import type { Described } from '../validation.js';
 
 /**
- * Bodies the admin API answers with, as its document (`/__mock/openapi.json`) shows them. Inferred throughout: the
- * reference does not know the admin API. Objects stay open (a later version may add members), like the contract's
- * response objects; a unit test sends each route and validates its answer against these schemas.
+ * `GET /__mock/stats`: `?gc=1` forces a full collection first (with `--expose-gc`). A repeated `gc` is a list
+ * and forces nothing, as it never did: the schema keeps that rather than turning it into a 400.
  */
-
-export const Health = Type.Object({ status: Type.Literal('ok') }, { description: 'The mock is up.' });
+export const StatsQuery = {
+  schema: Type.Object({
+    gc: Type.Optional(
+      Type.Union([Type.String(), Type.Array(Type.String())], {
+        description: '`1`: a full collection first, when the mock runs under `node --expose-gc`',
+      }),
+    ),
+  }),
+  details: {},
+} satisfies Described<TSchema>;
 
 /** The figures of a byte budget (`CacheFigures` of mock/lists/cache-budget.ts), each described for what it counts. */
 function budgetFigures(
@@ -28,7 +40,7 @@ function budgetFigures(
   );
 }
 
-export const Stats = Type.Object(
+const Stats = Type.Object(
   {
     uptimeSeconds: Type.Integer({ minimum: 0 }),
     tenants: Type.Integer({ minimum: 0, description: 'tenants in memory' }),
@@ -111,69 +123,55 @@ export const Stats = Type.Object(
   { description: 'Figures of the mock process.' },
 );
 
-export const MintedToken = Type.Object({
-  token: Type.String({ description: 'an HS256 JWT for `Authorization: Bearer`' }),
-});
-
-export const ResetDone = Type.Object({
-  reset: Type.String({ description: '`all`, or the org of the tenant that was reset' }),
-});
-
-export const ClockReading = Type.Object({
-  now: Type.String({ format: 'date-time', description: "the tenant's virtual time" }),
-  offsetSeconds: Type.Number({ description: 'how far the virtual clock runs ahead of real time' }),
-});
-
-/** Sample records of the caller's tenant, in the conformance runner's `--data` format (one schema for both). */
-export const Fixtures = DataManifest;
-
-export const JournalEntry = Type.Object(
-  {
-    id: Type.Integer(),
-    at: Type.String({ format: 'date-time', description: 'tenant time of the request' }),
-    method: Type.String(),
-    path: Type.String(),
-    query: Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]), {
-      description: 'the query string parsed (a repeated parameter is a list)',
-    }),
-    queryString: Type.String({ description: 'the query string as sent, without `?`' }),
-    headers: Type.Record(Type.String(), Type.String(), { description: 'request headers, credentials redacted' }),
-    body: Type.Unknown({ description: 'the request body (a long one as a text excerpt)' }),
-    status: Type.Integer(),
-    code: Type.Optional(Type.String({ description: 'the problem `code` of the answer, when it had one' })),
-    operationId: Type.Union([Type.String(), Type.Null()], {
-      description: 'the operation of the contract, null for other routes',
-    }),
-    durationMs: Type.Number({ minimum: 0 }),
-  },
-  { description: 'One request as the tenant sent it and the status it got; credentials redacted.' },
-);
-
-export const Journal = Type.Object({ requests: Type.Array(JournalEntry, { description: 'oldest first' }) });
-
-export const WebhookSecret = Type.Object({
-  secret: Type.String({ description: 'the HMAC-SHA256 key of the `X-HMAC-Signature` header' }),
-});
-
-export const Emission = Type.Object({
-  eventId: Type.String(),
-  notifications: Type.Array(Type.String(), {
-    description: 'identifiers of the notifications created, one per matching subscription',
-  }),
-});
-
-const HitTotal = Type.Object({ hit: Type.Integer({ minimum: 0 }), total: Type.Integer({ minimum: 0 }) });
-
-export const Coverage = Type.Object(
-  {
-    operations: Type.Unknown({ description: 'each operation of the contract and whether it was exercised' }),
-    pairs: Type.Unknown({ description: 'each documented status/code pair and whether it was exercised' }),
-    summary: Type.Object({ operations: HitTotal, pairs: HitTotal }),
-  },
-  { description: "Which operations and documented status/code pairs the caller's tenant's traffic exercised." },
-);
-
-export const OpenApiDocument = Type.Object(
-  { openapi: Type.String({ pattern: '^3\\.1\\.' }) },
-  { description: 'An OpenAPI 3.1 document.' },
-);
+/**
+ * `GET /__mock/stats`: process figures for soak tests and operators: tenants in memory, stored notifications, memory.
+ * With `?gc=1` and a process started with --expose-gc, a full collection runs first, so `heapUsed` is the live heap.
+ */
+export function registerStats(admin: AdminInstance, { services }: AdminContext): void {
+  const { store, options } = services;
+  admin.get(
+    '/__mock/stats',
+    {
+      schema: {
+        operationId: 'mockStats',
+        tags: [TAG.mock],
+        summary: 'Figures of the mock process',
+        description:
+          'Tenants in memory, stored notifications, pending deliveries, memory. `?gc=1` runs a full collection first when the mock runs under `node --expose-gc`, so `heapUsed` is the live heap.',
+        security: NO_CREDENTIALS,
+        querystring: StatsQuery.schema,
+        response: { 200: jsonAnswer('The figures.', Stats), ...problemAnswers(INVALID_REQUEST) },
+      },
+      config: { fieldDetails: StatsQuery.details },
+    },
+    async (req, reply) => {
+      const wantGc = req.query.gc === '1';
+      const gc = (globalThis as { gc?: () => void }).gc;
+      if (wantGc && gc) gc();
+      const figures = mockStats(services);
+      const replication = services.replication ? await services.replication.stats().catch(() => null) : null;
+      const memory = process.memoryUsage();
+      return send(
+        reply,
+        ok(200, {
+          uptimeSeconds: Math.round(process.uptime()),
+          tenants: figures.tenants,
+          tenantLimit: { ...store.figures(), persisted: options.stateFile !== null },
+          listCaches: figures.listCaches,
+          ...(figures.listPages ? { listPages: figures.listPages } : {}),
+          notifications: figures.notifications,
+          ...(replication
+            ? { pendingDeliveries: replication.due + replication.claimed, replication }
+            : { pendingDeliveries: figures.pendingDeliveries }),
+          memory: {
+            rss: memory.rss,
+            heapUsed: memory.heapUsed,
+            heapTotal: memory.heapTotal,
+            external: memory.external,
+          },
+          gcForced: Boolean(wantGc && gc),
+        }),
+      );
+    },
+  );
+}

@@ -1,0 +1,46 @@
+import swagger from '@fastify/swagger';
+import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { MockServices } from '../http/services.js';
+import { adminContext } from './context.js';
+import { adminSwaggerOptions } from './document.js';
+import { guardAdminRoutes } from './guard.js';
+import { ADMIN_ROUTES } from './routes/index.js';
+import { adminErrorHandler } from './validation.js';
+
+/**
+ * The admin routes' serializer: answers are written as they are. Their response schemas document them; Fastify's
+ * default would serialize through them (fast-json-stringify leaves out members a schema does not name), which would
+ * change what the admin API sends. A route may still choose its own (./routes/coverage.ts).
+ */
+const plainJson = (data: unknown): string => JSON.stringify(data);
+
+/**
+ * The admin API at `/__mock/*` (docs/DESIGN.md, "Admin API"): JSON in and out; tenant-scoped calls take the tenant from
+ * the bearer token (or API key), like `/v1`. Not rate limited. Turned off with `--no-admin`; with `--admin-key`, every
+ * route but health needs the key (./guard.ts), before anything else.
+ *
+ * A Fastify plugin of its own, whose routes (./routes/, one file per route family) each hold their schemas, their
+ * documentation and their handler. Bodies and queries are validated by their TypeBox schemas, and the order of answers
+ * is that of Fastify's lifecycle: media type (parsing, 415), authentication (401), JSON (400), schema (400), then the
+ * route. @fastify/swagger, registered in this plugin's context only, builds `/__mock/openapi.json` from the route
+ * schemas (./document.ts).
+ */
+export async function registerAdmin(app: FastifyInstance, services: MockServices): Promise<void> {
+  const { adminKey } = services.options;
+  // `--admin-key`: first, so every /__mock route registered from here on (its document too) needs the key but health.
+  if (adminKey !== null) guardAdminRoutes(app, adminKey);
+
+  await app.register(async (plugin) => {
+    // Before any route: it documents the routes registered after it in this context.
+    await plugin.register(swagger, adminSwaggerOptions(adminKey !== null));
+    const admin = plugin.withTypeProvider<TypeBoxTypeProvider>();
+    // TypeBox checks bodies as sent: no type coercion ("60" is not a number), unlike Fastify's default Ajv setup.
+    admin.setValidatorCompiler(TypeBoxValidatorCompiler);
+    admin.setSerializerCompiler(() => plainJson);
+    admin.setErrorHandler(adminErrorHandler);
+    admin.decorateRequest('adminTenant', null);
+    const context = adminContext(services);
+    for (const register of ADMIN_ROUTES) register(admin, context);
+  });
+}
