@@ -17,6 +17,7 @@ export const SCENARIOS = [
   'tenants-10k',
   'start-close',
   'redis',
+  'baseline',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
@@ -70,6 +71,8 @@ export interface Args {
   profileDir: string | null;
   /** Our mock's entry point when not `cli/opsapi.ts` through tsx (`--cli`). */
   cli: string | null;
+  /** An older build's entry point to compare ours with (`--baseline-cli`; the `baseline` scenario). */
+  baselineCli: string | null;
 }
 
 const FULL: Settings = {
@@ -145,6 +148,9 @@ export const USAGE = `Usage: npm run bench -- [options]
   --cli FILE           run our mock, proxy and conformance runner from this JavaScript file instead of
                        cli/opsapi.ts through tsx; \`npm run bench\` builds dist/ and passes dist/cli/opsapi.js, what
                        the published package runs (measured: under tsx the proxy spent 7x the time in GC)
+  --baseline-cli FILE  the baseline scenario: the list, stock and webhook loads against bare node:http, our mock
+                       and an older build of it run from FILE (e.g. \`git worktree add ../old <rev>\`, \`npm ci\`
+                       and \`npm run build\` there, then ../old/dist/cli/opsapi.js), interleaved, side by side
   --help               this text
 
   tenants-10k: 10,000 new tenants read a page once each (first answer p50/p99, RSS, heap), then the list load
@@ -160,6 +166,7 @@ export function parseArgs(argv: readonly string[]): Args | 'help' {
   let outDir = resolve(ROOT, 'bench');
   let profileDir: string | null = null;
   let cli: string | null = null;
+  let baselineCli: string | null = null;
   let rounds: number | null = null;
   let duration: number | null = null;
   let maxRequests: number | null = null;
@@ -201,6 +208,9 @@ export function parseArgs(argv: readonly string[]): Args | 'help' {
       case '--profile-dir':
         profileDir = resolve(value());
         break;
+      case '--baseline-cli':
+        baselineCli = resolve(value());
+        break;
       case '--cli':
         cli = resolve(value());
         break;
@@ -227,5 +237,5 @@ export function parseArgs(argv: readonly string[]): Args | 'help' {
     ...(duration !== null ? { durationS: duration } : {}),
     ...(maxRequests !== null ? { maxRequests } : {}),
   };
-  return { settings, scenarios, scenariosNamed, outDir, profileDir, cli };
+  return { settings, scenarios, scenariosNamed, outDir, profileDir, cli, baselineCli };
 }

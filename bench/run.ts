@@ -53,7 +53,14 @@ if (args.cli !== null && !existsSync(args.cli)) {
 }
 runOursFrom(args.cli);
 const pool = new TargetPool(args.profileDir);
-const ctx: Context = { settings, pool, profileDir: args.profileDir, scenariosNamed: args.scenariosNamed, log };
+const ctx: Context = {
+  settings,
+  pool,
+  profileDir: args.profileDir,
+  scenariosNamed: args.scenariosNamed,
+  baselineCli: args.baselineCli,
+  log,
+};
 const scenarios: Record<string, ScenarioResult> = {};
 const loadAverageStart = loadAverage();
 if (args.profileDir) mkdirSync(args.profileDir, { recursive: true });

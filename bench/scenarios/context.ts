@@ -33,5 +33,7 @@ export interface Context {
   profileDir: string | null;
   /** Whether the scenarios were named with `--scenarios`. */
   scenariosNamed: boolean;
+  /** An older build of the kit to compare ours with (`--baseline-cli`), or null. */
+  baselineCli: string | null;
   log(message: string): void;
 }

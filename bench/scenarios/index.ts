@@ -15,6 +15,7 @@ import { startCloseScenario } from './start-close.js';
 import { startupScenario } from './startup.js';
 import { tenantsScenario } from './tenants.js';
 import type { ScenarioDef } from './types.js';
+import { baselineScenario } from './baseline.js';
 import { webhooksScenario } from './webhooks.js';
 
 export const SCENARIO_DEFS: Record<ScenarioName, ScenarioDef> = {
@@ -32,4 +33,5 @@ export const SCENARIO_DEFS: Record<ScenarioName, ScenarioDef> = {
   'tenants-10k': tenantsScenario,
   'start-close': startCloseScenario,
   redis: redisScenario,
+  baseline: baselineScenario,
 };

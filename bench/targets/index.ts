@@ -5,7 +5,7 @@ import { freePort, spawnChild, type Child } from '../children.js';
 /** The project root (bench/targets/ -> ../..). */
 export const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 
-export type TargetName = 'bare' | 'prism' | 'ours' | 'proxy' | 'redis';
+export type TargetName = 'bare' | 'prism' | 'ours' | 'proxy' | 'redis' | 'baseline';
 export const TARGET_NAMES: readonly TargetName[] = ['bare', 'prism', 'ours'];
 
 /** A target listening on loopback, in its own process. */
@@ -28,6 +28,8 @@ export interface OursOptions {
   /** Write a V8 CPU profile of the mock into this directory (`node --cpu-prof`). */
   profileDir?: string | null;
   readyTimeoutMs?: number;
+  /** Run it from this JavaScript file (an older build of the kit: the `baseline` scenario), named `baseline`. */
+  baselineCli?: string;
 }
 
 const URL_LINE = /^(http:\/\/127\.0\.0\.1:\d+)\s*$/m;
@@ -98,7 +100,11 @@ export async function startOurs(options: OursOptions = {}): Promise<Target> {
   const flags = options.flags ?? ['--rate-limit', 'off'];
   const args = [
     ...nodeFlags,
-    ...(compiledCli ? [compiledCli] : ['--import', 'tsx', 'cli/opsapi.ts']),
+    ...(options.baselineCli
+      ? [options.baselineCli]
+      : compiledCli
+        ? [compiledCli]
+        : ['--import', 'tsx', 'cli/opsapi.ts']),
     'mock',
     '--port',
     String(port),
@@ -107,8 +113,9 @@ export async function startOurs(options: OursOptions = {}): Promise<Target> {
     ...(options.skus !== undefined ? ['--skus', String(options.skus)] : []),
   ];
   const t0 = performance.now();
-  const child = spawnChild('ours', process.execPath, args, { cwd: ROOT });
-  return started('ours', child, URL_LINE, options.readyTimeoutMs ?? 60_000, t0);
+  const name: TargetName = options.baselineCli ? 'baseline' : 'ours';
+  const child = spawnChild(name, process.execPath, args, { cwd: ROOT });
+  return started(name, child, URL_LINE, options.readyTimeoutMs ?? 60_000, t0);
 }
 
 const PROXY_LINE = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
