@@ -280,6 +280,9 @@ export interface MockOptions extends Omit<Values, Unset>, Partial<Pick<Values, U
   nullOrder?: NullOrder;
 }
 
+/** Where `opsapi mock` listens by default: the default base URL of the commands that talk to it. */
+export const DEFAULT_MOCK_URL = `http://${MOCK_OPTIONS.host.default}:${MOCK_OPTIONS.port.default}`;
+
 /** The embedded defaults: `npm start` needs no configuration. */
 export function defaultOptions(): MockOptions {
   const given = Object.entries(MOCK_OPTIONS).filter(([, o]) => o.default !== undefined);

@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { DEFAULT_MOCK_URL } from '../../mock/options.js';
 import { dirname, extname } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { Command, InvalidArgumentError } from 'commander';
@@ -111,7 +112,7 @@ export function coverageCommand(): Command {
     .description(
       "Show which operations and declared answers a tenant's traffic on the mock exercised; exit 1 under a minimum.",
     )
-    .addOption(flag('--base-url <url>', 'the mock', 'BASE_URL').default('http://127.0.0.1:4010'))
+    .addOption(flag('--base-url <url>', 'the mock', 'BASE_URL').default(DEFAULT_MOCK_URL))
     .addOption(flag('--token <token>', 'access token of the tenant whose traffic counts (or --org)', 'TOKEN'))
     .addOption(
       flag('--org <org>', 'tenant, with a token minted with --jwt-secret (instead of --token)', 'ORG').argParser(

@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
+import { DEFAULT_MOCK_URL } from '../../mock/options.js';
 import { mintToken } from '../../mock/auth/tokens.js';
 import { adminClaims } from '../../mock/auth/presets.js';
 import { DEFAULT_JWT_SECRET, DEFAULT_ORG } from '../../mock/options.js';
@@ -10,7 +11,7 @@ import { clockTime, formatJson, formatLine } from '../receiver/format.js';
 import { RecentSet } from '../receiver/recent-set.js';
 import { startWebhookReceiver, type RunningReceiver } from '../receiver/server.js';
 
-/** Default port of the local receiver: next to the mock's 4010 and the proxy's 4020, so all three run side by side. */
+/** Default port of the local receiver: next to the mock's and the proxy's (4010, 4020), so all three run side by side. */
 export const DEFAULT_LISTEN_PORT = 4030;
 
 /** Lifetime of the token minted for the listener; a fresh one is minted for the clean-up at exit. */
@@ -87,7 +88,7 @@ export function listenCommand(): Command {
     )
     .option('--json', 'print one JSON object per line')
     .addOption(
-      flag('--base-url <url>', 'the mock (or the API)', 'BASE_URL').default('http://127.0.0.1:4010').argParser(httpUrl),
+      flag('--base-url <url>', 'the mock (or the API)', 'BASE_URL').default(DEFAULT_MOCK_URL).argParser(httpUrl),
     )
     .addOption(flag('--org <org>', 'tenant', 'ORG').default(DEFAULT_ORG).argParser(orgName))
     .addOption(flag('--token <token>', 'access token (default: an admin token minted with --jwt-secret)', 'TOKEN'))

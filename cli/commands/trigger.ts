@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
+import { DEFAULT_MOCK_URL } from '../../mock/options.js';
 import { request } from 'undici';
 import { adminKeyHeaders, adminKeyRefusalMessage, isAdminKeyRefusal } from '../../common/admin-key.js';
 import { mintToken } from '../../mock/auth/tokens.js';
@@ -26,7 +27,7 @@ export function triggerCommand(): Command {
     .argument('<eventName>', 'event name, e.g. Warehouse.Shipment.Shipped')
     .option('--version <n>', 'event version (default: every subscribed version)', integer(1, 1000))
     .option('--data <json>', 'the event data (default: realistic generated data)', json)
-    .addOption(flag('--base-url <url>', 'the mock', 'BASE_URL').default('http://127.0.0.1:4010'))
+    .addOption(flag('--base-url <url>', 'the mock', 'BASE_URL').default(DEFAULT_MOCK_URL))
     .addOption(flag('--org <org>', 'tenant', 'ORG').default(DEFAULT_ORG).argParser(orgName))
     .addOption(flag('--token <token>', 'access token (default: minted with --jwt-secret)', 'TOKEN'))
     .addOption(flag('--jwt-secret <secret>', "the mock's --jwt-secret", 'JWT_SECRET').default(DEFAULT_JWT_SECRET))

@@ -43,11 +43,12 @@ export function renderMockOptionsTable(): string {
     spec.help,
   ]);
   const output = OUTPUT_FLAGS.map((o) => [code(o.flag), code(`OPSAPI_${o.env}`), '-', 'off', o.help]);
-  return [
-    '| Flag | Variable | `startMock` | Default | Meaning |',
-    '| --- | --- | --- | --- | --- |',
-    ...[...rows, ...output].map((row) => `| ${row.map(cell).join(' | ')} |`),
-  ].join('\n');
+  const body = [...rows, ...output].map((row) => row.map(cell));
+  const head = ['Flag', 'Variable', '`startMock`', 'Default', 'Meaning'];
+  // Columns padded to their widest cell, as the repository's formatter (biome) writes Markdown tables.
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => (row[i] ?? '').length)));
+  const line = (cells: readonly string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
 }
 
 /** The generated block, between its markers. */
