@@ -7,7 +7,7 @@ import { verdictOf } from '../../conformance/report/run-verdict.js';
 import type { Report } from '../../conformance/types.js';
 import { flag, integer } from '../options.js';
 import { reportNameProblem, writeReport } from '../report-files.js';
-import { judgingContract } from '../../conformance/judging-contract.js';
+import { judgingContract } from '../../conformance/contract/judging-contract.js';
 import { readDecisionFile } from '../read-decisions.js';
 import type { DecisionFile } from '../../spec/decisions/index.js';
 

@@ -1,11 +1,11 @@
-import { problemOf } from '../bodies.js';
-import { evidenceOf, type Exchange } from '../client.js';
-import { finish } from '../build-report.js';
+import { problemOf } from '../contract/bodies.js';
+import { evidenceOf, type Exchange } from '../wire/client.js';
+import { finish } from '../report/build-report.js';
 import { trafficVerdict } from '../report/run-verdict.js';
 import { UnknownFieldLines } from '../checks/unknown-info.js';
 import { EXCHANGE_RULES, type ExchangeRule, type Finding, ruleIdentity, type RuleEnv } from '../rules/index.js';
 import { bodyOf } from '../rules/schema.js';
-import { Redactor } from '../redact.js';
+import { Redactor } from '../wire/redact.js';
 import type { CheckResult, Evidence, Level, Report } from '../types.js';
 import { type Answer, answerOf, CoverageTally } from './coverage.js';
 import { headerValue, type CapturedExchange } from './exchange.js';

@@ -180,7 +180,6 @@ export class ConnectionPair {
     upstream.on('error', (error) => this.upstreamFailed(upstream, reasonOf(error)));
     upstream.on('close', () => {
       if (this.upstream === upstream) this.upstream = null;
-      answers.free();
       if (this.awaitingOn(upstream)) this.upstreamFailed(upstream, 'the target closed the connection');
     });
     upstream.on('drain', () => this.client.resume());
@@ -359,6 +358,5 @@ export class ConnectionPair {
     this.awaiting.length = 0;
     this.upstream?.destroy();
     this.upstream = null;
-    this.requests.free();
   }
 }

@@ -1,6 +1,6 @@
 import { OPERATIONS } from '../../spec/operations/index.js';
-import type { Exchange } from '../client.js';
-import { problemOf } from '../bodies.js';
+import type { Exchange } from '../wire/client.js';
+import { problemOf } from '../contract/bodies.js';
 
 /** One answer the contract declares for an operation: a status and, for coded errors, a code. */
 export interface DeclaredPair {

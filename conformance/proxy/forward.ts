@@ -85,7 +85,7 @@ function connector(origin: URL): () => Socket {
  * (see hop-by-hop.ts: our mock then answers byte for byte as it does to a direct call), and every answer
  * comes back unchanged (status, status text, headers, body bytes: never decompressed); each finished exchange goes
  * to `onExchange`. Each client connection is paired with a connection to the target of its own
- * (./connection-pair.ts): bytes are parsed on their way by Node's HTTP parser, never turned into request and
+ * (./connection-pair.ts): bytes are parsed on their way (./message-parser.ts), never turned into request and
  * response objects. Why (inferred; measured with bench `proxy`): node:http's server plus an HTTP client per exchange
  * cost the proxy about as much CPU as the mock's own answer. Rejects when the target is not a base URL or the port
  * cannot be listened on.

@@ -1,7 +1,7 @@
-import { isJsonMedia, mediaTypeOf } from '../bodies.js';
-import type { Exchange } from '../client.js';
-import { matchOperation } from '../contract.js';
-import type { Redactor } from '../redact.js';
+import { isJsonMedia, mediaTypeOf } from '../contract/bodies.js';
+import type { Exchange } from '../wire/client.js';
+import { matchOperation } from '../contract/contract.js';
+import type { Redactor } from '../wire/redact.js';
 import type { CapturedExchange } from './forward.js';
 
 /** Header pairs as one record (lowercased names; repeated headers joined with ", ", set-cookie lines with "\n"). */

@@ -1,6 +1,6 @@
 /** The proxy's checker: judgments reused only for an exchange identical to one judged before, to the byte. */
 import { describe, expect, it } from 'vitest';
-import { contract } from '../../contract.js';
+import { contract } from '../../contract/contract.js';
 import { ProxyChecker } from '../checker.js';
 import type { CapturedExchange } from '../exchange.js';
 
