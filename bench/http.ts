@@ -3,7 +3,7 @@ import { Agent, request } from 'undici';
 /** One keep-alive agent for the bench's own calls (setup, triggers, polling). */
 export const agent = new Agent({ connections: 64, keepAliveTimeout: 10_000 });
 
-export interface Answer {
+interface Answer {
   status: number;
   text: string;
   json<T = unknown>(): T;

@@ -33,7 +33,7 @@ export interface LoadRun {
   durationS: number;
 }
 
-export interface LoadOptions {
+interface LoadOptions {
   connections: number;
   durationS: number;
   /** Upper bound on requests (the run also stops at `durationS`). */

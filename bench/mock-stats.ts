@@ -1,7 +1,7 @@
 import { call } from './http.js';
 
 /** The part of `GET /__mock/stats` the bench reads. */
-export interface MockFigures {
+interface MockFigures {
   /** Tenants in memory. */
   tenants: number;
   /** V8's used heap of the mock process, MB (not collected first: the mock runs without --expose-gc). */

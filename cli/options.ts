@@ -42,7 +42,7 @@ export function integer(min: number, max: number) {
 }
 
 /** How a duration flag reads its value: see `duration`. */
-export interface DurationFlag {
+interface DurationFlag {
   /** The unit of a bare number, the flag's historical one (`--delivery-timeout 500` is 500 ms). */
   readonly unitless: DurationUnit;
   /** The unit of the parsed value, rounded to a whole number of it. */

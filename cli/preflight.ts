@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
 
 /** The outcome of a check made before a command starts anything: fine, or one line saying why not. */
-export type Preflight = { ok: true } | { ok: false; error: string };
+type Preflight = { ok: true } | { ok: false; error: string };
 
 /** The code of a Node system error (`ENOENT`, `EADDRNOTAVAIL`, ...), if the value is one. */
 export function systemErrorCode(error: unknown): string | undefined {

@@ -75,7 +75,7 @@ function problemText(error: ValueError): string {
  * `/cancelledPurchaseOrderLine/lineId: required`, `/foo: unknown key` (a missing field is also reported as not a
  * string at the same path: the first phrase of a path is kept).
  */
-export function dataManifestProblems(value: unknown): string[] {
+function dataManifestProblems(value: unknown): string[] {
   const byPath = new Map<string, string>();
   const unknown: string[] = [];
   for (const error of Value.Errors(PartialDataManifest, value)) {

@@ -12,7 +12,7 @@ export const DURATION_UNITS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_4
 export type DurationUnit = keyof typeof DURATION_UNITS;
 
 /** How one flag reads the grammar. */
-export interface DurationRules {
+interface DurationRules {
   /** The unit of a bare number. */
   readonly unitless: DurationUnit;
   /** Whether `-60` (or `-1m`) is a duration (default: not). */
@@ -20,7 +20,7 @@ export interface DurationRules {
 }
 
 /** A parsed duration in milliseconds, with whether its text named a unit (a range's low end borrows the high's). */
-export type DurationResult = { ok: true; ms: number; unit: DurationUnit | null } | { ok: false; error: string };
+type DurationResult = { ok: true; ms: number; unit: DurationUnit | null } | { ok: false; error: string };
 
 const UNIT_NAMES: Readonly<Record<DurationUnit, string>> = {
   ms: 'milliseconds',
@@ -33,7 +33,7 @@ const UNIT_NAMES: Readonly<Record<DurationUnit, string>> = {
 const DURATION = /^([+-])?(\d+(?:\.\d*)?|\.\d+)\s*(ms|s|m|h|d)?$/;
 
 /** Examples shown when a value is not a duration. */
-export const DURATION_EXAMPLES = '500ms, 10s, 5m, 2h or 1d';
+const DURATION_EXAMPLES = '500ms, 10s, 5m, 2h or 1d';
 
 /** The grammar in words, for a flag whose bare numbers are in `unitless`. */
 export function durationHint(unitless: DurationUnit): string {

@@ -3,7 +3,6 @@
  * (SIGTERM, then SIGKILL after a bound), keep the tail of its output for diagnostics.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-export { freePort } from './free-port.js';
 
 /** How a child ended. */
 export interface ExitStatus {
@@ -11,7 +10,7 @@ export interface ExitStatus {
   readonly signal: NodeJS.Signals | null;
 }
 
-export interface ChildOptions {
+interface ChildOptions {
   readonly cwd?: string;
   /** Added to this process's environment. */
   readonly env?: NodeJS.ProcessEnv;
@@ -44,9 +43,6 @@ export interface Child {
   /** SIGTERM, SIGKILL after `graceMs` (default 3000); then SIGKILL to what is left of its group. Resolves once it ended. */
   stop(graceMs?: number): Promise<ExitStatus>;
 }
-
-/** The name the tests know. */
-export type Started = Child;
 
 const DEFAULT_OUTPUT_LIMIT = 1024 * 1024;
 const DEFAULT_GRACE_MS = 3000;
@@ -196,23 +192,6 @@ export function startChild(command: string, args: readonly string[], options: Ch
     }
   }
   return child;
-}
-
-/** Starts a command and resolves once its output matches `ready` (default timeout 30 s); stops it and rejects otherwise. */
-export async function startProcess(
-  command: string,
-  args: readonly string[],
-  ready: RegExp,
-  options: ChildOptions & { readonly timeoutMs?: number } = {},
-): Promise<Started> {
-  const child = startChild(command, args, options);
-  try {
-    await child.waitFor(ready, options.timeoutMs ?? 30_000);
-    return child;
-  } catch (error) {
-    await child.stop();
-    throw error;
-  }
 }
 
 /** Stops every child still running (gracefully, bounded by `graceMs` each). */

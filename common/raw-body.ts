@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 
 /** A request body as received: its bytes, or the first `max` of them when it is larger (`truncated`). */
-export interface RawBody {
+interface RawBody {
   readonly raw: Buffer;
   readonly truncated: boolean;
 }

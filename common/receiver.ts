@@ -56,7 +56,7 @@ export type Waited =
   | { readonly ok: true; readonly delivery: Delivery }
   | { readonly ok: false; readonly error: string };
 
-export interface ReceiverOptions {
+interface ReceiverOptions {
   /** Address to bind (default 127.0.0.1). */
   readonly host?: string;
   /** Port (default 0: any free port). */
@@ -94,7 +94,7 @@ export interface WebhookReceiver {
 }
 
 /** Answers 200 `ok`. */
-export const ok: Responder = () => ({ status: 200, body: 'ok' });
+const ok: Responder = () => ({ status: 200, body: 'ok' });
 
 const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 const DEFAULT_HISTORY = 1000;

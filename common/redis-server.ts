@@ -2,7 +2,7 @@ import { startChild, type Child } from './process.js';
 import { freePort } from './free-port.js';
 
 /** A `redis-server` started for tests or a benchmark, on a free loopback port, without persistence to disk. */
-export interface RedisServer {
+interface RedisServer {
   readonly url: string;
   readonly port: number;
   readonly child: Child;
@@ -14,7 +14,7 @@ export interface RedisServer {
 export const REDIS_SERVER = process.env.OPSAPI_REDIS_SERVER ?? 'redis-server';
 
 /** Where and how to start it. */
-export interface RedisServerOptions {
+interface RedisServerOptions {
   /** Default: a free loopback port. */
   readonly port?: number;
   /** A folder for an append-only file, so a restart on the same folder keeps the data (default: no persistence). */

@@ -4,7 +4,7 @@ import { PartialDataManifest } from '../common/data-manifest.js';
 export const DATA_FILE_SCHEMA_PATH = 'conformance/data-file.schema.json';
 
 /** The schema's `$comment`: what makes it, so nobody edits it by hand. */
-export const DATA_FILE_SCHEMA_NOTE =
+const DATA_FILE_SCHEMA_NOTE =
   'Generated from PartialDataManifest in common/data-manifest.ts; do not edit: run `npm run spec` (conformance/write-data-file-schema.ts) to regenerate it. A test fails when it drifts from its source.';
 
 /** JSON Schema keywords first, in reading order; the rest (`properties` of a record) as they come. */

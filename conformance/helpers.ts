@@ -7,7 +7,7 @@ import { contract, fillPath } from './contract/contract.js';
 import type { CheckContext, RunContext } from './context.js';
 import { type CollectionForm, pageOf, problemOf } from './contract/bodies.js';
 
-export { pageOf, problemOf, type PageBody, type ProblemBody } from './contract/bodies.js';
+export { pageOf, problemOf } from './contract/bodies.js';
 
 /**
  * A success answer: any 2xx. The reference gives no success status for most operations (lists included), so a check

@@ -12,7 +12,7 @@ let defaultBytes: number | undefined;
  * caches, which only save recomputation, get a minor part of it; 512 MB holds the sorted orders and matches of dozens
  * of 100,000-SKU tenants, beyond which more memory buys little speed.
  */
-export function defaultCacheBytes(): number {
+function defaultCacheBytes(): number {
   if (defaultBytes === undefined) {
     const constrained = process.constrainedMemory?.() ?? 0;
     const total = constrained > 0 ? Math.min(constrained, os.totalmem()) : os.totalmem();

@@ -34,8 +34,3 @@ export class VirtualClock implements Clock {
     this.offsetMs = offsetMs;
   }
 }
-
-/** ISO 8601 string of an epoch-millisecond instant. */
-export function iso(ms: number): string {
-  return new Date(ms).toISOString();
-}

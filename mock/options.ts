@@ -24,8 +24,6 @@ import {
 } from './options/kinds.js';
 import { DEFAULT_RATE, type Rate } from './rate-limit.js';
 
-export { parseLatency, parseRetrySchedule } from './options/grammars.js';
-
 /** A planted fault's name, as the faults layer's option holds it (mock/faults/option.ts). */
 type FaultName = PlantedFaultsOption['faults'] extends ReadonlySet<infer F> ? F : never;
 
@@ -36,7 +34,7 @@ export const DEFAULT_JWT_SECRET = 'opsapi-local-mock-secret-change-me';
 export const DEFAULT_ORG = 'demo';
 
 /** Default retry schedule in seconds after the first attempt (docs/DESIGN.md, "Defaults for what the reference leaves open"). */
-export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [0, 5, 300, 1800, 7200, 18000, 36000, 36000];
+const DEFAULT_RETRY_SCHEDULE: readonly number[] = [0, 5, 300, 1800, 7200, 18000, 36000, 36000];
 
 /**
  * Every option of the mock, once: its flag of `opsapi mock`, `OPSAPI_*` variable, name among `startMock`'s options,

@@ -17,7 +17,7 @@ export interface RequestRef {
 }
 
 /** `<METHOD> <path>`. */
-export function instanceOf(ref: RequestRef): string {
+function instanceOf(ref: RequestRef): string {
   return `${ref.method.toUpperCase()} ${ref.path}`;
 }
 

@@ -8,7 +8,7 @@ import type { Store } from './store/store.js';
 const JOURNAL_BODY_CHARS = 4096;
 
 /** The hooks that record every answer: what the composition root hangs on the HTTP shell (mock/http/app.ts). */
-export interface Recorders {
+interface Recorders {
   readonly onSend: onSendHookHandler[];
   readonly onResponse: onResponseHookHandler[];
 }

@@ -9,7 +9,7 @@ import { DEFAULT_JWT_SECRET, type MockOptions } from './options.js';
  */
 
 /** Fewest characters of an admin key (inferred: 16 random characters are beyond guessing over HTTP). */
-export const MIN_ADMIN_KEY_LENGTH = 16;
+const MIN_ADMIN_KEY_LENGTH = 16;
 
 /** A header value sent as is: visible ASCII without spaces (inferred: HTTP trims spaces around a header value). */
 const KEY_CHARACTERS = /^[\x21-\x7e]+$/;
@@ -20,7 +20,7 @@ LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
 LOOPBACK.addAddress('::1', 'ipv6');
 
 /** Whether a `--host` is a loopback address or name: 127.0.0.0/8, ::1 (in any spelling), localhost. */
-export function isLoopbackHost(host: string): boolean {
+function isLoopbackHost(host: string): boolean {
   const bare = host.trim().replace(/^\[(.*)\]$/, '$1');
   if (/^localhost\.?$/i.test(bare)) return true;
   const family = isIP(bare);

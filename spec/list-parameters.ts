@@ -13,7 +13,7 @@ import {
 } from './limits.js';
 
 /** The filter language, written once for the `FilterBy` parameter and the search body. */
-export const FILTER_GRAMMAR = [
+const FILTER_GRAMMAR = [
   'Filter expression (Endpoints / List and search endpoints). A condition is `Field[Operator]value`;',
   '`&&` means AND, `||` means OR, parentheses group conditions. Inside a URL query string `&&` is sent percent-encoded (`%26%26`).',
   '',
@@ -31,7 +31,7 @@ export const FILTER_GRAMMAR = [
 ].join('\n');
 
 /** The sort syntax. */
-export const SORT_SYNTAX = [
+const SORT_SYNTAX = [
   'Field name; a leading `-` means descending order (documented). Inferred: several fields separated by commas',
   '(`-createdAt,name`); text sorts by ordinal (code unit) order, nulls first ascending; ties are broken by `id` ascending.',
   'Each list operation lists its sortable fields in `x-sortable`. An unknown field gives 400 `COMMON.QUERY.SORTING_PARSING_FAILED`.',

@@ -16,7 +16,7 @@ import { type Quote, type ReferenceSentence, referenceSentence } from './referen
 export type Provenance = 'documented' | 'inferred';
 
 /** The marks of a documented fact, as they appear in the document. */
-export interface DocumentedMarks {
+interface DocumentedMarks {
   'x-provenance': 'documented';
   'x-reference-quote': string;
   'x-reference-section': string;
@@ -32,9 +32,6 @@ export function documented(quote: Quote): DocumentedMarks {
 export function inferred(rationale: string): { 'x-provenance': 'inferred'; 'x-rationale': string } {
   return { 'x-provenance': 'inferred', 'x-rationale': rationale };
 }
-
-/** The provenance marks as they appear in the document. */
-export type ProvenanceMarks = DocumentedMarks | ReturnType<typeof inferred>;
 
 /** A fact with its provenance, as the TypeScript definitions hold it: a documented one quotes, an inferred one explains. */
 export type Fact =
@@ -74,7 +71,7 @@ export function inferredKeyword<K extends string, V>(
 }
 
 /** Why an identifier must not be empty (inferred: the reference shows identifiers as strings only). */
-export const NON_EMPTY_ID_RATIONALE =
+const NON_EMPTY_ID_RATIONALE =
   'The reference shows identifiers and references as strings only; an empty one could address nothing (they are used in paths), so at least one character is expected.';
 
 /** `minLength: 1` on an identifier or reference, marked inferred. */

@@ -3,7 +3,7 @@ import { buildDocument } from './build.js';
 import { ContractValidator } from './validate.js';
 
 /** The contract document and its validator. */
-export interface SharedContract {
+interface SharedContract {
   readonly document: OpenAPIObject;
   readonly validator: ContractValidator;
 }

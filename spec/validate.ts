@@ -11,7 +11,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
 const DOC_ID = 'opsapi:contract';
 
 /** Outcome of validating a value against the contract. */
-export type Validation = { ok: true } | { ok: false; errors: string[] };
+type Validation = { ok: true } | { ok: false; errors: string[] };
 
 /** A response as seen on the wire, for `validateResponse`. */
 export interface ResponseSample {
@@ -24,7 +24,7 @@ export interface ResponseSample {
  * What the API reference makes binding (MUST) for a response of an operation with a given status: see
  * `ContractValidator.responseCore`.
  */
-export interface ResponseCore {
+interface ResponseCore {
   /** The status the reference gives; absent when it gives none, and any status of the response's class meets it. */
   readonly status?: number;
   /**

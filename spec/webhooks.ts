@@ -9,12 +9,12 @@ export function payloadComponentName(eventName: string, version: number): string
 }
 
 /** The webhook key of one event version in the document's `webhooks`, e.g. `Warehouse.Shipment.Shipped.v1`. */
-export function webhookKey(eventName: string, version: number): string {
+function webhookKey(eventName: string, version: number): string {
   return `${eventName}.v${version}`;
 }
 
 /** `X-HMAC-Signature` (Authentication, point 5). */
-export const SIGNATURE_HEADER = {
+const SIGNATURE_HEADER = {
   name: 'X-HMAC-Signature',
   in: 'header' as const,
   required: true,
@@ -25,7 +25,7 @@ export const SIGNATURE_HEADER = {
 };
 
 /** The event id header (inferred: the reference does not say which field or header carries the event identifier). */
-export const EVENT_ID_HEADER = {
+const EVENT_ID_HEADER = {
   name: 'X-Event-Id',
   in: 'header' as const,
   required: true,

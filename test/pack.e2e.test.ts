@@ -7,7 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { offlineNpmEnv, writeOfflineConsumer } from './support/offline-consumer.js';
 import { runCommand } from './support/run-command.js';
 import { ensureFreshDist } from './support/fresh-dist.js';
-import { freePort, startProcess } from '../common/process.js';
+import { freePort } from '../common/free-port.js';
+import { startProcess } from './support/process.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /** A fenced code block of the README: its language, the file its info string names (`title="path"`), its text. */
-export interface ShownFile {
+interface ShownFile {
   readonly language: string;
   readonly title: string | null;
   /** The lines between the fences, each ending with a newline, as a file's text ends. */

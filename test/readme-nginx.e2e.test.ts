@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type TestMock, type TestTenant } from 'opsapi/testing';
-import { freePort, startChild, type Child } from '../common/process.js';
+import { startChild, type Child } from '../common/process.js';
+import { freePort } from '../common/free-port.js';
 import { nginxAvailability } from './support/nginx.js';
 import { runCommand } from './support/run-command.js';
 

@@ -48,7 +48,7 @@ function precise(error: ValueError): ValueError {
 }
 
 /** How a checked object is named in errors: `startMock` and `option`, `t.token` and `field`. */
-export interface Checked {
+interface Checked {
   readonly where: string;
   readonly noun: string;
   /** Names a user may reach for, and the one meant. */

@@ -5,7 +5,7 @@ import { shown } from './check.js';
 export type EventChoice = string | { readonly eventName: string; readonly eventVersion: number };
 
 /** One subscription to make. */
-export interface EventVersionRef {
+interface EventVersionRef {
   readonly eventName: string;
   readonly eventVersion: number;
 }

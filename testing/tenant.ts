@@ -55,7 +55,7 @@ const checkedRequest = (where: string, request: unknown): TokenRequest =>
   checkObject(TokenRequestSchema, request, { where, noun: 'field', meant: { permission: 'permissions' } });
 
 /** What a tenant handle needs of its mock. */
-export interface TenantDeps {
+interface TenantDeps {
   readonly control: TenantControl;
   readonly blockPrivateEndpoints: boolean;
   /** The mock's open listeners (every tenant's). */

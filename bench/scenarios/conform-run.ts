@@ -2,7 +2,7 @@ import { spawnChild } from '../children.js';
 import { ROOT, opsapiCommand } from '../targets/index.js';
 
 /** How one `opsapi conform` child ended. */
-export interface ConformRun {
+interface ConformRun {
   wallS: number;
   exitCode: number | null;
   timedOut: boolean;

@@ -2,13 +2,12 @@ import { fileURLToPath } from 'node:url';
 import { freePort } from '../../common/free-port.js';
 import { startChild } from '../../common/process.js';
 import { rssMb } from '../children.js';
-export { freePort };
 
 /** The project root (the soak runs the mock from the sources, like `npm start`). */
-export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The mock running as a child process. */
-export interface MockProcess {
+interface MockProcess {
   readonly url: string;
   readonly pid: number;
   /** Resident set size of the child now, bytes (VmRSS of /proc/<pid>/status); null where /proc is not available. */

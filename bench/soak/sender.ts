@@ -7,7 +7,7 @@ export const REQUEST_TIMEOUT_MS = 10_000;
 /** The groups request kinds belong to. */
 export type Group = 'read' | 'write' | 'bad' | 'webhook';
 
-export interface Send {
+interface Send {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
   path: string;
   token?: string | null;
@@ -16,7 +16,7 @@ export interface Send {
   raw?: string;
 }
 
-export interface Answer {
+interface Answer {
   status: number | null;
   body: any;
 }

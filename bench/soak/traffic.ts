@@ -7,15 +7,15 @@ import { WEBHOOK_KINDS } from './webhook-kinds.js';
 import { WRITE_KINDS } from './write-kinds.js';
 
 export { REQUEST_TIMEOUT_MS, Traffic, type Group } from './sender.js';
-export { setUpTenant, type SoakTenant } from './tenant.js';
+export { setUpTenant } from './tenant.js';
 
 /** The mix: reads about half, writes a quarter, bad requests and webhook traffic the rest. */
-export const KINDS: Record<string, KindDef> = { ...READ_KINDS, ...WRITE_KINDS, ...BAD_KINDS, ...WEBHOOK_KINDS };
+const KINDS: Record<string, KindDef> = { ...READ_KINDS, ...WRITE_KINDS, ...BAD_KINDS, ...WEBHOOK_KINDS };
 
 const TOTAL_WEIGHT = Object.values(KINDS).reduce((s, k) => s + k.weight, 0);
 
 /** A kind drawn by weight. */
-export function drawKind(): KindDef {
+function drawKind(): KindDef {
   let r = Math.random() * TOTAL_WEIGHT;
   for (const kind of Object.values(KINDS)) {
     r -= kind.weight;

@@ -2,7 +2,7 @@ import { type Child, freePort, spawnChild } from '../children.js';
 import { ROOT } from './index.js';
 
 /** The delayed target (./delayed-server.ts) running in its own process. */
-export interface DelayedTarget {
+interface DelayedTarget {
   readonly url: string;
   readonly child: Child;
   stop(): Promise<void>;

@@ -9,8 +9,6 @@ import type { DecisionFile } from '../../spec/decisions/index.js';
 import { reportNameProblem, writeReport } from '../report-files.js';
 import { RUN_DEFAULTS } from '../../conformance/orchestration/run-defaults.js';
 
-export { writeReport } from '../report-files.js';
-
 const collect = (value: string, previous: string[] = []) => [
   ...previous,
   ...value
@@ -21,7 +19,7 @@ const collect = (value: string, previous: string[] = []) => [
 const collectRaw = (value: string, previous: string[] = []) => [...previous, value];
 
 /** Check ids accepted as failing: a JSON array of ids, `{ "accepted": [...] }`, or a previous JSON report (its failures). */
-export function readBaseline(file: string): string[] {
+function readBaseline(file: string): string[] {
   const value = readJson(file, '--baseline');
   if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value;
   const o = value as { accepted?: unknown; checks?: unknown };

@@ -12,7 +12,7 @@ import { RecentSet } from '../receiver/recent-set.js';
 import { startWebhookReceiver, type RunningReceiver } from '../receiver/server.js';
 
 /** Default port of the local receiver: next to the mock's and the proxy's (4010, 4020), so all three run side by side. */
-export const DEFAULT_LISTEN_PORT = 4030;
+const DEFAULT_LISTEN_PORT = 4030;
 
 /** Lifetime of the token minted for the listener; a fresh one is minted for the clean-up at exit. */
 const TOKEN_SECONDS = 24 * 3600;

@@ -16,7 +16,7 @@ const PRINTED_TOKEN_SECONDS = 30 * 24 * 3600;
  * limitedToken, webhookSecret, org}`), which a harness in any language or a Testcontainers wait strategy reads, and
  * the banner's facts. Tokens are for the default tenant and valid for 30 days.
  */
-export interface StartupFacts {
+interface StartupFacts {
   readonly url: string;
   readonly port: number;
   readonly adminToken: string;

@@ -9,7 +9,7 @@ import { duration, flag, integer } from '../options.js';
  */
 
 /** The CLI's own flags, after the mock's options in `--help`. */
-export const OUTPUT_FLAGS = [
+const OUTPUT_FLAGS = [
   { flag: '--quiet', env: 'QUIET', help: 'print only the URL' },
   {
     flag: '--print-json',
@@ -27,7 +27,7 @@ interface Box {
 }
 
 /** How commander shows a default in `--help`: a parsed option in its own grammar, text quoted, `unset`'s words for none. */
-export function defaultText(spec: MockOption): string | null {
+function defaultText(spec: MockOption): string | null {
   const kind = spec.value;
   if (kind.kind === 'switch' || kind.kind === 'list' || kind.kind === 'path') return null;
   if (kind.kind === 'parsed') return kind.format(spec.default);
@@ -73,7 +73,7 @@ export function mockFlags(): Option[] {
 }
 
 /** The values commander parsed from the flags and `OPSAPI_*` variables, by attribute name. */
-export type FlagValues = Readonly<Record<string, unknown>>;
+type FlagValues = Readonly<Record<string, unknown>>;
 
 /** A flag's value as the mock reads it: unboxed, collected, or the option's default when not given. */
 function fromFlag(spec: MockOption, given: unknown): unknown {

@@ -21,7 +21,7 @@ export class AdminKeyError extends ApiError {
 }
 
 /** A subscription as the API returns it. */
-export interface SubscriptionRecord {
+interface SubscriptionRecord {
   id: string;
   endpoint: string;
   eventName: string;

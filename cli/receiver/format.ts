@@ -14,7 +14,7 @@ export interface ReceivedEvent {
 }
 
 /** Longest `data` summary on a readable line. */
-export const SHORT_DATA_CHARS = 120;
+const SHORT_DATA_CHARS = 120;
 
 /** `HH:MM:SS.mmm` in UTC. */
 export function clockTime(date: Date): string {
@@ -22,7 +22,7 @@ export function clockTime(date: Date): string {
 }
 
 /** `key=value` pairs of the event data, cut to `max` characters with an ellipsis. */
-export function shortData(data: Record<string, unknown>, max = SHORT_DATA_CHARS): string {
+function shortData(data: Record<string, unknown>, max = SHORT_DATA_CHARS): string {
   const parts: string[] = [];
   for (const [key, value] of Object.entries(data)) {
     const text = typeof value === 'string' ? value : JSON.stringify(value);

@@ -6,7 +6,7 @@ import type { ReceivedEvent } from './format.js';
 import { RecentSet } from './recent-set.js';
 
 /** Settings of a webhook receiver. */
-export interface ReceiverOptions {
+interface ReceiverOptions {
   readonly host: string;
   /** 0: any free port. */
   readonly port: number;
@@ -34,7 +34,7 @@ export interface RunningReceiver {
   close(): Promise<void>;
 }
 
-export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
 const FORWARD_EXCERPT_BYTES = 64 * 1024;
 /** Time the forwards under way get to finish when the listener stops (inferred). */
 const CLOSE_GRACE_MS = 1000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseLatency, parseRetrySchedule } from '../../mock/options.js';
+import { parseLatency, parseRetrySchedule } from '../../mock/options/grammars.js';
 import { parseRate } from '../../mock/rate-limit.js';
 import { duration } from '../options.js';
 

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { freePort, startProcess } from '../../common/process.js';
+import { freePort } from '../../common/free-port.js';
+import { startProcess } from '../../test/support/process.js';
 import { startMockServer, type RunningMock } from '../../index.js';
 import { opsapi, stderrLines } from './run-cli.js';
 

@@ -4,7 +4,7 @@ import { defaultOptions, MOCK_OPTIONS, type MockOptionName, type MockOptions } f
 import type { MockOption } from '../../mock/options/kinds.js';
 import { StartMockOptionsSchema } from '../../testing/options.js';
 import { mockCommand } from '../commands/mock.js';
-import { defaultText, OUTPUT_FLAGS, optionsFromFlags } from '../commands/mock-flags.js';
+import { optionsFromFlags } from '../commands/mock-flags.js';
 
 const ENTRIES = Object.entries(MOCK_OPTIONS) as [MockOptionName, MockOption][];
 
@@ -25,7 +25,8 @@ describe('the flags of opsapi mock and the options of startMock, read from the t
     const flags = mockCommand().options.map((o) => [o.flags, o.envVar]);
     expect(flags).toEqual([
       ...ENTRIES.map(([, spec]) => [spec.flag, `OPSAPI_${spec.env}`]),
-      ...OUTPUT_FLAGS.map((o) => [o.flag, `OPSAPI_${o.env}`]),
+      ['--quiet', 'OPSAPI_QUIET'],
+      ['--print-json', 'OPSAPI_PRINT_JSON'],
     ]);
   });
 
@@ -34,14 +35,22 @@ describe('the flags of opsapi mock and the options of startMock, read from the t
   });
 
   it('show each default in --help, as the option writes it', () => {
-    const help = mockCommand().configureHelp({ helpWidth: 1000 }).helpInformation().split('\n');
+    const command = mockCommand();
+    const help = command.configureHelp({ helpWidth: 1000 }).helpInformation().split('\n');
+    const lineOf = (flag: string) => help.find((l) => l.trimStart().startsWith(`${flag} `)) ?? '';
     for (const [, spec] of ENTRIES) {
-      const line = help.find((l) => l.trimStart().startsWith(`${spec.flag} `)) ?? '';
+      const line = lineOf(spec.flag);
       expect(line, spec.flag).toContain(spec.help);
-      const shown = defaultText(spec);
-      if (shown === null) expect(line, spec.flag).not.toContain('default:');
+      const shown = command.options.find((o) => o.flags === spec.flag)?.defaultValueDescription;
+      if (shown === undefined) expect(line, spec.flag).not.toContain('default:');
       else expect(line, spec.flag).toContain(`(default: ${shown}, env: OPSAPI_${spec.env})`);
     }
+    // A parsed value in its own grammar, text quoted, `unset`'s words where there is no value, none for a switch.
+    const { rateLimit, host, cacheMb } = MOCK_OPTIONS;
+    expect(lineOf(rateLimit.flag)).toContain(`(default: ${rateLimit.value.format(rateLimit.default)},`);
+    expect(lineOf(host.flag)).toContain(`(default: "${host.default}",`);
+    expect(lineOf(cacheMb.flag)).toContain(`(default: ${cacheMb.unset},`);
+    expect(lineOf('--log-requests')).not.toContain('default:');
   });
 
   it('give the embedded defaults when no flag is given', async () => {

@@ -1,6 +1,6 @@
 import { MOCK_OPTIONS, type MockOptionName } from '../../mock/options.js';
 import type { MockOption } from '../../mock/options/kinds.js';
-import { defaultText, OUTPUT_FLAGS } from '../commands/mock-flags.js';
+import { mockFlags } from '../commands/mock-flags.js';
 
 /**
  * The README's table of the options of `opsapi mock` and `startMock`, generated from the mock's table
@@ -13,7 +13,15 @@ export const WRITE_COMMAND = 'npx tsx cli/test/write-mock-options-doc.ts';
 
 /** The first line of the generated block: where it comes from, and that it is not edited by hand. */
 export const BEGIN = `<!-- Generated from mock/options.ts by \`${WRITE_COMMAND}\`. Do not edit: change the table and regenerate. -->`;
-export const END = '<!-- End of the generated table of mock options. -->';
+const END = '<!-- End of the generated table of mock options. -->';
+
+/** The flags of `opsapi mock`: one per option of the table, then the CLI's own output flags. */
+const FLAGS = mockFlags();
+const OUTPUT_FLAGS = FLAGS.slice(Object.keys(MOCK_OPTIONS).length);
+
+/** An option's default as `--help` shows it, or null when it shows none. */
+const defaultText = (spec: MockOption): string | null =>
+  FLAGS.find((o) => o.flags === spec.flag)?.defaultValueDescription ?? null;
 
 const code = (text: string) => `\`${text}\``;
 const cell = (text: string) => text.replaceAll('|', '\\|');
@@ -34,7 +42,7 @@ function defaultsCell(spec: MockOption): string {
 }
 
 /** The Markdown table, a row per flag in the order of `opsapi mock --help`. */
-export function renderMockOptionsTable(): string {
+function renderMockOptionsTable(): string {
   const rows = (Object.entries(MOCK_OPTIONS) as [MockOptionName, MockOption][]).map(([field, spec]) => [
     code(spec.flag),
     code(`OPSAPI_${spec.env}`),
@@ -42,7 +50,7 @@ export function renderMockOptionsTable(): string {
     defaultsCell(spec),
     spec.help,
   ]);
-  const output = OUTPUT_FLAGS.map((o) => [code(o.flag), code(`OPSAPI_${o.env}`), '-', 'off', o.help]);
+  const output = OUTPUT_FLAGS.map((o) => [code(o.flags), code(o.envVar ?? ''), '-', 'off', o.description]);
   const body = [...rows, ...output].map((row) => row.map(cell));
   const head = ['Flag', 'Variable', '`startMock`', 'Default', 'Meaning'];
   // Columns padded to their widest cell, as the repository's formatter (biome) writes Markdown tables.

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startChild, startProcess, type Child } from '../process.js';
+import { startChild, type Child } from '../process.js';
+import { startProcess } from '../../test/support/process.js';
 
 /** A tiny `node -e` child. */
 const node = (script: string, options: Parameters<typeof startChild>[2] = {}) =>

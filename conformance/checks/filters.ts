@@ -7,8 +7,6 @@ import { combinationChecks } from './filters-combinations.js';
 import { inferredChecks } from './filters-inferred.js';
 import { CLAUSE, CODE, filtered, onEveryFilter } from './filters-support.js';
 
-export { buildCase } from '../observe/filter-case.js';
-
 function kebab(op: FilterOperator): string {
   return op.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase();
 }

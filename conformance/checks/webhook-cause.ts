@@ -5,7 +5,7 @@ import { type EventRef, subscriptionOrder } from '../observe/events.js';
 import { type Subscribed, subscribe, subscriptionsAt } from '../observe/subscriptions.js';
 
 /** Subscriptions of the receiver a run creates at most (one per event and version offered). */
-export const MAX_RECEIVER_SUBSCRIPTIONS = 200;
+const MAX_RECEIVER_SUBSCRIPTIONS = 200;
 
 /** Subscription requests in flight at once (the client paces them under the tenant's rate limit too). */
 const IN_FLIGHT = 8;

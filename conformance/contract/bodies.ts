@@ -17,7 +17,7 @@ export function isJsonMedia(type: string): boolean {
 export type CollectionForm = 'envelope' | 'array';
 
 /** A page envelope as received. */
-export interface PageBody {
+interface PageBody {
   results: Record<string, unknown>[];
   pageNumber: number;
   pageSize: number;
@@ -34,7 +34,7 @@ export function pageOf(exchange: Exchange): PageBody | undefined {
 }
 
 /** A problem body, loosely typed. */
-export type ProblemBody = {
+type ProblemBody = {
   type?: unknown;
   title?: unknown;
   status?: unknown;

@@ -18,7 +18,7 @@ type RuleEnv = { readonly decisions?: Decisions | undefined };
  * The value a run expects at a decision point: the one observed at the real deployment when the run was given its
  * decisions (`opsapi conform --decisions`), else the contract's inferred value. Checks of such points stay SHOULD.
  * The point ids and the type of each kind's value are in spec/decisions/kinds.ts; which check compares which point
- * is in conformance/learn/should-map.ts.
+ * is in conformance/test/support/should-map.ts.
  */
 export function expected<K extends keyof DecisionValues>(run: RunContext, id: string, inferred: DecisionValues[K]) {
   return decided<K>(run.ruleEnv.decisions, id, inferred);

@@ -28,7 +28,7 @@ export function escapeToken(token: string): string {
 }
 
 /** The node a pointer names, or undefined. */
-export function resolve(document: unknown, pointer: string): unknown {
+function resolve(document: unknown, pointer: string): unknown {
   let node: unknown = document;
   for (const token of tokens(pointer)) {
     if (node === null || typeof node !== 'object') return undefined;
@@ -38,7 +38,7 @@ export function resolve(document: unknown, pointer: string): unknown {
 }
 
 /** The provenance of one fact; throws when the pointer names no node with a provenance (a broken reference). */
-export function provenanceOf(document: OpenAPIObject, fact: Fact): 'documented' | 'inferred' {
+function provenanceOf(document: OpenAPIObject, fact: Fact): 'documented' | 'inferred' {
   const node = resolve(document, fact);
   const value = typeof node === 'string' ? node : (node as { 'x-provenance'?: unknown } | undefined)?.['x-provenance'];
   if (value === 'documented' || value === 'inferred') return value;

@@ -8,7 +8,7 @@ import type { FieldType } from '../../spec/lists/operators.js';
 /** An ISO 8601 date or date-time, as a JSON API sends dates (`2025-03-01`, `2025-03-01T08:00:00Z`, with offset). */
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
-export const isIsoDate = (v: unknown): v is string =>
+const isIsoDate = (v: unknown): v is string =>
   typeof v === 'string' && ISO_DATE.test(v) && !Number.isNaN(Date.parse(v));
 
 /**
@@ -36,7 +36,7 @@ export function pascalCase(name: string): string {
  * sortable where an endpoint exposes them" (Endpoints / List and search endpoints). Matched without regard to case,
  * since the reference writes them in PascalCase and a JSON API may send them in camelCase.
  */
-export const DOCUMENTED_DATE_FIELDS = ['CreatedAt', 'LastModifiedAt'] as const;
+const DOCUMENTED_DATE_FIELDS = ['CreatedAt', 'LastModifiedAt'] as const;
 
 export function isDocumentedDateField(name: string): boolean {
   return DOCUMENTED_DATE_FIELDS.some((d) => d.toLowerCase() === name.toLowerCase());

@@ -7,7 +7,7 @@ import { contract } from './contract.js';
  * The contract part of the rules' environment (`RuleEnv` of rules/types.ts, less its base path), named here because
  * the rules import this folder, not the other way round.
  */
-export interface JudgingContract {
+interface JudgingContract {
   validator: ContractValidator;
   decisions?: Decisions;
 }

@@ -1,4 +1,4 @@
-import { decisionPoint, PROBLEM_MEDIA_TYPES, type DecisionEvidence } from '../../spec/decisions/index.js';
+import { DECISION_POINTS, PROBLEM_MEDIA_TYPES, type DecisionEvidence } from '../../spec/decisions/index.js';
 import { isRfc9110Section401Address } from '../../spec/schemas/problem.js';
 import { mediaTypeOf, problemOf } from '../contract/bodies.js';
 import { recordedRequest, recordedResponse, type Exchange } from '../wire/client.js';
@@ -17,7 +17,7 @@ interface Seen {
 }
 
 /** The evidence of an exchange, credentials redacted, bodies clipped. */
-export function evidence(ex: Exchange, redactor: Redactor): DecisionEvidence {
+function evidence(ex: Exchange, redactor: Redactor): DecisionEvidence {
   const request = recordedRequest(ex);
   const response = recordedResponse(ex, redactor);
   return {
@@ -44,7 +44,7 @@ export class Observations {
    * value is a conflict, unless `replace`: a better observation (a real burst over a forced 429) takes the place.
    */
   record(id: string, observed: unknown, ex?: Exchange, replace = false): void {
-    if (!decisionPoint(id)) return;
+    if (!DECISION_POINTS.has(id)) return;
     const known = this.seen.get(id);
     const proof = ex ? [evidence(ex, this.redactor)] : [];
     if (!known || (replace && JSON.stringify(known.observed) !== JSON.stringify(observed))) {

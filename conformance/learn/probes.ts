@@ -7,8 +7,6 @@ import { BURST, FORCED_429 } from './probes-rate-limit.js';
 import { WEBHOOK_PROBES } from './probes-webhooks.js';
 import { WRITE_PROBES } from './probes-writes.js';
 
-export type { Probe, ProbeContext } from './probe.js';
-
 /**
  * Every probe, in the order they run: credentials and the catalog, then the writes and the webhook scenario (their
  * subscriptions and notifications give the lists items to read until the clean-up), then the lists, read once and

@@ -8,14 +8,14 @@ export interface EventRef {
 }
 
 /** The events a target offers, or why none could be read (for a skip that names what is missing). */
-export interface EventsRead {
+interface EventsRead {
   events: EventRef[];
   /** Set when `events` is empty: what each events endpoint answered. */
   reason?: string;
 }
 
-export const EVENT_VERSIONS = '/v1/notifications/events/versions';
-export const EVENTS = '/v1/notifications/events';
+const EVENT_VERSIONS = '/v1/notifications/events/versions';
+const EVENTS = '/v1/notifications/events';
 
 /**
  * The records of a collection that carry an `eventName` and an integer `eventVersion`: the only fields the

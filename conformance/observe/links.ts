@@ -42,7 +42,7 @@ export const TRANSPORT_HEADERS: ReadonlySet<string> = new Set([
 const MIN_LENGTH = 6;
 
 /** Every string and number inside a JSON value (bounded depth), as text. */
-export function scalarsOf(value: unknown, out = new Set<string>(), depth = 0): Set<string> {
+function scalarsOf(value: unknown, out = new Set<string>(), depth = 0): Set<string> {
   if (typeof value === 'string' || typeof value === 'number') out.add(String(value));
   else if (value && typeof value === 'object' && depth < 6)
     for (const v of Array.isArray(value) ? value : Object.values(value)) scalarsOf(v, out, depth + 1);
@@ -50,7 +50,7 @@ export function scalarsOf(value: unknown, out = new Set<string>(), depth = 0): S
 }
 
 /** The values a delivery carries that could name its notification: body values and non-transport header values. */
-export function deliveryValues(d: Delivery): Set<string> {
+function deliveryValues(d: Delivery): Set<string> {
   const out = scalarsOf(d.json);
   for (const [name, v] of Object.entries(d.headers))
     if (!TRANSPORT_HEADERS.has(name.toLowerCase())) for (const one of Array.isArray(v) ? v : [v]) if (one) out.add(one);

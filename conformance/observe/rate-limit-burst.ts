@@ -7,7 +7,7 @@ import type { RunContext } from '../context.js';
  * (inferred): a target 50 ms away answers 16 requests in flight at ~300/s, the mock's whole default limit, so the
  * probe must be able to go well past it; 256 in flight meet 5,000/s at 50 ms and stay a modest load for one tenant.
  */
-export const MAX_IN_FLIGHT = 256;
+const MAX_IN_FLIGHT = 256;
 
 /** Shortest time a level of concurrency runs before the probe judges it (a few round trips at 50 ms). */
 const STEP_MS = 500;

@@ -12,7 +12,7 @@ import { readCollection } from './read-all.js';
  */
 
 /** The items of a list read with a credential, or why they cannot be read. */
-export interface Items {
+interface Items {
   ids: string[];
   /** The first answer, as evidence (absent when the read was shared with the lists checks). */
   first: Exchange | undefined;

@@ -6,7 +6,7 @@ import { CredentialRefusedError, UsageError } from '../errors.js';
 import type { Redactor } from '../wire/redact.js';
 
 /** A credential of the run, by the part it plays. */
-export type CredentialRole = 'main' | 'apiKey' | 'limited' | 'other' | 'rateLimit';
+type CredentialRole = 'main' | 'apiKey' | 'limited' | 'other' | 'rateLimit';
 
 /** The check name of the reads that prove a credential (their own 401 is judged here, never renewed or re-proved). */
 const PROOF = 'credentials';

@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 import { mockAdminHeaders, nonce } from '../helpers.js';
 
 /** The `org` claim of a JWT, read without verification (to mint more tokens of the same tenant on a mock). */
-export function orgOf(token: string): string | undefined {
+function orgOf(token: string): string | undefined {
   try {
     const { org } = decodeJwt(token);
     return typeof org === 'string' ? org : undefined;

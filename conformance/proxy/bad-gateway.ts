@@ -4,7 +4,7 @@
  * (inferred, as the mock's unknown route). 502 also for a timeout, so a client sees one status for "the target did
  * not answer" (inferred; RFC 9110 section 15.6.3).
  */
-export const BAD_GATEWAY_TYPE = 'https://www.rfc-editor.org/rfc/rfc9110#section-15.6.3';
+const BAD_GATEWAY_TYPE = 'https://www.rfc-editor.org/rfc/rfc9110#section-15.6.3';
 
 /** One line saying why a transport operation failed (undici and node errors; an AggregateError has no message). */
 export function reasonOf(error: unknown): string {

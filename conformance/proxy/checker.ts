@@ -55,7 +55,7 @@ interface Tally {
   evidence: Evidence[];
 }
 
-export interface ProxyCheckerOptions {
+interface ProxyCheckerOptions {
   /** The target's URL (its path is the base path the contract's paths are below). */
   target: URL;
   env?: Omit<RuleEnv, 'basePath'>;

@@ -3,14 +3,14 @@ import type { Exchange } from '../wire/client.js';
 import { problemOf } from '../contract/bodies.js';
 
 /** One answer the contract declares for an operation: a status and, for coded errors, a code. */
-export interface DeclaredPair {
+interface DeclaredPair {
   operationId: string;
   status: number;
   code: string | null;
 }
 
 /** What the traffic covered of the contract: operations called, declared answers met, answers the contract lacks. */
-export interface TrafficCoverage {
+interface TrafficCoverage {
   operations: { total: number; called: number; calls: Record<string, number> };
   pairs: { total: number; met: number; missing: DeclaredPair[] };
   /** Answers of contract operations the contract does not declare (status, or status and code). */

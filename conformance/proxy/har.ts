@@ -4,12 +4,10 @@ import type { Content, Creator, Entry, Header, Log, PostData } from 'har-format'
 import { headerValue, type CapturedExchange } from './exchange.js';
 import { redactBodyText, redactHeaders, redactQuery } from './redaction.js';
 
-export { isSecretParameter, REDACTED, redactHeaders, redactHeaderValue, redactQuery } from './redaction.js';
-
 /** An entry as recorded: HAR 1.2, plus Chrome's `_error` on a response that did not (fully) come. */
-export type RecordedEntry = Entry & { response: Entry['response'] & { _error?: string } };
+type RecordedEntry = Entry & { response: Entry['response'] & { _error?: string } };
 
-export interface HarRecorderOptions {
+interface HarRecorderOptions {
   creator: Creator;
   /**
    * The address the requests went to (the proxy's target, base path included): entries' URLs are this plus the
@@ -50,7 +48,7 @@ const ms = (value: number): number => Math.round(value * 1000) / 1000;
  * body is kept compressed (base64) and `content.size` counts its bytes, as the proxy never decodes. The proxy measures
  * only the whole exchange, so `timings.wait` carries it (`send` and `receive` 0).
  */
-export function harEntry(x: CapturedExchange, baseUrl?: string): RecordedEntry {
+function harEntry(x: CapturedExchange, baseUrl?: string): RecordedEntry {
   const { target, query } = redactQuery(x.target);
   const base = (baseUrl ?? `http://${headerValue(x.requestHeaders, 'host') ?? 'localhost'}`).replace(/\/+$/, '');
   const requestType = headerValue(x.requestHeaders, 'content-type');

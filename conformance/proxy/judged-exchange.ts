@@ -5,7 +5,7 @@ import type { Redactor } from '../wire/redact.js';
 import type { CapturedExchange } from './forward.js';
 
 /** Header pairs as one record (lowercased names; repeated headers joined with ", ", set-cookie lines with "\n"). */
-export function headerRecord(pairs: readonly [string, string][]): Record<string, string> {
+function headerRecord(pairs: readonly [string, string][]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of pairs) {
     const key = name.toLowerCase();

@@ -38,7 +38,7 @@ export interface MessageHead {
   upgrade: boolean;
 }
 
-export interface MessageEvents {
+interface MessageEvents {
   /** Return true (responses) when the message has no body whatever its headers say: the answer to a HEAD. */
   onHead(head: MessageHead): boolean;
   onBody(chunk: Buffer): void;

@@ -2,7 +2,7 @@
  * What the proxy's recordings never keep: credentials. Recorded traffic is shared (attached to issues, committed as
  * fixtures), so header values and query parameters that carry credentials are replaced by `<redacted>` (inferred).
  */
-export const REDACTED = '<redacted>';
+const REDACTED = '<redacted>';
 
 /**
  * Headers whose values are credentials: the API's two (Authentication: `Authorization: Bearer <JWT>`, `X-Api-Key`),
@@ -25,7 +25,7 @@ const WITH_SCHEME = new Set(['authorization', 'proxy-authorization']);
 const URL_HEADERS = new Set(['location', 'content-location', 'referer']);
 
 /** A header's value as recordings keep it. */
-export function redactHeaderValue(name: string, value: string): string {
+function redactHeaderValue(name: string, value: string): string {
   const lower = name.toLowerCase();
   if (URL_HEADERS.has(lower)) return redactQuery(value).target;
   if (!SECRET_HEADERS.has(lower)) return value;
@@ -49,7 +49,7 @@ const SECRET_PARAMETERS = new Set(['token', 'accesstoken', 'apikey', 'key', 'sec
  * and any name ending in token or secret (`id_token`, `client_secret`; inferred: better one harmless value hidden
  * than one credential kept).
  */
-export function isSecretParameter(name: string): boolean {
+function isSecretParameter(name: string): boolean {
   const plain = name.toLowerCase().replace(/[-_]/g, '');
   return (
     SECRET_PARAMETERS.has(plain) || plain.endsWith('token') || plain.endsWith('secret') || plain.endsWith('apikey')

@@ -48,17 +48,17 @@ function shownOptions(options: ConformOptions): Record<string, unknown> {
 }
 
 /** What a report is built from: the run's options, its redactor and remarks (a proxy passes its own). */
-export type ReportSource = Pick<RunContext, 'redactor' | 'mockAdmin' | 'notes'> & { options: ConformOptions };
+type ReportSource = Pick<RunContext, 'redactor' | 'mockAdmin' | 'notes'> & { options: ConformOptions };
 
 /** A check of the registry as the selection sees it. */
-export interface RegistryEntry {
+interface RegistryEntry {
   id: string;
   level: Level;
   family: Family;
 }
 
 /** What `--only`/`--skip` chose: the flags as given, and the checks of the registry they left out. */
-export interface SelectionSource {
+interface SelectionSource {
   only: string[];
   skip: string[];
   notSelected: RegistryEntry[];

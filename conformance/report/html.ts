@@ -22,7 +22,7 @@ function h(text: string): string {
 }
 
 /** The anchor of a check's row (ids hold dots and dashes only, valid in an HTML id and a URL fragment). */
-export function checkAnchor(id: string): string {
+function checkAnchor(id: string): string {
   return `check-${id}`;
 }
 

@@ -5,7 +5,7 @@ import { evidenceLines } from './text.js';
 import { failureHeading, infoHeading } from './verdict.js';
 
 /** Escapes text for XML attributes and content, dropping characters XML 1.0 cannot carry. */
-export function xmlEscape(text: string): string {
+function xmlEscape(text: string): string {
   return (
     text
       // biome-ignore lint/suspicious/noControlCharactersInRegex: XML 1.0 allows only these characters; the rest are dropped

@@ -24,7 +24,7 @@ export function isFailing(r: CheckResult): boolean {
 }
 
 /** Report order of checks: failures, errors, failures the baseline accepts, skips, passes. */
-export function rank(r: CheckResult): number {
+function rank(r: CheckResult): number {
   if (r.outcome === 'fail') return r.baselined ? 2 : 0;
   if (r.outcome === 'error') return r.baselined ? 2 : 1;
   return r.outcome === 'skip' ? 3 : 4;
@@ -87,20 +87,6 @@ export function selectionLine(report: Report): string | undefined {
   if (MUST + SHOULD === 0)
     return `${flags ? `${flags}: ` : ''}every check of the registry (${s.registry.MUST} MUST, ${s.registry.SHOULD} SHOULD)`;
   return `${flags}: ${MUST} of ${s.registry.MUST} MUST and ${SHOULD} of ${s.registry.SHOULD} SHOULD checks not selected`;
-}
-
-/** The verdict and what caused it. */
-export function certification(report: Report): { verdict: 'CERTIFIED' | 'NOT CERTIFIED'; because: string } {
-  if (report.certified) return { verdict: 'CERTIFIED', because: 'every MUST check ran and passed' };
-  const reasons = certificationReasons(report);
-  // A report built by this version always has a reason; an older JSON report read back may not.
-  return { verdict: 'NOT CERTIFIED', because: reasons.length ? reasons.join('; ') : 'see the checks' };
-}
-
-/** "CERTIFIED: ..." or "NOT CERTIFIED: ..." with the causes. */
-export function certificationLine(report: Report): string {
-  const { verdict, because } = certification(report);
-  return `${verdict}: ${because}`;
 }
 
 /** "41 of 60 MUST checks ran". */

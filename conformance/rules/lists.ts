@@ -13,7 +13,7 @@ const DEFAULT_PAGE_SIZE = 25;
 const MAX_PAGE_SIZE = 1000;
 
 /** The list parameters of a request as sent: the query string of a GET list, the JSON body of a search. */
-export function sentListParams(ex: Exchange): Record<string, unknown> {
+function sentListParams(ex: Exchange): Record<string, unknown> {
   const op = ex.operationId ? operation(ex.operationId) : undefined;
   if (op?.list?.parametersIn === 'body') {
     try {
@@ -159,7 +159,7 @@ function judgeSortOrder(ex: Exchange): Finding[] {
 }
 
 /** Column names a filter expression names (quoted values left out). */
-export function filterColumns(filterBy: string): string[] {
+function filterColumns(filterBy: string): string[] {
   const unquoted = filterBy.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, '""');
   return [...unquoted.matchAll(/([A-Za-z_][\w.]*)\s*\[/g)].map((m) => m[1] as string);
 }

@@ -1,7 +1,7 @@
 import type { ListField } from '../../spec/lists/fields.js';
 
 /** Compares two values of a list field in ascending order: negative, 0, positive. */
-export type Compare = (a: unknown, b: unknown) => number;
+type Compare = (a: unknown, b: unknown) => number;
 
 // Collation is not stated by the reference: ordinal, case-insensitive and locale orders are all accepted here.
 const collator = new Intl.Collator('en');

@@ -5,7 +5,7 @@ import { Findings, where, type ExchangeRule } from './types.js';
 import { expectedIn } from '../contract/decided.js';
 import type { RuleEnv } from './types.js';
 
-export const MISSING_PERMISSIONS = 'COMMON.AUTH.MISSING_PERMISSIONS';
+const MISSING_PERMISSIONS = 'COMMON.AUTH.MISSING_PERMISSIONS';
 
 /** Authentication, point 4: the 403 carries COMMON.AUTH.MISSING_PERMISSIONS and a type naming it. */
 export function judge403Code(ex: Exchange): Findings {

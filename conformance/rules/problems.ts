@@ -15,7 +15,7 @@ function mediaType(ex: Exchange): string {
 const UNCODED = new Set([401, 405, 406, 413, 415]);
 
 /** Error answers of contract operations: what the problem rules judge. */
-export const isContractError = (ex: Exchange): boolean => ex.status >= 400 && ex.operationId !== undefined;
+const isContractError = (ex: Exchange): boolean => ex.status >= 400 && ex.operationId !== undefined;
 
 /** Whether `instance` is `<METHOD> <path>` of the request (the path as sent, or below a base path). */
 function instanceMatches(instance: unknown, ex: Exchange, basePath: string): boolean {

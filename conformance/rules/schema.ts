@@ -13,7 +13,7 @@ import { Findings, type ExchangeRule, type RuleEnv } from './types.js';
  *   but no status ("Success status code: not shown"), any 2xx is judged by that body.
  * - Any other status: SHOULD (the contract declares none).
  */
-export function responseLevel(ex: Exchange): Level {
+function responseLevel(ex: Exchange): Level {
   const op = operation(ex.operationId as string);
   if (ex.status >= 400) return 'MUST';
   if (ex.status < 200 || ex.status > 299) return 'SHOULD';

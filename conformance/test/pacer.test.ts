@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { RequestSpec } from '../wire/client.js';
 import { paceGroupOf } from '../wire/pace-group.js';
-import { Pacer, type PacerTime } from '../wire/pacer.js';
+import { Pacer } from '../wire/pacer.js';
+
+/** What a pacer needs of time (its constructor's second argument). */
+type PacerTime = NonNullable<ConstructorParameters<typeof Pacer>[1]>;
 
 /** Virtual time: `sleep` moves the clock instead of waiting, so the tests are exact and take no time. */
 function virtualTime(): PacerTime & { at: number } {

@@ -3,7 +3,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../common/free-port.js';
 import { allChecks } from '../orchestration/registry.js';
-import { RESULT_FILE, prismMarkdown, runAgainstPrism, startPrism } from '../peers/prism.js';
+import { RESULT_FILE, prismMarkdown, runAgainstPrism, startPrism } from './support/prism.js';
 
 // One Prism for both parts of this file (a start costs ~2 s of CPU).
 let prism: { stop: () => Promise<void> } | undefined;
@@ -54,7 +54,7 @@ describe('the runner against Stoplight Prism (a stateless mock of the same contr
     for (const id of failedMust)
       expect(
         committed,
-        `${id} failed against Prism but is not in prism-result.md (run npx tsx conformance/peers/prism.ts --write)`,
+        `${id} failed against Prism but is not in prism-result.md (run npx tsx conformance/test/support/prism.ts --write)`,
       ).toContain(`\`${id}\``);
   }, 120_000);
 });

@@ -2,8 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { htmlReport } from '../report/html.js';
 import { junitReport } from '../report/junit.js';
 import { textSummary } from '../report/text.js';
-import { certificationLine, exitZeroLine, failuresFirst } from '../report/verdict.js';
+import { runVerdict } from '../report/run-verdict.js';
+import { exitZeroLine, failuresFirst } from '../report/verdict.js';
 import type { CheckResult, Counts, Report } from '../types.js';
+
+/** The verdict of the run under `--certify`: "CERTIFIED: ..." or "NOT CERTIFIED: ..." with the causes. */
+const certificationLine = (r: Report) => runVerdict({ ...r, options: { ...r.options, certify: true } }).text;
 
 /** A check result as the runner makes them (the fields a test does not name take their pass values). */
 function result(id: string, over: Partial<CheckResult> = {}): CheckResult {
@@ -107,6 +111,12 @@ describe('the wording of the verdict', () => {
     expect(htmlReport(r)).toContain('229 failures (8 of 229 shown)');
     expect(junitReport(r)).toContain('229 failures (8 of 229 shown)');
     expect(certificationLine(r)).toBe('NOT CERTIFIED: 1 MUST check failed: lists.defaults');
+  });
+
+  it('escapes the JUnit report, dropping characters XML 1.0 cannot carry', () => {
+    const evidence = [{ message: '<a b="c">&\u0001\'' }];
+    const r = report([result('lists.defaults', { outcome: 'fail', evidence, failureCount: 1 })]);
+    expect(junitReport(r)).toContain('&lt;a b=&quot;c&quot;&gt;&amp;&apos;');
   });
 
   it('names a few skipped ids and counts the rest', () => {

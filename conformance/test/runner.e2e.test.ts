@@ -3,7 +3,7 @@ import { FAULTS, type FaultName } from '../../index.js';
 import { startMockServer, type RunningMock } from '../../index.js';
 import { allChecks } from '../orchestration/registry.js';
 import { htmlReport } from '../report/html.js';
-import { junitReport, xmlEscape } from '../report/junit.js';
+import { junitReport } from '../report/junit.js';
 import { textSummary } from '../report/text.js';
 import { runConformance, UsageError } from '../orchestration/runner.js';
 import { selects } from '../context.js';
@@ -123,9 +123,5 @@ describe('runner behaviour', () => {
     expect(selects('lists.defaults', 'lists.defaults.inferred')).toBe(true);
     expect(selects('lists.default', 'lists.defaults')).toBe(false);
     expect(selects('filters.is-*', 'filters.is-null')).toBe(true);
-  });
-
-  it('escapes XML', () => {
-    expect(xmlEscape('<a b="c">&\u0001\'')).toBe('&lt;a b=&quot;c&quot;&gt;&amp;&apos;');
   });
 });

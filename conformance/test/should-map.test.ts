@@ -1,10 +1,10 @@
 /**
  * Every SHOULD check judges a point the reference leaves open, so `opsapi learn` must be able to learn it, or the
- * map must say why not (conformance/learn/should-map.ts): a new SHOULD check without an entry fails here.
+ * map must say why not (conformance/test/support/should-map.ts): a new SHOULD check without an entry fails here.
  */
 import { describe, expect, it } from 'vitest';
 import { DECISION_POINTS } from '../../spec/decisions/index.js';
-import { pointsOf, SHOULD_MAP } from '../learn/should-map.js';
+import { pointsOf, SHOULD_MAP } from './support/should-map.js';
 import { PROBES, LAST_PROBE } from '../learn/probes.js';
 import { allChecks } from '../orchestration/registry.js';
 
@@ -13,7 +13,7 @@ const should = allChecks().filter((c) => c.level === 'SHOULD');
 describe('the SHOULD check -> decision point map', () => {
   it.each(should.map((c) => [c.id]))('maps %s to the points it compares, or says why none can be learned', (id) => {
     const entry = SHOULD_MAP[id];
-    expect(entry, `${id}: add it to conformance/learn/should-map.ts`).toBeDefined();
+    expect(entry, `${id}: add it to conformance/test/support/should-map.ts`).toBeDefined();
     if (entry && !Array.isArray(entry))
       expect((entry as { notLearnable: string }).notLearnable.length).toBeGreaterThan(40);
     else expect(pointsOf(entry as readonly string[]).length, id).toBeGreaterThan(0);

@@ -122,7 +122,7 @@ export interface CredentialGuardHook {
 }
 
 /** The check name of clean-up requests, which still go out after a refusal halted the run (what it created is removed). */
-export const CLEANUP = 'cleanup';
+const CLEANUP = 'cleanup';
 
 /** Characters of a body kept in evidence. */
 const EVIDENCE_BODY_CHARS = 2000;

@@ -4,7 +4,7 @@ import type { RequestSpec } from './client.js';
  * The run's tokens of tenants other than the main one. Named here rather than taken from the run's credentials
  * (`context.ts`), so the wire imports nothing of the run it serves.
  */
-export interface PacedTokens {
+interface PacedTokens {
   readonly other?: string | undefined;
   readonly rateLimit?: string | undefined;
 }

@@ -20,7 +20,7 @@ const BURST_SHARE = 0.8;
 const RATE_SHARE = 0.95;
 
 /** What a pacer needs of time: a monotonic clock in ms and a sleep (injected by tests). */
-export interface PacerTime {
+interface PacerTime {
   now(): number;
   sleep(ms: number): Promise<void>;
 }

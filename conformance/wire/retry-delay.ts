@@ -50,7 +50,7 @@ export interface IndicatedDelay {
 }
 
 /** What of an answer the delay is read from: its headers (lower-case names) and its parsed JSON body. */
-export interface Answer {
+interface Answer {
   headers: Record<string, string>;
   json?: unknown;
 }

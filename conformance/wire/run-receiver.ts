@@ -5,7 +5,7 @@ import { Receiver } from './receiver.js';
  * What starting the receiver reads of a run's options (`ConformOptions` has these members): named here so the wire
  * imports nothing of the run it serves.
  */
-export interface ReceiverOptions {
+interface ReceiverOptions {
   webhookHost?: string | undefined;
   webhookPort?: number | undefined;
   webhookPublicUrl?: string | undefined;
@@ -13,7 +13,7 @@ export interface ReceiverOptions {
 }
 
 /** What starting the receiver sets on a run (a `RunContext`): its receiver, or why webhooks are unavailable. */
-export interface ReceiverRun {
+interface ReceiverRun {
   receiver?: Receiver | undefined;
   readonly unavailable: Map<Precondition, string>;
 }

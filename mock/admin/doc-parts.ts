@@ -38,7 +38,7 @@ export const ADMIN_KEY_SCHEME = {
 } as const;
 
 /** A route's `security`: alternatives, each the schemes it needs together (`{}`: none). */
-export type SecurityRequirements = ReadonlyArray<Readonly<Record<string, readonly string[]>>>;
+type SecurityRequirements = ReadonlyArray<Readonly<Record<string, readonly string[]>>>;
 
 /** The route needs no credentials (a mock with `--admin-key` still wants the key: ./guard.ts adds it). */
 export const NO_CREDENTIALS: SecurityRequirements = [];

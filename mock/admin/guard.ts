@@ -16,7 +16,7 @@ const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8
  * The admin key's refusal: the plain 401 of the mock (Authentication, point 3: no `code`) with the `AdminKey`
  * challenge, so a client tells it from a refused tenant credential (common/admin-key.ts).
  */
-export function adminKeyRefused(ref: RequestRef, sent: boolean): ProblemAnswer {
+function adminKeyRefused(ref: RequestRef, sent: boolean): ProblemAnswer {
   const detail = sent
     ? 'The admin API refused the key in X-Admin-Key.'
     : "The admin API needs the mock's admin key in the X-Admin-Key header.";

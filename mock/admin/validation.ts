@@ -38,7 +38,7 @@ export function invalid(req: FastifyRequest, reply: FastifyReply, detail: string
  * System.Text.Json's `MaxDepth` of 64 (inferred). A stored value (event `data`) must stay serialisable in lists, the
  * journal and the state file, and no JSON Schema keyword bounds depth, so the schemas cannot say it.
  */
-export const MAX_MEMBER_DEPTH = 64;
+const MAX_MEMBER_DEPTH = 64;
 
 /** Whether a JSON value nests deeper than `max` levels (iterative: the value may be arbitrarily deep). */
 function nestsDeeperThan(value: unknown, max: number): boolean {

@@ -6,7 +6,7 @@
 export const ORG_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** The rule in words, for error messages. */
-export const ORG_RULE = '1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit';
+const ORG_RULE = '1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit';
 
 /** Whether a value is a valid organisation code. */
 export function isOrgName(value: unknown): value is string {

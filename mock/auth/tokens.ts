@@ -12,13 +12,10 @@ export interface TokenClaims {
 }
 
 /** Default lifetime of minted tokens: 24 hours. */
-export const DEFAULT_TOKEN_SECONDS = 24 * 3600;
+const DEFAULT_TOKEN_SECONDS = 24 * 3600;
 
 /** Clock skew tolerated on `exp` and `nbf` (seconds). */
-export const LEEWAY_SECONDS = 5;
-
-/** The org rule lives in one place (./org.ts); re-exported for the callers that import it from here. */
-export { ORG_PATTERN } from './org.js';
+const LEEWAY_SECONDS = 5;
 
 function key(secret: string): Uint8Array {
   return new TextEncoder().encode(secret);

@@ -10,7 +10,7 @@ declare module 'fastify' {
 }
 
 /** The `code` member of a serialised problem body, if it has a string one. */
-export function problemCode(payload: unknown): string | undefined {
+function problemCode(payload: unknown): string | undefined {
   if (typeof payload !== 'string' || payload === '') return undefined;
   try {
     const code: unknown = (JSON.parse(payload) as { code?: unknown } | null)?.code;

@@ -1,6 +1,6 @@
 import type { Coverage } from './schema.js';
 import { summarize } from './report.js';
-import { CONTRACT_UNIVERSE, type CoverageUniverse } from './universe.js';
+import { CONTRACT_UNIVERSE } from './universe.js';
 
 /**
  * What one tenant's traffic exercised: a count per operation and per declared status/code pair. Bounded by the
@@ -9,13 +9,9 @@ import { CONTRACT_UNIVERSE, type CoverageUniverse } from './universe.js';
  * the mock refuses, an unknown code) count as a call of the operation and as no pair.
  */
 export class CoverageRecorder {
-  private readonly calls: Float64Array;
-  private readonly hits: Float64Array;
-
-  constructor(private readonly universe: CoverageUniverse = CONTRACT_UNIVERSE) {
-    this.calls = new Float64Array(universe.operations.length);
-    this.hits = new Float64Array(universe.pairs.length);
-  }
+  private readonly universe = CONTRACT_UNIVERSE;
+  private readonly calls = new Float64Array(this.universe.operations.length);
+  private readonly hits = new Float64Array(this.universe.pairs.length);
 
   /** One answer of an operation: its HTTP status and its problem code (undefined: none). */
   record(operationId: string, status: number, code: string | undefined): void {

@@ -30,7 +30,7 @@ export const CoveragePair = Type.Object({
 });
 
 /** How many of `total` were exercised at least once. */
-export const CoverageTally = Type.Object({ hit: Type.Integer({ minimum: 0 }), total: Type.Integer({ minimum: 0 }) });
+const CoverageTally = Type.Object({ hit: Type.Integer({ minimum: 0 }), total: Type.Integer({ minimum: 0 }) });
 
 export const CoverageBody = Type.Object({
   operations: Type.Array(CoverageOperation),
@@ -40,5 +40,4 @@ export const CoverageBody = Type.Object({
 
 export type CoverageOperation = Static<typeof CoverageOperation>;
 export type CoveragePair = Static<typeof CoveragePair>;
-export type CoverageTally = Static<typeof CoverageTally>;
 export type Coverage = Static<typeof CoverageBody>;

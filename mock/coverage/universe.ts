@@ -2,14 +2,14 @@ import type { Provenance } from '../../spec/provenance.js';
 import { OPERATIONS, type OperationDef } from '../../spec/operations/index.js';
 
 /** An operation of the contract as coverage names it. */
-export interface UniverseOperation {
+interface UniverseOperation {
   readonly operationId: string;
   readonly method: string;
   readonly path: string;
 }
 
 /** A status/code pair the contract declares for an operation (`code: null`: a status without a code). */
-export interface UniversePair {
+interface UniversePair {
   readonly operationId: string;
   readonly status: number;
   readonly code: string | null;
@@ -20,7 +20,7 @@ export interface UniversePair {
  * Everything a client can exercise: every operation and every answer the contract declares for it, in document
  * order, pairs by status. Indexed, so recording an answer is two map look-ups.
  */
-export interface CoverageUniverse {
+interface CoverageUniverse {
   readonly operations: readonly UniverseOperation[];
   readonly pairs: readonly UniversePair[];
   /** Position of an operation in `operations`. */
@@ -47,10 +47,10 @@ function pairsOf(op: OperationDef): UniversePair[] {
   return pairs.sort((a, b) => a.status - b.status);
 }
 
-/** The universe of a list of operations (the contract's own by default). */
-export function coverageUniverse(operations: readonly OperationDef[] = OPERATIONS): CoverageUniverse {
-  const ops = operations.map((op) => ({ operationId: op.operationId, method: op.method.toUpperCase(), path: op.path }));
-  const pairs = operations.flatMap(pairsOf);
+/** The universe of the contract's operations. */
+function coverageUniverse(): CoverageUniverse {
+  const ops = OPERATIONS.map((op) => ({ operationId: op.operationId, method: op.method.toUpperCase(), path: op.path }));
+  const pairs = OPERATIONS.flatMap(pairsOf);
   const opIndex = new Map(ops.map((op, i) => [op.operationId, i]));
   const pairIndex = new Map(pairs.map((p, i) => [pairKey(p.operationId, p.status, p.code), i]));
   return {

@@ -72,7 +72,7 @@ function ignoreUnknownSort(op: OperationDef): Wrap {
 }
 
 /** What the adopted handlers change, by operationId (or for every list). */
-export interface AdoptedHandlerDecisions {
+interface AdoptedHandlerDecisions {
   successStatuses: ReadonlyMap<string, number>;
   defaultOrders: ReadonlyMap<string, string>;
   ignoreUnknownSort: boolean;

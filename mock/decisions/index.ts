@@ -11,7 +11,6 @@ import { keyReachHooks } from './key-reach.js';
 import { codeStatusHook, plain401TypeHook, problemMediaTypeHook } from './problems.js';
 import { retryDelayHook } from './retry-delay.js';
 
-export { retryDelayValue } from './retry-delay.js';
 export { notAdopted } from './not-adopted.js';
 
 /**
@@ -20,7 +19,7 @@ export { notAdopted } from './not-adopted.js';
  * Where a decision equals the contract's inference, nothing is decorated for it; what the mock cannot take on is
  * listed by `notAdopted` (not-adopted.ts).
  */
-export interface AdoptedDecisions {
+interface AdoptedDecisions {
   /** `onRequest` and `onSend` hooks for the HTTP shell to add before any route (statuses, problems, credentials). */
   readonly app: AppDecorator;
   /** Wraps the handlers of the operations whose success status, default order or sort fields were adopted. */

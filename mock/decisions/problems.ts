@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { PayloadHook } from '../http/decorator.js';
 
 /** Whether an answer is a problem: every problem of the mock carries this media type (inferred, docs/DESIGN.md, "Defaults for what the reference leaves open"). */
-export function isProblem(reply: FastifyReply): boolean {
+function isProblem(reply: FastifyReply): boolean {
   const type = reply.getHeader('content-type');
   return typeof type === 'string' && type.startsWith('application/problem+json');
 }

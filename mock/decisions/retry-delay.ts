@@ -9,7 +9,7 @@ const MOCK_HEADER = 'retry-after';
  * A delay of `seconds` from `nowMs` written in `unit`. The instants (`epoch-seconds`, `http-date`) are whole
  * seconds, rounded up so that a client waiting until then never retries early.
  */
-export function retryDelayValue(unit: RetryDelayUnit, seconds: number, nowMs: number): string {
+function retryDelayValue(unit: RetryDelayUnit, seconds: number, nowMs: number): string {
   const at = Math.ceil(nowMs / 1000) + seconds;
   switch (unit) {
     case 'seconds':

@@ -6,14 +6,11 @@ import { problemFaultsHook } from './problems.js';
 import type { FaultName } from './registry.js';
 import { withWebhookFaults, type WebhookParts } from './webhook-signer.js';
 
-export { FAULTS, isFault, type FaultName } from './registry.js';
-export { FAULT_NAMES, noPlantedFaults, parseFaults, type PlantedFaultsOption } from './option.js';
-
 /**
  * The planted faults of one mock as decorators of its parts, for the composition root (mock/server.ts) to wire:
  * the faithful parts go in, the faulty ones come out. Each decorator is the identity for faults not planted.
  */
-export interface PlantedFaults {
+interface PlantedFaults {
   /** The `onSend` hook that rewrites problem bodies, for the HTTP shell to add before any route. */
   readonly app: AppDecorator;
   /** Wraps the handlers of the operations that handler and list faults break. */

@@ -16,7 +16,7 @@ export interface WebhookParts {
 }
 
 /** `signature-uppercase-hex`: the right HMAC, sent in uppercase hex. */
-export function uppercaseHexSigner(inner: Signer): Signer {
+function uppercaseHexSigner(inner: Signer): Signer {
   return { sign: (body, secret) => inner.sign(body, secret).toUpperCase() };
 }
 
@@ -24,7 +24,7 @@ export function uppercaseHexSigner(inner: Signer): Signer {
  * `signature-reserialised`: the signature is made over the compact body, but the body sent is the same JSON
  * re-serialised (indented), so the signature does not match the bytes the receiver gets.
  */
-export function reserialisingTransport(inner: Transport): Transport {
+function reserialisingTransport(inner: Transport): Transport {
   return {
     send: (request: DeliveryRequest): Promise<AttemptOutcome> =>
       inner.send({ ...request, body: reserialise(request.body) }),

@@ -29,7 +29,7 @@ export function addApiKey(tenant: TenantState, name: string, holder: KeyHolder):
  * `POST /v1/access/apiKeys` (Endpoints / Create an API key). The key acts with the tenant and permissions of
  * its creator (inferred, docs/DESIGN.md, "Credentials and tokens"). 201 with `id, key, name, orgCode, isActive` (status inferred).
  */
-export const createApiKey: Handler = (ctx) => {
+const createApiKey: Handler = (ctx) => {
   const apiKey = addApiKey(ctx.tenant, (ctx.body as CreateApiKeyBody).name, ctx.principal);
   return ok(201, apiKey, { location: `/v1/access/apiKeys/${apiKey.id}` });
 };

@@ -3,6 +3,6 @@ import { ok } from './context.js';
 import type { DomainHandlers } from './types.js';
 
 /** `GET /v1/admin/tenants/self`: the tenant the credentials belong to. */
-export const getTenantSelf: Handler = (ctx) => ok(200, ctx.tenant.tenant);
+const getTenantSelf: Handler = (ctx) => ok(200, ctx.tenant.tenant);
 
 export const adminHandlers = { getTenantSelf } satisfies DomainHandlers;

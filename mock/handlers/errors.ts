@@ -4,7 +4,7 @@ import { notFound, ok } from './context.js';
 import type { DomainHandlers } from './types.js';
 
 /** `GET /v1/errors/{errorCode}` (Endpoints / Get an error from the catalog): 200 with the entry, or 404. */
-export const getError: Handler = (ctx) => {
+const getError: Handler = (ctx) => {
   const code = ctx.params.errorCode ?? '';
   const record = catalogEntry(code);
   if (!record) return notFound(ctx, 'ErrorCode', code);

@@ -1,6 +1,6 @@
 import type { InspectionUpdateBody, StockUpdateBody } from '../../spec/schemas/items.js';
 import type { SkuRecord, StockEntry } from '../../fixtures/seed/model.js';
-import type { Handler, HandlerContext } from './context.js';
+import type { Handler } from './context.js';
 import { notFound, ok } from './context.js';
 import { listAnswer } from './list-answer.js';
 import type { DomainHandlers } from './types.js';
@@ -23,13 +23,13 @@ function roundTo(value: number, decimals: number): number {
 }
 
 /** `GET /v1/items/skus`. */
-export const listSkus: Handler = (ctx) => listAnswer(ctx, ctx.tenant.skus);
+const listSkus: Handler = (ctx) => listAnswer(ctx, ctx.tenant.skus);
 
 /**
  * `PUT /v1/items/skus/{skuReference}/stock` (Endpoints / Update SKU stock): sets the stock of the SKU at a
  * location and lot, in the given unit; answers 204 without a body (documented).
  */
-export const updateSkuStock: Handler = (ctx) => {
+const updateSkuStock: Handler = (ctx) => {
   const { tenant } = ctx;
   const reference = ctx.params.skuReference ?? '';
   const record = tenant.skuRecords.get(reference);
@@ -116,7 +116,7 @@ export const updateSkuStock: Handler = (ctx) => {
 };
 
 /** `PUT /v1/items/skus/{skuReference}/inspections/{inspectionId}`: returns the updated definition. */
-export const updateSkuInspection: Handler = (ctx) => {
+const updateSkuInspection: Handler = (ctx) => {
   const { tenant } = ctx;
   const reference = ctx.params.skuReference ?? '';
   const inspectionId = ctx.params.inspectionId ?? '';
@@ -144,13 +144,13 @@ export const updateSkuInspection: Handler = (ctx) => {
 };
 
 /** `POST /v1/items/families/search`: the list parameters come in the body. */
-export const searchFamilies: Handler = (ctx) => listAnswer(ctx, ctx.tenant.families);
+const searchFamilies: Handler = (ctx) => listAnswer(ctx, ctx.tenant.families);
 
 /**
  * `DELETE /v1/items/families/{id}`. Inferred: deleted families stay as tombstones, so a second delete gives
  * 409 ITEMS.FAMILY.ALREADY_DELETED and an id that never existed gives 404. SKUs of the family lose their family.
  */
-export const deleteFamily: Handler = (ctx) => {
+const deleteFamily: Handler = (ctx) => {
   const { tenant } = ctx;
   const id = ctx.params.id ?? '';
   if (tenant.familyTombstones.has(id))
@@ -181,5 +181,3 @@ export const itemHandlers = {
   searchFamilies,
   deleteFamily,
 } satisfies DomainHandlers;
-
-export type { HandlerContext };

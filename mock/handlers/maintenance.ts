@@ -3,6 +3,6 @@ import { listAnswer } from './list-answer.js';
 import type { DomainHandlers } from './types.js';
 
 /** `GET /v1/maintenance/assets`. */
-export const listAssets: Handler = (ctx) => listAnswer(ctx, ctx.tenant.assets);
+const listAssets: Handler = (ctx) => listAnswer(ctx, ctx.tenant.assets);
 
 export const maintenanceHandlers = { listAssets } satisfies DomainHandlers;

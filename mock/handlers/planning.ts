@@ -69,6 +69,6 @@ export const modifyPurchaseOrderLine: Handler = (ctx) => {
 };
 
 /** `PUT /v1/planning/purchaseOrders/{id}/lines/{lineId}`: the cancelled-line rule first, then the update. */
-export const updatePurchaseOrderLine: Handler = (ctx) => cancelledLineRefusal(ctx) ?? modifyPurchaseOrderLine(ctx);
+const updatePurchaseOrderLine: Handler = (ctx) => cancelledLineRefusal(ctx) ?? modifyPurchaseOrderLine(ctx);
 
 export const planningHandlers = { updatePurchaseOrderLine } satisfies DomainHandlers;

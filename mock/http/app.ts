@@ -27,7 +27,7 @@ const JSON_TYPES = /^application\/(?:[\w.+-]+\+)?json(?:;.*)?$/;
  * (durability, journal, coverage), added before any route so every route runs them, and further documents the docs
  * page offers. The shell runs them without knowing what they record.
  */
-export interface ShellAdditions {
+interface ShellAdditions {
   readonly decorator?: AppDecorator | undefined;
   readonly onSend?: readonly onSendHookHandler[];
   readonly onResponse?: readonly onResponseHookHandler[];

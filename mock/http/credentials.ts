@@ -3,7 +3,7 @@ import type { TokenVerifier } from '../auth/tokens.js';
 import type { Store } from '../store/store.js';
 
 /** Outcome of reading a request's credentials. */
-export type Authentication = { ok: true; principal: Principal } | { ok: false; reason: string };
+type Authentication = { ok: true; principal: Principal } | { ok: false; reason: string };
 
 /**
  * Whether `X-Api-Key` merely repeats the bearer token of the same request. Inferred (Authentication, points 1-2):

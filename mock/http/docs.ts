@@ -12,7 +12,7 @@ export interface DocsSection {
 }
 
 /** The contract's name in the definition selector of `/docs`. */
-export const CONTRACT_SECTION: DocsSection = { name: 'Operations Platform API (/openapi.json)', url: '/openapi.json' };
+const CONTRACT_SECTION: DocsSection = { name: 'Operations Platform API (/openapi.json)', url: '/openapi.json' };
 
 /**
  * `/openapi.json` (the contract) and `/docs`, an interactive reference (Swagger UI) whose assets are served by the
@@ -69,13 +69,13 @@ export async function registerDocs(
 const SET_HERE = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date']);
 
 /** The page's title: the kit's name, not the viewer's. */
-export const DOCS_TITLE = 'opsapi: Operations Platform API';
+const DOCS_TITLE = 'opsapi: Operations Platform API';
 
 /**
  * The top bar's logo: the kit's name as text, in place of the viewer's own (its default would show Swagger's and
  * Fastify's marks on a page that documents neither). It links nowhere: the page is the whole reference a mock serves.
  */
-export const DOCS_LOGO_SVG = [
+const DOCS_LOGO_SVG = [
   '<svg xmlns="http://www.w3.org/2000/svg" width="260" height="40" viewBox="0 0 260 40" role="img" aria-label="opsapi">',
   '<text x="0" y="29" font-family="system-ui, sans-serif" font-size="26" font-weight="700" fill="#ffffff">opsapi</text>',
   '<text x="92" y="29" font-family="system-ui, sans-serif" font-size="14" fill="#cfd8dc">contract kit</text>',

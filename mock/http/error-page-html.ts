@@ -2,12 +2,12 @@ import { STATUS_CODES } from 'node:http';
 import type { CatalogRecord } from '../../spec/errors/index.js';
 
 /** Text as HTML: every character that could start markup or end an attribute is escaped. */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** Addresses the page links to (the page builds no address itself from the request). */
-export interface ErrorPageLinks {
+interface ErrorPageLinks {
   /** The problem `type` of this code: `{base_url}/errors/<code>`. */
   readonly type: string;
   /** This entry as JSON. */

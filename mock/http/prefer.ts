@@ -6,7 +6,7 @@ import type { OperationDef } from '../../spec/operations/index.js';
  * - `force`: an error status the operation declares: the mock answers that documented status/code pair;
  * - `refuse`: a status the operation does not declare, or no status at all: a 400 problem naming the declared ones.
  */
-export type PreferredCode = { kind: 'none' } | { kind: 'force'; status: number } | { kind: 'refuse'; detail: string };
+type PreferredCode = { kind: 'none' } | { kind: 'force'; status: number } | { kind: 'refuse'; detail: string };
 
 /** The value of the `code` preference (RFC 7240 syntax: `code=404`, `code="404"`, among other preferences), if any. */
 function codeValue(prefer: string | string[] | undefined): string | null {
@@ -17,7 +17,7 @@ function codeValue(prefer: string | string[] | undefined): string | null {
 }
 
 /** Every status the operation declares, success first, ascending: what the client may ask for. */
-export function declaredStatuses(op: OperationDef): number[] {
+function declaredStatuses(op: OperationDef): number[] {
   return [...new Set([op.success.status, ...op.errors.map((e) => e.status)])].sort((a, b) => a - b);
 }
 

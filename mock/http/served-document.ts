@@ -6,7 +6,7 @@ import type { OpenAPIObject, ServerObject } from 'openapi3-ts/oas31';
  * document's own servers with their `base_url` variable defaulting to that origin (the contract's `{base_url}` stays
  * for tools that let the user point it elsewhere). Inferred: the reference names the base address `{base_url}` only.
  */
-export function serversFor(document: OpenAPIObject, origin: string): ServerObject[] {
+function serversFor(document: OpenAPIObject, origin: string): ServerObject[] {
   const own = (document.servers ?? []).map((server) => {
     const baseUrl = server.variables?.base_url;
     return baseUrl

@@ -2,7 +2,7 @@
  * Reads the value of a list field from an item. A dotted field name (`address.city`) walks nested objects.
  * `undefined` and missing properties read as `null`.
  */
-export type Accessor = (item: unknown) => unknown;
+type Accessor = (item: unknown) => unknown;
 
 const accessors = new Map<string, Accessor>();
 

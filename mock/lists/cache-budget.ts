@@ -28,7 +28,7 @@ const SHARE_OF_TOTAL = 1 / 4;
  * for the orders and matches of a 100,000-item list, and a fixed number, so the list engine reads no environment
  * (a mock's budget comes from `--cache-mb` or the machine: mock/cache-memory.ts).
  */
-export const STANDALONE_BUDGET_BYTES = 64 * 1024 * 1024;
+const STANDALONE_BUDGET_BYTES = 64 * 1024 * 1024;
 
 /** What a budget holds now (`GET /__mock/stats`). */
 export interface CacheFigures {
@@ -52,7 +52,7 @@ interface Owner {
 }
 
 /** One cached value: a node of the budget's recency list and of its account's. */
-export interface Entry {
+interface Entry {
   readonly key: unknown;
   value: unknown;
   bytes: number;
@@ -211,7 +211,7 @@ export class CacheBudget {
 }
 
 /** A cache's measure of a value: its estimated bytes, key included. */
-export type Measure<K, V> = (key: K, value: V) => number;
+type Measure<K, V> = (key: K, value: V) => number;
 
 /**
  * A least-recently-used map whose values are counted against a `CacheBudget` through an account, and bounded in

@@ -36,14 +36,14 @@ import { SortedOrder } from './sorted-order.js';
  * never-repeated filters of bench list-100k-varied re-sorted 100,000 SKUs per request (p50 ~45 ms). Memory is bounded
  * by the byte budget; a write maintains each kept order (a binary search and a splice).
  */
-export const ORDER_CACHE_SIZE = 48;
-export const RESULT_CACHE_SIZE = 16;
+const ORDER_CACHE_SIZE = 48;
+const RESULT_CACHE_SIZE = 16;
 /**
  * Uncached (filter, sort) pairs of a list remembered, so that the matches of one asked for again are kept (inferred:
  * between 256 and 512 other pairs apart; paging through a list or polling it repeats a pair at once). 1 KB per list
  * that was filtered.
  */
-export const RESULT_ADMISSION_WINDOW = 256;
+const RESULT_ADMISSION_WINDOW = 256;
 
 interface Column {
   readonly extract: Extractor;
@@ -61,7 +61,7 @@ function matchBytes(key: string, matched: Int32Array): number {
   return ENTRY_OVERHEAD_BYTES + stringBytes(key) + matched.byteLength;
 }
 
-export interface CollectionPage<T> {
+interface CollectionPage<T> {
   totalCount: number;
   results: T[];
 }

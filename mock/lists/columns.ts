@@ -75,7 +75,7 @@ export function emptyValue(kind: ColumnKind): unknown {
 }
 
 /** Builds a column over an array of items (holes read as missing). */
-export function buildColumn(items: readonly unknown[], field: ListField, kind: ColumnKind): unknown[] {
+function buildColumn(items: readonly unknown[], field: ListField, kind: ColumnKind): unknown[] {
   const extract = extractor(field, kind);
   const empty = emptyValue(kind);
   const out: unknown[] = [];

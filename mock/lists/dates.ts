@@ -3,10 +3,10 @@
  * (never the process time zone) with millisecond precision (extra fraction digits are truncated).
  */
 
-export const MS_PER_DAY = 86_400_000;
+const MS_PER_DAY = 86_400_000;
 
 /** A parsed date filter value: an exact instant, or a whole UTC calendar day `[start, end)`. */
-export type DateValue = { kind: 'instant'; ms: number } | { kind: 'day'; start: number; end: number };
+type DateValue = { kind: 'instant'; ms: number } | { kind: 'day'; start: number; end: number };
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME =
@@ -30,7 +30,7 @@ function validDate(year: number, month: number, day: number): boolean {
 }
 
 /** Parses `YYYY-MM-DD` (a real calendar date) to the start of that UTC day, or NaN. */
-export function parseDateOnly(text: string): number {
+function parseDateOnly(text: string): number {
   const m = DATE_ONLY.exec(text);
   if (!m) return Number.NaN;
   const year = Number(m[1]);
@@ -45,7 +45,7 @@ export function parseDateOnly(text: string): number {
  * either case; the date must exist, hours 00-23, minutes and seconds 00-59, offsets up to ±23:59).
  * When `requireZone` is false a missing zone means UTC. Returns NaN when the text is not such a date-time.
  */
-export function parseDateTime(text: string, requireZone: boolean): number {
+function parseDateTime(text: string, requireZone: boolean): number {
   const m = DATE_TIME.exec(text);
   if (!m) return Number.NaN;
   const year = Number(m[1]);

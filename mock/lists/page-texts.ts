@@ -26,13 +26,13 @@ import type { ListQuery } from './query.js';
  */
 
 /** Pages kept per list (inferred: a client's few filters times a few pages each). */
-export const PAGES_PER_LIST = 64;
+const PAGES_PER_LIST = 64;
 
 /** Uncached pages of a list remembered, so that one asked for again is kept (inferred; 1 KB per list). */
-export const PAGE_ADMISSION_WINDOW = 256;
+const PAGE_ADMISSION_WINDOW = 256;
 
 /** The largest page text kept (inferred: a page of 1,000 SKUs is ~300 KB; such pages are rarely asked twice). */
-export const MAX_PAGE_TEXT_BYTES = 128 * 1024;
+const MAX_PAGE_TEXT_BYTES = 128 * 1024;
 
 /** The part of the list caches' budget (`--cache-mb`) page texts may hold (inferred). */
 export const PAGE_TEXT_SHARE = 1 / 16;

@@ -9,11 +9,11 @@ import { VALIDATION_ERROR, fail, ok, type Result } from './result.js';
  * default; an empty string is invalid. Values beyond the bounds, however large, fail with the same detail naming them.
  * A bad value fails with COMMON.VALIDATION.ERROR and `parameters.field` naming the parameter.
  */
-export const DEFAULT_PAGE_NUMBER = 1;
-export const DEFAULT_PAGE_SIZE = 25;
-export const MAX_PAGE_SIZE = 1000;
+const DEFAULT_PAGE_NUMBER = 1;
+const DEFAULT_PAGE_SIZE = 25;
+const MAX_PAGE_SIZE = 1000;
 
-export interface Paging {
+interface Paging {
   pageNumber: number;
   pageSize: number;
 }

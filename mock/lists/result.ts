@@ -4,7 +4,7 @@
  */
 
 /** Error codes the list engine can produce (all map to HTTP 400). */
-export type ListErrorCode =
+type ListErrorCode =
   | 'COMMON.QUERY.FILTER_PARSING_FAILED'
   | 'COMMON.QUERY.SORTING_PARSING_FAILED'
   | 'COMMON.VALIDATION.ERROR';

@@ -34,7 +34,7 @@ export function withNullsLast(spec: SortSpec): SortSpec {
   return spec.keys.length === 0 ? spec : { ...spec, nullsLast: true, cacheKey: `${spec.cacheKey}|nulls-last` };
 }
 
-export const DEFAULT_SORT: SortSpec = { keys: [], cacheKey: '' };
+const DEFAULT_SORT: SortSpec = { keys: [], cacheKey: '' };
 
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_.]*$/;
 const SORT_CACHE_SIZE = 256;

@@ -20,10 +20,10 @@ import {
 } from '../store/records.js';
 
 /** Journal lines after which the journal is compacted into the snapshot. */
-export const COMPACT_AFTER_LINES = 20_000;
+const COMPACT_AFTER_LINES = 20_000;
 
 /** What a state file held when it was opened. */
-export interface LoadedState {
+interface LoadedState {
   /** Per tenant, the latest value of every changed entity, in write order. */
   readonly tenants: Map<string, Map<string, EntityRecord>>;
   readonly tornTail: boolean;

@@ -14,7 +14,7 @@ interface Claim {
 }
 
 /** Settings of the claim loop. */
-export interface ClaimSettings {
+interface ClaimSettings {
   /** How often the due set is looked at (real ms). */
   readonly pollMs: number;
   /**

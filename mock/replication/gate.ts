@@ -23,7 +23,7 @@ declare module 'fastify' {
 }
 
 /** What the gate needs of the mock. */
-export interface GateParts {
+interface GateParts {
   readonly replica: Replica;
   readonly store: Store;
   readonly verifier: TokenVerifier;

@@ -14,15 +14,13 @@ import { connectRedis, RedisUnavailableError } from './redis-commands.js';
 import { Replica } from './replica.js';
 import { SharedScheduler } from './shared-scheduler.js';
 
-export { RedisUnavailableError } from './redis-commands.js';
-
 /** Replicas that would answer differently for the same tenant must not share one Redis. */
-export class ReplicationConfigError extends Error {
+class ReplicationConfigError extends Error {
   override readonly name = 'ReplicationConfigError';
 }
 
 /** What the composition root (mock/server.ts) wires in when `--redis` is given. */
-export interface Replication {
+interface Replication {
   /** Hooks around the HTTP shell: bring a tenant up to date before its request, append its writes before the answer. */
   readonly gate: AppDecorator;
   /** The webhook engine's schedules, shared in Redis. */
@@ -62,7 +60,7 @@ function throttled(warn: (message: string) => void, everyMs: number): (message: 
  * The options a replica reads. The composition root passes the mock's whole options (mock/options.ts declares them);
  * this layer names only what it uses, so it depends on nothing above it.
  */
-export interface ReplicaOptions {
+interface ReplicaOptions {
   readonly seed: number;
   readonly skus: number;
   readonly jwtSecret: string;

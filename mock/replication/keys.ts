@@ -49,11 +49,6 @@ export function replicationKeys(prefix = 'opsapi:'): ReplicationKeys {
   };
 }
 
-/** The member of a scheduled attempt in the `due` and `leases` sets. */
-export function jobMember(org: string, notificationId: string): string {
-  return `${org}\n${notificationId}`;
-}
-
 /** The org and notification id of a member; null for a member this version did not write. */
 export function parseJobMember(member: string): { org: string; id: string } | null {
   const cut = member.indexOf('\n');

@@ -25,7 +25,7 @@ export interface RedisLink {
 }
 
 /** `host:port` of a Redis URL (6379 when the URL names no port): never its user or password. */
-export function redisAddress(url: URL): string {
+function redisAddress(url: URL): string {
   return `${url.hostname}:${url.port || '6379'}`;
 }
 

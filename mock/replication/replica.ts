@@ -32,7 +32,7 @@ export interface Entry {
 }
 
 /** Settings of a replica. */
-export interface ReplicaSettings {
+interface ReplicaSettings {
   /** How long a write lock lasts if its holder dies (ms). */
   readonly lockMs: number;
   /** How long a writing request waits for the lock before a 503 (ms). */

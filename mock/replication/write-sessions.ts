@@ -7,7 +7,7 @@ export class TenantBusyError extends Error {
 }
 
 /** Timings of the write lock (ms). */
-export interface LockSettings {
+interface LockSettings {
   /** How long a write lock lasts if its holder dies. */
   readonly lockMs: number;
   /** How long a writing request waits for the lock before a 503. */
@@ -15,7 +15,7 @@ export interface LockSettings {
 }
 
 /** The replica's gate: brings a tenant up to date, with the write lock when given a token (`'locked'`: held elsewhere). */
-export type LockingGate = (org: string, token: string, rate: Rate | null) => Promise<Take | null | 'locked'>;
+type LockingGate = (org: string, token: string, rate: Rate | null) => Promise<Take | null | 'locked'>;
 
 /**
  * How long a write session admits new requests of its tenant (inferred): it stops at once when another replica waits

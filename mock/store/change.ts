@@ -1,6 +1,6 @@
 import type { EntityKind, EntityMap } from './entities.js';
 
-export type { EntityKind, EntityMap } from './entities.js';
+export type { EntityKind } from './entities.js';
 
 /** An event a change announces (webhook emission hangs off the change seam). */
 export interface ChangeEvent {

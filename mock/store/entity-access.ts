@@ -7,7 +7,7 @@ import type { ApiKeyRecord, EntityKind, EntityMap, FamilyTombstone } from './ent
 import type { SkuRecords } from './sku-records.js';
 
 /** The collections of a tenant the accessors read and write (a `TenantState` is one). */
-export interface EntityCollections {
+interface EntityCollections {
   readonly skuRecords: SkuRecords;
   readonly skus: ListCollection<SkuListItem>;
   readonly families: ListCollection<Family>;

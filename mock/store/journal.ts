@@ -19,7 +19,7 @@ export interface JournalEntry {
 }
 
 /** What the hot path records: references only, no copying; the entry is built when the journal is read. */
-export interface RawJournalEntry {
+interface RawJournalEntry {
   readonly atMs: number;
   readonly method: string;
   /** The request URL with its query string. */
@@ -38,7 +38,7 @@ export interface RawJournalEntry {
 const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'cookie']);
 
 /** Redacts credentials from headers. */
-export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;

@@ -12,7 +12,7 @@ import type { TenantLoader } from './tenant-loader.js';
 const EVICTED_REMEMBERED = 100_000;
 
 /** What the store tells of its tenant limit (`/__mock/stats`, the start-up banner). */
-export interface TenantFigures {
+interface TenantFigures {
   /** Tenants in memory now. */
   inMemory: number;
   /** Most kept in memory (`--max-tenants`). */
@@ -27,7 +27,7 @@ export interface TenantFigures {
 }
 
 /** Settings of the store. */
-export interface StoreOptions {
+interface StoreOptions {
   readonly seed: number;
   /** SKUs per tenant. */
   readonly skus: number;
@@ -46,7 +46,7 @@ export interface StoreOptions {
  * records with ids and its list indexes; the seed's content is shared) and ~0.4 ms to build, so 256 of them are ~27 MB,
  * while a tenant that only reads costs a few KB beyond them.
  */
-export const WORLDS_KEPT = 256;
+const WORLDS_KEPT = 256;
 
 /**
  * The tenants of the mock. Each tenant's world is seeded lazily and deterministically from (seed, org) the first

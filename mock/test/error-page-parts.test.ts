@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { catalogEntry, type CatalogRecord } from '../../spec/errors/index.js';
 import { negotiate } from '../http/accept.js';
-import { errorPageHtml, escapeHtml } from '../http/error-page-html.js';
+import { errorPageHtml } from '../http/error-page-html.js';
+
+/** Text as the error pages escape it: each of `& < > " '` as a numeric character reference. */
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const OFFERED = ['application/json', 'text/html'] as const;
 
@@ -32,8 +35,9 @@ describe('the HTML page of a catalog entry', () => {
   const links = { type: 'http://127.0.0.1:4010/errors/X', json: '/errors/X?format=json', docs: '/docs' };
 
   it('escapes the five characters that could open markup or close an attribute', () => {
-    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe(
-      '&#60;a href=&#34;x&#34; title=&#39;y&#39;&#62;&#38;&#60;/a&#62;',
+    const record = { ...catalogEntry('COMMON.ENTITY.NOT_FOUND')!, title: `<a href="x" title='y'>&</a>` };
+    expect(errorPageHtml(record, links)).toContain(
+      '<h1 id="title">&#60;a href=&#34;x&#34; title=&#39;y&#39;&#62;&#38;&#60;/a&#62;</h1>',
     );
   });
 

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../spec/errors/index.js';
-import { escapeHtml } from '../http/error-page-html.js';
 import { expectProblem, injectHarness, type InjectHarness, type Reply } from './harness.js';
+
+/** Text as the error pages escape it: each of `& < > " '` as a numeric character reference. */
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** What Chromium sends when it navigates to a page. */
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';

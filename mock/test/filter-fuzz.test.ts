@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILTER_OPERATORS } from '../../spec/lists/operators.js';
 import { operation } from '../../spec/operations/index.js';
 import { injectHarness, type InjectHarness, type Reply } from './harness.js';
+import { binaryString } from '../../test/support/arbitraries.js';
 
 const LIST_CODES = [
   'COMMON.QUERY.FILTER_PARSING_FAILED',
@@ -53,11 +54,7 @@ function filterText(fields: readonly string[]): fc.Arbitrary<string> {
         rest.reduce((text, [c, paren, cond]) => (paren ? `(${text})${c}${cond}` : `${text}${c}${cond}`), first),
       ),
     );
-  return fc.oneof(
-    combined,
-    fc.string({ unit: 'binary', maxLength: 60 }),
-    fc.string({ unit: 'grapheme-ascii', maxLength: 60 }),
-  );
+  return fc.oneof(combined, binaryString({ maxLength: 60 }), fc.string({ unit: 'grapheme-ascii', maxLength: 60 }));
 }
 
 function sortText(fields: readonly string[]): fc.Arbitrary<string> {
@@ -69,7 +66,7 @@ function sortText(fields: readonly string[]): fc.Arbitrary<string> {
     fc
       .array(segment, { minLength: 1, maxLength: 3 })
       .map((segments) => segments.map(([sign, name]) => `${sign}${name}`).join(',')),
-    fc.string({ unit: 'binary', maxLength: 30 }),
+    binaryString({ maxLength: 30 }),
   );
 }
 

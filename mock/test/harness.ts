@@ -125,7 +125,7 @@ async function harnessOver(mock: Mock, send: Send, origin: string): Promise<Inje
 }
 
 /** Asserts that a response satisfies the contract of an operation (status declared, body schema, content type). */
-export function expectContract(operationId: string, reply: Reply): void {
+function expectContract(operationId: string, reply: Reply): void {
   const result = validator.validateResponse(operationId, {
     status: reply.status,
     contentType: reply.headers['content-type'],

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocument } from '../../spec/build.js';
-import { EXAMPLE_ORG } from '../../spec/examples/demo.js';
+import { DEMO_WORLD } from '../../spec/examples/demo-world.js';
 import {
   docOperation,
   docOperations,
@@ -83,7 +83,7 @@ describe('declared limits are enforced limits', () => {
   beforeAll(async () => {
     h = await injectHarness();
     // The examples address tenant `demo`; a subscription and a stock update give the attempts list a notification.
-    token = await h.token(adminClaims(EXAMPLE_ORG));
+    token = await h.token(adminClaims(DEMO_WORLD.org));
     expect((await h.call('POST', '/__mock/reset', { token, body: {} })).status).toBe(200);
     for (const id of ['createWebhookSubscription', 'updateSkuStock']) {
       const op = docOperation(doc, id);

@@ -2,10 +2,14 @@ import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_JWT_SECRET } from '../options.js';
 import { startMock } from '../server.js';
-import { isLoopbackHost, SharedModeError, sharedModeRefusal } from '../shared-mode.js';
+import { SharedModeError, sharedModeRefusal } from '../shared-mode.js';
 
 const SECRET = 'a-jwt-secret-of-the-shared-mock-0123456789';
 const KEY = 'an-admin-key-0123456789';
+
+/** Whether a mock with the embedded defaults may start on `host`: only on a loopback address or name. */
+const isLoopbackHost = (host: string) =>
+  sharedModeRefusal({ host, jwtSecret: DEFAULT_JWT_SECRET, admin: true, adminKey: null }) === null;
 
 describe('a loopback host', () => {
   it.each(['127.0.0.1', '127.1.2.3', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1', 'localhost', 'LOCALHOST'])(

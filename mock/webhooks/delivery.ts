@@ -6,7 +6,7 @@ import { ExcerptHandler } from './excerpt-handler.js';
 import type { AttemptOutcome, DeliveryRequest, Transport } from './transport.js';
 
 /** Settings of the undici transport. */
-export interface UndiciTransportOptions {
+interface UndiciTransportOptions {
   /** Per-attempt timeout, ms. */
   readonly timeoutMs: number;
   /** Refuse private and loopback receivers (the SSRF guard, `--block-private-endpoints`). */
@@ -30,8 +30,8 @@ export interface UndiciTransportOptions {
  *   rebinding between a check and the connection); a private or loopback address gives `BlockedEndpoint`.
  */
 export class UndiciTransport implements Transport {
-  /** The agents' module (./agents.ts), loaded with the first delivery. */
-  private agents: Promise<typeof import('./agents.js')> | null = null;
+  /** `deliveryAgent` of ./agents.ts, whose module is loaded with the first delivery. */
+  private agentOf: Promise<typeof import('./agents.js').deliveryAgent> | null = null;
   private agent: Agent | null = null;
   private guardedAgent: Agent | null = null;
 
@@ -90,8 +90,8 @@ export class UndiciTransport implements Transport {
 
   /** The keep-alive agent of this transport, or with `guarded` the one whose sockets only reach public addresses. */
   private async dispatcher(guarded: boolean): Promise<Agent> {
-    this.agents ??= import('./agents.js');
-    const { deliveryAgent } = await this.agents;
+    this.agentOf ??= import('./agents.js').then((agents) => agents.deliveryAgent);
+    const deliveryAgent = await this.agentOf;
     if (guarded) {
       this.guardedAgent ??= deliveryAgent(true);
       return this.guardedAgent;

@@ -20,7 +20,7 @@ export interface Emission {
 }
 
 /** When the notifications of one emission are made. */
-export interface EmissionTimes {
+interface EmissionTimes {
   /** Tenant time of the event. */
   readonly createdAt: number;
   /** Tenant time the first attempt is due. */

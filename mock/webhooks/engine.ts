@@ -17,10 +17,8 @@ import { laterIso, placeAttempt } from './timeline.js';
 import { realTimers, type Timers } from './timers.js';
 import type { Transport } from './transport.js';
 
-export type { EmitRequest, Emission } from './emission.js';
-
 /** Settings of the delivery engine. */
-export interface WebhookEngineOptions {
+interface WebhookEngineOptions {
   /** Delay before each automatic attempt, seconds, each relative to the previous attempt's due time (first: to creation). */
   readonly retrySchedule: readonly number[];
   /** Most attempts in flight at once, over all tenants and receivers. */
@@ -38,7 +36,7 @@ export interface WebhookEngineOptions {
 }
 
 /** The parts the engine composes, injected by the composition root (mock/server.ts) or a test. */
-export interface WebhookEngineParts {
+interface WebhookEngineParts {
   /** Real time (the tenants' virtual clocks run on it). */
   readonly clock: Clock;
   /** Sends the requests; closed with the engine. */

@@ -4,20 +4,16 @@ import type { AttemptOutcome } from './transport.js';
 /**
  * Characters of a response body kept in an attempt record.
  */
-export const EXCERPT_CHARS = 1024;
+const EXCERPT_CHARS = 1024;
 
 /**
  * Bytes read from a response body at most: enough for `EXCERPT_CHARS` characters of UTF-8 (4 bytes each at
  * worst). The rest is never read: the connection is closed instead, so a huge or endless body costs nothing.
  */
-export const MAX_READ_BYTES = 8 * 1024;
+const MAX_READ_BYTES = 8 * 1024;
 
 /** What an attempt ended with: the error kind (null: a 2xx), the status and excerpt when an answer came. */
-export type Settle = (
-  errorKind: AttemptOutcome['errorKind'],
-  responseStatus: number | null,
-  excerpt: string | null,
-) => void;
+type Settle = (errorKind: AttemptOutcome['errorKind'], responseStatus: number | null, excerpt: string | null) => void;
 
 /** Why the deadline aborts a request (told apart from other errors by identity). */
 const DEADLINE = new Error('the delivery attempt timed out');
@@ -99,7 +95,7 @@ export class ExcerptHandler implements Dispatcher.DispatchHandler {
 const decoder = new TextDecoder('utf-8');
 
 /** The first `EXCERPT_CHARS` characters of UTF-8 bytes, never ending in half a surrogate pair. */
-export function excerptOf(bytes: Uint8Array): string {
+function excerptOf(bytes: Uint8Array): string {
   const text = decoder.decode(bytes);
   if (text.length <= EXCERPT_CHARS) return text;
   const last = text.charCodeAt(EXCERPT_CHARS - 1);

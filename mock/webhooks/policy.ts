@@ -38,7 +38,7 @@ export interface PlannedAttempt {
 }
 
 /** What the policy reads of a notification. */
-export interface NotificationView {
+interface NotificationView {
   readonly status: Status;
   /** Its current generation: 0 until a manual retry. */
   readonly generation: number;
@@ -47,7 +47,7 @@ export interface NotificationView {
 }
 
 /** What the policy reads of an attempt's outcome: only whether the receiver answered 2xx in time. */
-export interface Outcome {
+interface Outcome {
   readonly success: boolean;
 }
 
@@ -59,7 +59,7 @@ export type Transition =
   | { readonly decided: false };
 
 /** The state right after a manual retry, and the attempt to start now. */
-export interface ManualRetry {
+interface ManualRetry {
   readonly status: 'Pending';
   /** No automatic attempt is scheduled any more. */
   readonly next: null;

@@ -1,4 +1,3 @@
-import type { FieldType, FilterOperator } from '../lists/operators.js';
 import type { AttemptRecord, EventIdCarrier, LearnedListField, RecordShape } from './shapes.js';
 
 /**
@@ -89,4 +88,4 @@ export interface DecisionValues {
 }
 export type DecisionKind = keyof DecisionValues;
 
-export type { AttemptRecord, EventIdCarrier, FieldType, FilterOperator, LearnedListField, RecordShape };
+export type { AttemptRecord, EventIdCarrier, LearnedListField, RecordShape };

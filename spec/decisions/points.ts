@@ -352,11 +352,6 @@ function buildPoints(): DecisionPoint[] {
 /** Every decision point of the contract, by id. */
 export const DECISION_POINTS: ReadonlyMap<string, DecisionPoint> = new Map(buildPoints().map((p) => [p.id, p]));
 
-/** The decision point of an id, or undefined. */
-export function decisionPoint(id: string): DecisionPoint | undefined {
-  return DECISION_POINTS.get(id);
-}
-
 /** The id of the status point of a code. */
 export function codeStatusId(code: ErrorCode | string): string {
   return `code-status:${code}`;

@@ -19,12 +19,7 @@ import type { LearnedListField } from './shapes.js';
  */
 
 /** The list rule decisions that are one sentence on a list parameter. */
-export type ListRuleKind =
-  | 'unknown-sort-field'
-  | 'null-order'
-  | 'field-name-case'
-  | 'filter-precedence'
-  | 'date-only-equals';
+type ListRuleKind = 'unknown-sort-field' | 'null-order' | 'field-name-case' | 'filter-precedence' | 'date-only-equals';
 
 /** What each rule says once observed, and which parameter states it. */
 const RULES: {

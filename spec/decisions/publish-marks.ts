@@ -4,7 +4,7 @@ import type { OpenAPIObject } from 'openapi3-ts/oas31';
 export type Node = { [key: string]: unknown };
 
 /** The mark of a node decisions changed. */
-export interface ObservedMark {
+interface ObservedMark {
   target: string;
   date: string;
   /** The decision points that changed the node. */
@@ -22,7 +22,7 @@ export interface Observation {
 }
 
 /** Which provenance keys a node uses for the fact a decision changes (the catalog keeps the status apart). */
-export interface ProvenanceKeys {
+interface ProvenanceKeys {
   provenance: string;
   rationale: string;
 }

@@ -46,7 +46,7 @@ function resolve(doc: OpenAPIObject, schema: Node | undefined): Node | undefined
  * A record schema adapted to an observed shape: documented members kept as they are (and required as they were);
  * every other member of the contract dropped unless it was observed; observed members typed as observed.
  */
-export function adaptedRecord(doc: OpenAPIObject, contract: Node | undefined, shape: RecordShape): Node {
+function adaptedRecord(doc: OpenAPIObject, contract: Node | undefined, shape: RecordShape): Node {
   const base = resolve(doc, contract) ?? {};
   const properties = (base.properties ?? {}) as Record<string, Node>;
   const required = new Set<string>((base.required as string[] | undefined) ?? []);

@@ -1,6 +1,6 @@
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import type { DecisionFile } from './file.js';
-import { decisionPoint, type DecisionKind, type DecisionPoint, type DecisionValues } from './points.js';
+import { DECISION_POINTS, type DecisionKind, type DecisionPoint, type DecisionValues } from './points.js';
 import {
   applyApiKeyAlone,
   applyKeyRepeatingBearer,
@@ -18,7 +18,7 @@ import { applyRetryDelay, applySuccessStatus } from './publish-responses.js';
 import { applyCaseRule, applyDefaultOrder, applyOtherKey, TEXT_OPERATORS } from './publish-texts.js';
 
 /** One entry of the document's `x-decisions.observed`. */
-export interface ObservedDecision {
+interface ObservedDecision {
   id: string;
   inferred: unknown;
   observed: unknown;
@@ -92,7 +92,7 @@ export function withObservedDecisions(document: OpenAPIObject, file: DecisionFil
       at,
     );
   for (const decision of file.decisions) {
-    const point = decisionPoint(decision.id);
+    const point = DECISION_POINTS.get(decision.id);
     if (!point) continue;
     observed.push({ id: point.id, inferred: point.inferred, observed: decision.observed });
     if (point.kind === 'code-status')

@@ -18,7 +18,7 @@ function resolved(schema: Schema): Schema {
 }
 
 /** The JSON types a schema allows (unions and constants looked through; integers are numbers). */
-export function jsonTypesOfSchema(input: Schema): JsonType[] {
+function jsonTypesOfSchema(input: Schema): JsonType[] {
   const schema = resolved(input);
   const out = new Set<JsonType>();
   const add = (t: unknown) => {

@@ -56,7 +56,7 @@ const HEADER = /^[A-Za-z0-9-]{1,64}$/;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The JSON type of a value. */
-export function jsonTypeOf(value: unknown): JsonType {
+function jsonTypeOf(value: unknown): JsonType {
   if (value === null || value === undefined) return 'null';
   if (Array.isArray(value)) return 'array';
   const t = typeof value;

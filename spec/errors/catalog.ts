@@ -1,10 +1,10 @@
 import { catalogLine, type ReferenceSentence, referenceSentence, type SentenceId } from '../reference/index.js';
-import { ERROR_CODE_GROUPS, ERROR_CODES, type ErrorCode, type ErrorCodePrefix } from './codes.js';
+import { ERROR_CODES, type ErrorCode } from './codes.js';
 import { capitalise, codeParts, words, type CodeParts } from './naming.js';
 import { statusOf, statusRuleOf } from './statuses.js';
 
 /** One entry of the error catalog, as `GET /v1/errors/{errorCode}` returns it (reference: Resources / Error catalog entry). */
-export interface ErrorCatalogEntry {
+interface ErrorCatalogEntry {
   code: ErrorCode;
   title: string;
   description: string;
@@ -37,9 +37,6 @@ export interface CatalogRecord extends ErrorCatalogEntry {
 }
 
 type Parameter = ErrorCatalogEntry['parameters'][number];
-
-/** The 74 prefixes of the catalog, in reference order. */
-export const ERROR_PREFIXES: readonly ErrorCodePrefix[] = ERROR_CODE_GROUPS.map((group) => group.prefix);
 
 interface HandText {
   readonly description?: string;
@@ -234,7 +231,7 @@ function entityNoun(parts: CodeParts): string {
 }
 
 /** Title: the suffix as words (`FILTER_PARSING_FAILED` -> `Filter parsing failed`); a one-word suffix gets the entity in front (`Rate limit exceeded`). */
-export function titleOf(code: ErrorCode): string {
+function titleOf(code: ErrorCode): string {
   const parts = codeParts(code);
   const single = !parts.suffix.includes('_') && !STANDALONE_TITLES.has(parts.suffix);
   return capitalise(single ? `${entityNoun(parts)} ${words(parts.suffix)}` : words(parts.suffix));

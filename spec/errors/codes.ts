@@ -10,7 +10,7 @@
  */
 
 /** One prefix of the catalog with its suffixes. */
-export interface ErrorCodeGroup {
+interface ErrorCodeGroup {
   readonly prefix: string;
   readonly suffixes: readonly string[];
   readonly note?: string;
@@ -649,6 +649,3 @@ export const ERROR_CODES: readonly ErrorCode[] = Object.freeze(
     group.suffixes.map((suffix) => `${group.prefix}${suffix}`),
   ) as ErrorCode[],
 );
-
-/** One prefix of the catalog (ends with a dot). */
-export type ErrorCodePrefix = (typeof ERROR_CODE_GROUPS)[number]['prefix'];

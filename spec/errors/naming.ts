@@ -50,8 +50,3 @@ export function words(upperSnake: string): string {
 export function capitalise(text: string): string {
   return text.length === 0 ? text : text[0]!.toUpperCase() + text.slice(1);
 }
-
-/** `FILTER_PARSING_FAILED` -> `Filter parsing failed`. */
-export function humanise(upperSnake: string): string {
-  return capitalise(words(upperSnake));
-}

@@ -10,7 +10,7 @@ import { codeParts } from './naming.js';
  * `inferred` by the rules below (explicit overrides first, then prefix rules, then suffix rules, then the
  * default 422) and carries the rationale of the rule that decided it.
  */
-export interface CodeStatus {
+interface CodeStatus {
   status: number;
   provenance: 'documented' | 'inferred';
   rationale?: string;
@@ -19,7 +19,7 @@ export interface CodeStatus {
 }
 
 /** The status and code pairs the reference shows (Errors / Status and code pairs shown). */
-export const DOCUMENTED_STATUSES = {
+const DOCUMENTED_STATUSES = {
   'COMMON.QUERY.FILTER_PARSING_FAILED': 400,
   'COMMON.AUTH.MISSING_PERMISSIONS': 403,
   'COMMON.ENTITY.NOT_FOUND': 404,
@@ -37,7 +37,7 @@ const PAIR_ROWS: Readonly<Record<keyof typeof DOCUMENTED_STATUSES, SentenceId>> 
 };
 
 /** The row of the pairs table of a code whose status is documented, or undefined. */
-export function pairRowOf(code: ErrorCode): ReferenceSentence | undefined {
+function pairRowOf(code: ErrorCode): ReferenceSentence | undefined {
   const id = (PAIR_ROWS as Partial<Record<ErrorCode, SentenceId>>)[code];
   return id === undefined ? undefined : referenceSentence(id);
 }
@@ -45,7 +45,7 @@ export function pairRowOf(code: ErrorCode): ReferenceSentence | undefined {
 const NOT_SHOWN = 'The reference gives no status for this code';
 
 /** Codes whose inferred status is set one by one, with the reason. They take precedence over the rules. */
-export const STATUS_OVERRIDES: Readonly<Partial<Record<ErrorCode, { status: number; rationale: string }>>> = {
+const STATUS_OVERRIDES: Readonly<Partial<Record<ErrorCode, { status: number; rationale: string }>>> = {
   'COMMON.AUTH.UNAUTHORIZED': {
     status: 401,
     rationale: `${NOT_SHOWN}; 401 Unauthorized is used because the code reports a caller that is not authenticated (the reference documents 401 for that case).`,
@@ -81,7 +81,7 @@ export const STATUS_OVERRIDES: Readonly<Partial<Record<ErrorCode, { status: numb
 };
 
 /** One inference rule: a predicate on the code's prefix and suffix, the status it gives, and why. */
-export interface StatusRule {
+interface StatusRule {
   readonly name: string;
   readonly status: number;
   readonly matches: (prefix: string, suffix: string) => boolean;
@@ -89,7 +89,7 @@ export interface StatusRule {
 }
 
 /** The inference rules, tried in order after the documented pairs and the overrides; the first match wins. */
-export const STATUS_RULES: readonly StatusRule[] = [
+const STATUS_RULES: readonly StatusRule[] = [
   {
     name: 'query-prefix',
     status: 400,
@@ -154,7 +154,7 @@ export const STATUS_RULES: readonly StatusRule[] = [
 ];
 
 /** Rationale of the default rule. */
-export const DEFAULT_STATUS_RATIONALE = `${NOT_SHOWN}; 422 Unprocessable Content is used for codes that report a business rule violation by a well-formed request, as the documented PLANNING.PURCHASE_ORDER.CANNOT_MODIFY_CANCELLED_LINE (422) does.`;
+const DEFAULT_STATUS_RATIONALE = `${NOT_SHOWN}; 422 Unprocessable Content is used for codes that report a business rule violation by a well-formed request, as the documented PLANNING.PURCHASE_ORDER.CANNOT_MODIFY_CANCELLED_LINE (422) does.`;
 
 /** Name of the rule that decides the status of a code: `documented`, `override`, a `STATUS_RULES` name, or `default`. */
 export function statusRuleOf(code: ErrorCode): string {
@@ -177,7 +177,7 @@ function computeStatus(code: ErrorCode): CodeStatus {
 }
 
 /** The status of every code, precomputed. */
-export const ERROR_STATUSES: Readonly<Record<ErrorCode, CodeStatus>> = Object.freeze(
+const ERROR_STATUSES: Readonly<Record<ErrorCode, CodeStatus>> = Object.freeze(
   Object.fromEntries(ERROR_CODES.map((code) => [code, Object.freeze(computeStatus(code))])) as Record<
     ErrorCode,
     CodeStatus

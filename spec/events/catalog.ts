@@ -10,16 +10,8 @@ import type { Provenance } from '../provenance.js';
 import { openObject } from '../schemas/open.js';
 
 /** The families of the reference (Events, point 1). */
-export const EVENT_FAMILIES = [
-  'Catalog',
-  'Warehouse',
-  'Planning',
-  'Production',
-  'Maintenance',
-  'Costs',
-  'People',
-] as const;
-export type EventFamily = (typeof EVENT_FAMILIES)[number];
+const EVENT_FAMILIES = ['Catalog', 'Warehouse', 'Planning', 'Production', 'Maintenance', 'Costs', 'People'] as const;
+type EventFamily = (typeof EVENT_FAMILIES)[number];
 
 /** One version of an event contract. */
 export interface EventVersionDef {
@@ -29,7 +21,7 @@ export interface EventVersionDef {
 }
 
 /** One event name with its versions. */
-export interface EventDef {
+interface EventDef {
   readonly eventName: string;
   readonly family: EventFamily;
   readonly description: string;

@@ -8,9 +8,6 @@ import { DEMO_WORLD } from './demo-world.js';
  * Identifiers embed a hash of the org, so the examples address nothing in another tenant.
  */
 
-/** The tenant the examples are written for: the org `npm start` prints tokens for. */
-export const EXAMPLE_ORG = DEMO_WORLD.org;
-
 const tag = DEMO_WORLD.tenantTag;
 
 /**

@@ -67,8 +67,8 @@ export function unusedPermissions(permissions: readonly string[]): string[] {
   return permissions.filter((p) => !ALL_PERMISSIONS.includes(p));
 }
 
-/** Whether a string (from a document, a journal or a report) is an operationId of the contract. */
-export function isOperationId(s: string): s is OperationId {
+/** Whether a string is an operationId of the contract (an own key: `toString` is not one). */
+function isOperationId(s: string): s is OperationId {
   return Object.hasOwn(BY_OPERATION_ID, s);
 }
 
@@ -78,4 +78,4 @@ export function operation(operationId: string): OperationDef {
   return BY_OPERATION_ID[operationId];
 }
 
-export type { OperationDef, ListSpec, ErrorResponse, SuccessResponse, PathParam, Tag } from './types.js';
+export type { OperationDef } from './types.js';

@@ -14,7 +14,7 @@ export interface LinkDef {
 }
 
 /** Provenance of every link (inferred): the reference describes the operations one by one. */
-export const LINK_RATIONALE =
+const LINK_RATIONALE =
   'The reference describes each operation on its own, not how a client walks between them; a link names which identifier of a response addresses the next call (for the subscription id, Resources / Webhook subscription says it is "used in the DELETE path").';
 
 /** The id of the first item of a page (`results/0`). */

@@ -29,7 +29,7 @@ function prefixOfLine(line: string): string {
 }
 
 /** Every sentence the contract may quote: the table of `sentences.ts`, then the 74 catalog lines (id `catalog.<PREFIX>`). */
-export const REFERENCE_SENTENCES: readonly ReferenceSentence[] = Object.freeze([
+const REFERENCE_SENTENCES: readonly ReferenceSentence[] = Object.freeze([
   ...Object.entries(SECTIONS).flatMap(([section, sentences]) =>
     Object.entries(sentences).map(([id, text]): ReferenceSentence => Object.freeze({ id, section, text })),
   ),
@@ -55,9 +55,4 @@ export function catalogLine(prefix: string): ReferenceSentence {
   const found = BY_ID.get(`catalog.${prefix}`);
   if (!found) throw new Error(`no catalog line for ${prefix}`);
   return found;
-}
-
-/** The table's sentence with this exact text, or undefined. */
-export function sentenceWithText(text: string): ReferenceSentence | undefined {
-  return BY_TEXT.get(text);
 }

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { documented, inferred } from '../provenance.js';
 import { openObject } from './open.js';
 
@@ -46,4 +46,3 @@ export const ErrorCatalogEntry = Type.Object(
     ...documented('endpoints.get-error.response'),
   },
 );
-export type ErrorCatalogEntryBody = Static<typeof ErrorCatalogEntry>;

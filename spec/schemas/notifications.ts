@@ -11,7 +11,7 @@ import { AUDIT_RATIONALE, DateTime, NullableDateTime, NullableString } from './c
 import { closedBody, openObject } from './open.js';
 
 /** `Domain.Entity.Action` (Events, point 1), spelled as three capitalised alphanumeric words (inferred, see below). */
-export const EVENT_NAME_PATTERN = '^[A-Z][A-Za-z0-9]*\\.[A-Z][A-Za-z0-9]*\\.[A-Z][A-Za-z0-9]*$';
+const EVENT_NAME_PATTERN = '^[A-Z][A-Za-z0-9]*\\.[A-Z][A-Za-z0-9]*\\.[A-Z][A-Za-z0-9]*$';
 
 /** `EVENT_NAME_PATTERN` on a documented event name, marked inferred: the reference gives the parts, not their characters. */
 const eventNamePattern = () =>

@@ -15,7 +15,7 @@ import { inferred } from '../provenance.js';
  */
 
 /** Why a request body rejects members it does not name (appended to each body's rationale). */
-export const UNKNOWN_FIELDS_REJECTED =
+const UNKNOWN_FIELDS_REJECTED =
   'Unknown fields are rejected (400 COMMON.VALIDATION.ERROR naming the field) so typos are caught instead of silently ignored; the reference shows no other body field.';
 
 /** Options of a closed request body: `additionalProperties: false`, marked inferred with the body's rationale and the closedness rule. */
@@ -32,7 +32,7 @@ const TOLERATED =
   'Members the contract does not name are accepted (a client ignores them); the conformance runner lists them as information, never as a failure.';
 
 /** The marks of an opening, as they appear in the document. */
-export interface OpenObject {
+interface OpenObject {
   additionalProperties: true;
   'x-additional-properties-provenance': 'inferred';
   'x-additional-properties-rationale': string;

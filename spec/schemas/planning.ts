@@ -8,7 +8,7 @@ const LINE_RATIONALE =
   "PUT /v1/planning/purchaseOrders/{id}/lines/{lineId} appears only in error messages of the reference; the line shape is this kit's decision, following the PLANNING.PURCHASE_ORDER error codes (draft, received and cancelled lines, received quantity).";
 
 /** Status of a purchase order line. */
-export const PurchaseOrderLineStatus = Type.Union(
+const PurchaseOrderLineStatus = Type.Union(
   [
     Type.Literal('Draft'),
     Type.Literal('Confirmed'),

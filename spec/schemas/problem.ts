@@ -57,7 +57,7 @@ export function plain401Type(): Record<string, unknown> {
  * The shape of every code of the catalog, `PREFIX.PART.SUFFIX` in capitals (Errors / Error code catalog: "the prefix
  * (ending with a dot) followed by a suffix"). A problem may carry a code of this shape the catalog does not list.
  */
-export const ERROR_CODE_PATTERN = '^[A-Z][A-Z0-9_]*(\\.[A-Z0-9_]+)+$';
+const ERROR_CODE_PATTERN = '^[A-Z][A-Z0-9_]*(\\.[A-Z0-9_]+)+$';
 
 /** The problem body (Errors / Problem body). */
 export const Problem = Type.Object(

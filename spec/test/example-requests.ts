@@ -19,7 +19,7 @@ export interface DocOperation {
 }
 
 /** A request ready to send. */
-export interface ExampleRequest {
+interface ExampleRequest {
   method: string;
   /** Path with the query string. */
   url: string;
@@ -69,7 +69,7 @@ export function resolveParameter(doc: OpenAPIObject, p: Record<string, any>): Re
 }
 
 /** The example body of an operation's request, or undefined when it takes none. */
-export function bodyExample(op: DocOperation): unknown {
+function bodyExample(op: DocOperation): unknown {
   const media = op.op.requestBody?.content?.['application/json'];
   return media ? media.example : undefined;
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningMock } from '../../index.js';
 import { ContractValidator } from '../validate.js';
-import { EXAMPLE_ORG } from '../examples/demo.js';
+import { DEMO_WORLD } from '../examples/demo-world.js';
 import { committedDocument } from './load.js';
 import {
   docOperation,
@@ -39,7 +39,7 @@ async function mintDemoToken(): Promise<string> {
       method: 'POST',
       url: '/__mock/tokens',
       headers: {},
-      body: { org: EXAMPLE_ORG, roles: ['App.Admin'], permissions },
+      body: { org: DEMO_WORLD.org, roles: ['App.Admin'], permissions },
     },
     null,
   );

@@ -3,7 +3,8 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningMock } from '../../index.js';
 import { startFieldAddingProxy, type FieldAddingProxy } from '../../test/support/field-adding-proxy.js';
-import { freePort, startProcess, type Started } from '../../common/process.js';
+import { freePort } from '../../common/free-port.js';
+import { startProcess, type Started } from '../../test/support/process.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 

@@ -1,8 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODE_GROUPS } from '../errors/index.js';
-import { REFERENCE_SENTENCES, sentenceWithText } from '../reference/index.js';
+import { ERROR_CODE_GROUPS } from '../errors/codes.js';
+import { catalogLine, referenceSentence, type SentenceId } from '../reference/index.js';
 import { CATALOG_LINES } from '../reference/catalog-lines.js';
+import { SECTIONS } from '../reference/sentences.js';
 import { committedDocument } from './load.js';
+
+/** Every sentence of the table, as the contract finds them: those of sentences.ts by id, then each prefix's line. */
+const REFERENCE_SENTENCES = [
+  ...Object.values(SECTIONS).flatMap((sentences) =>
+    Object.keys(sentences).map((id) => referenceSentence(id as SentenceId)),
+  ),
+  ...ERROR_CODE_GROUPS.map((group) => catalogLine(group.prefix)),
+];
+const BY_TEXT = new Map(REFERENCE_SENTENCES.map((s) => [s.text, s]));
+/** The table's sentence with this exact text, or undefined. */
+const sentenceWithText = (text: string) => BY_TEXT.get(text);
 
 const doc = committedDocument() as Record<string, any>;
 

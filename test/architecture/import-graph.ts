@@ -22,7 +22,7 @@ export const ALLOWED: Readonly<Record<Layer, readonly Layer[]>> = {
 };
 
 /** One source file of the kit and the kit files it imports. */
-export interface SourceFile {
+interface SourceFile {
   path: string;
   layer: Layer;
   isTest: boolean;
@@ -43,7 +43,7 @@ export function layerOf(path: string): Layer | undefined {
 }
 
 /** Tests: `*.test.ts`, anything under a `test/` folder of a part, and the top-level `test/` folder. */
-export function isTestPath(path: string): boolean {
+function isTestPath(path: string): boolean {
   return path.endsWith('.test.ts') || path.split('/').slice(0, -1).includes('test');
 }
 
@@ -75,7 +75,7 @@ export function readSources(root: string): SourceFile[] {
 }
 
 /** An import that points where its layer may not look. */
-export interface Violation {
+interface Violation {
   from: string;
   to: string;
   rule: string;

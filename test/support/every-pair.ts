@@ -9,7 +9,7 @@ export type TenantCall = (
 ) => Promise<{ status: number; body: any }>;
 
 /** A purchase order line with something received and something still open: the only way to QUANTITY_LESS_THAN_RECEIVED. */
-export interface PartlyReceivedLine {
+interface PartlyReceivedLine {
   readonly purchaseOrderId: string;
   readonly lineId: string;
   readonly receivedQuantity: number;

@@ -29,7 +29,7 @@ const DROPPED = new Set([
 ]);
 
 /** Adds `name: value` to every object of a JSON value, at any depth. */
-export function addToEveryObject(value: unknown, name: string, added: unknown): unknown {
+function addToEveryObject(value: unknown, name: string, added: unknown): unknown {
   if (Array.isArray(value)) return value.map((v) => addToEveryObject(v, name, added));
   if (!value || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};

@@ -6,7 +6,7 @@ import { processAlive } from './process-alive.js';
 import { runCommand } from './run-command.js';
 
 /** A source of the build whose compiled file is missing or older than it. */
-export interface StaleSource {
+interface StaleSource {
   readonly source: string;
   readonly reason: 'missing' | 'older';
 }
@@ -20,7 +20,7 @@ const mtime = (file: string): number | undefined => {
 };
 
 /** The sources `npm run build` compiles: what tsconfig.build.json selects, as TypeScript itself reads it. */
-export function buildSources(root: string): string[] {
+function buildSources(root: string): string[] {
   const parsed = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.build.json'), undefined, {
     ...ts.sys,
     onUnRecoverableConfigFileDiagnostic: (d) => {
@@ -36,7 +36,7 @@ export function buildSources(root: string): string[] {
  * The sources whose `dist/` file is missing or older than the source (tsc rewrites every output on each build, so a
  * fresh dist/ has each file newer than its source). Empty: dist/ is what a build would write now.
  */
-export function staleSources(root: string): StaleSource[] {
+function staleSources(root: string): StaleSource[] {
   const stale: StaleSource[] = [];
   for (const source of buildSources(root)) {
     const built = mtime(join(root, 'dist', source.replace(/\.ts$/, '.js')));

@@ -8,7 +8,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The contract every client is generated from. */
-export const CONTRACT_FILE = join(root, 'spec', 'openapi.json');
+const CONTRACT_FILE = join(root, 'spec', 'openapi.json');
 
 /** Clients generated from the contract into a temporary folder. */
 export interface GeneratedClients {

@@ -28,7 +28,7 @@ function integrityOf(file: string): string {
 }
 
 /** The production part of a lock file: its non-dev package entries by install path (links left out: they are not packages). */
-export function productionEntries(lockFile: string): [path: string, entry: LockEntry][] {
+function productionEntries(lockFile: string): [path: string, entry: LockEntry][] {
   const lock = JSON.parse(readFileSync(lockFile, 'utf8')) as { packages: Record<string, LockEntry> };
   return Object.entries(lock.packages).filter(([path, entry]) => path !== '' && !entry.dev && !entry.link);
 }

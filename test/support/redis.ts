@@ -1,5 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { REDIS_SERVER } from '../../common/redis-server.js';
+import { REDIS_SERVER, type startRedisServer } from '../../common/redis-server.js';
+
+/** A redis-server a test started (common/redis-server.ts). */
+export type RedisServer = Awaited<ReturnType<typeof startRedisServer>>;
 
 /**
  * Whether tests of the replicated mock can run here (they start a real `redis-server`). Where it is absent they skip

@@ -4,7 +4,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * The end-to-end files that take longest (measured on 2 cores, longest first): started first, so that no fork is
  * left running one of them alone at the end of the run. Only an order: a file missing here runs after them.
  */
-export const LONGEST_FIRST: readonly string[] = [
+const LONGEST_FIRST: readonly string[] = [
   'conformance/test/proxy.e2e.test.ts',
   'conformance/test/independent-server.e2e.test.ts',
   'test/pack.e2e.test.ts',

@@ -52,7 +52,7 @@ export interface ExpressionContext {
  * Substitutes the `${{ secrets.X }}` and `${{ vars.X }}` expressions of a value. Any other expression is refused,
  * so the recipe cannot rely on something these tests do not emulate.
  */
-export function substitute(value: string, context: ExpressionContext): string {
+function substitute(value: string, context: ExpressionContext): string {
   return value.replace(/\$\{\{\s*([^}]*?)\s*\}\}/g, (_, expression: string) => {
     const m = /^(secrets|vars)\.([A-Za-z_][A-Za-z0-9_]*)$/.exec(expression);
     if (!m)
@@ -64,7 +64,7 @@ export function substitute(value: string, context: ExpressionContext): string {
 }
 
 /** The outcome of one `run:` step. */
-export interface StepOutcome {
+interface StepOutcome {
   name: string;
   exitCode: number;
   output: string;
@@ -72,12 +72,12 @@ export interface StepOutcome {
 }
 
 /** The outcome of a job: its exit code (that of the first failed step, 0 when none failed) and each step run. */
-export interface JobOutcome {
+interface JobOutcome {
   exitCode: number;
   steps: StepOutcome[];
 }
 
-export interface RunJobOptions {
+interface RunJobOptions {
   /** The job's working folder (GITHUB_WORKSPACE). */
   workspace: string;
   context: ExpressionContext;

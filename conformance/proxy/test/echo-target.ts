@@ -27,7 +27,7 @@ export const GZIPPED_JSON = gzipSync(Buffer.from(JSON.stringify({ results: [{ id
 /** Bytes that are not UTF-8. */
 export const BINARY_BODY = Buffer.from([0xff, 0xfe, 0x00, 0x01, 0x80, 0x81, 0x7f]);
 /** How long `/answer/slow` waits between its halves. */
-export const SLOW_GAP_MS = 150;
+const SLOW_GAP_MS = 150;
 
 /**
  * The answers the target can give, chosen by path:

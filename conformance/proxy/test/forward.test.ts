@@ -2,7 +2,6 @@ import { request as httpRequest } from 'node:http';
 import { Agent, request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../common/free-port.js';
-import { BAD_GATEWAY_TYPE } from '../bad-gateway.js';
 import {
   type CapturedExchange,
   type ForwardingProxyOptions,
@@ -241,7 +240,7 @@ describe('the forwarding proxy', () => {
     expect(headerValues(answer.rawHeaders, 'content-type')).toEqual(['application/problem+json']);
     const problem = JSON.parse(answer.body.toString('utf8'));
     expect(problem).toEqual({
-      type: BAD_GATEWAY_TYPE,
+      type: 'https://www.rfc-editor.org/rfc/rfc9110#section-15.6.3',
       title: 'Bad Gateway',
       status: 502,
       detail: expect.stringContaining('ECONNREFUSED'),

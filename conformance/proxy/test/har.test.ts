@@ -1,13 +1,18 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Entry } from 'har-format';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CapturedExchange } from '../exchange.js';
 import { startForwardingProxy } from '../forward.js';
-import { HarRecorder, type RecordedEntry, redactHeaders } from '../har.js';
+import { HarRecorder } from '../har.js';
+import { redactHeaders } from '../redaction.js';
 import { BINARY_BODY, GZIPPED_JSON, startEchoTarget } from './echo-target.js';
 import { harErrors } from './har-schema.js';
 import { send } from './raw-client.js';
+
+/** An entry as the file holds it: HAR 1.2, plus Chrome's `_error` on a response that did not (fully) come. */
+type RecordedEntry = Entry & { response: Entry['response'] & { _error?: string } };
 
 const dir = mkdtempSync(join(tmpdir(), 'opsapi-har-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,14 +1,14 @@
 import { request } from 'node:http';
 
 /** An answer as it came off the wire: status line, raw headers (names as sent, order kept) and body bytes. */
-export interface RawAnswer {
+interface RawAnswer {
   status: number;
   statusText: string;
   rawHeaders: string[];
   body: Buffer;
 }
 
-export interface RawRequest {
+interface RawRequest {
   method?: string;
   /** Path and query, sent as they are. */
   path: string;

@@ -1,8 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import { freePort, startProcess, type Started } from '../../../common/process.js';
+import { freePort } from '../../../common/free-port.js';
+import { startProcess, type Started } from '../../../test/support/process.js';
 import { type CliRun, opsapiNodeArgs, runOpsapi } from '../../../test/support/cli-command.js';
 
-export const root = fileURLToPath(new URL('../../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../', import.meta.url));
 
 export type { CliRun };
 

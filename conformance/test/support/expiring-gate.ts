@@ -8,7 +8,7 @@ import { Agent, request } from 'undici';
  * `expired` in its place, a token of the same claims that expired already, so the mock itself refuses it as it
  * refuses any expired token (its own 401 problem). Requests carrying other credentials pass unchanged.
  */
-export interface ExpiringGate {
+interface ExpiringGate {
   url: string;
   close(): Promise<void>;
 }

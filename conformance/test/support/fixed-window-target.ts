@@ -9,7 +9,7 @@ export interface FixedWindowTarget {
   close(): Promise<void>;
 }
 
-export interface FixedWindowOptions {
+interface FixedWindowOptions {
   /** Requests allowed per window (all callers together). */
   limit: number;
   windowMs: number;

@@ -16,7 +16,7 @@ import {
 import type { Described } from '../validation.js';
 
 /** `DELETE /__mock/api-keys/:id`. */
-export const ApiKeyParams = {
+const ApiKeyParams = {
   schema: Type.Object({ id: Type.String({ description: 'the API key id' }) }),
   details: {},
 } satisfies Described<TSchema>;

@@ -15,10 +15,10 @@ import {
 import { BODY_NOT_OBJECT, parseJsonBody, type Described } from '../validation.js';
 
 /** Bounds of `POST /__mock/clock` (seconds): at most 10 years per call. */
-export const MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600;
+const MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600;
 
 /** `POST /__mock/clock`. */
-export const ClockBody = {
+const ClockBody = {
   schema: Type.Object({
     advanceSeconds: Type.Number({
       minimum: 0,

@@ -23,7 +23,7 @@ import { invalid, type Described } from '../validation.js';
  * `GET /__mock/coverage?operations=id,id`: restricts the operations, the pairs and the summary's totals to the
  * operations a client uses (inferred: a client suite gates on what it calls, not on the whole contract).
  */
-export const CoverageQuery = {
+const CoverageQuery = {
   schema: Type.Object({
     operations: Type.Optional(
       Type.String({

@@ -17,7 +17,7 @@ import {
 import { BODY_NOT_OBJECT, parseJsonBody, type Described } from '../validation.js';
 
 /** `POST /__mock/events`: the nesting bound of `data` is the body parser's (../validation.ts: JSON Schema cannot bound depth). */
-export const EventBody = {
+const EventBody = {
   schema: Type.Object({
     eventName: Type.String({ description: 'an event of the catalog, e.g. `Warehouse.Shipment.Shipped`' }),
     eventVersion: Type.Optional(

@@ -14,7 +14,7 @@ import {
 import { BODY_NOT_OBJECT, parseJsonBody, type Described } from '../validation.js';
 
 /** `POST /__mock/reset`: `{all: true}` resets every tenant; any other body resets the caller's tenant. */
-export const ResetBody = {
+const ResetBody = {
   schema: Type.Object({
     all: Type.Optional(
       Type.Unknown({ description: "`true` resets every tenant; any other value, or none, the caller's tenant" }),

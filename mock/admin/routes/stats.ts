@@ -10,7 +10,7 @@ import type { Described } from '../validation.js';
  * `GET /__mock/stats`: `?gc=1` forces a full collection first (with `--expose-gc`). A repeated `gc` is a list
  * and forces nothing, as it never did: the schema keeps that rather than turning it into a 400.
  */
-export const StatsQuery = {
+const StatsQuery = {
   schema: Type.Object({
     gc: Type.Optional(
       Type.Union([Type.String(), Type.Array(Type.String())], {

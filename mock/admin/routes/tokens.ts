@@ -11,7 +11,7 @@ import { BODY_NOT_OBJECT, parseJsonBody, type Described } from '../validation.js
 const stringList = (description: string) => Type.Array(Type.String({ maxLength: 200 }), { maxItems: 200, description });
 
 /** `POST /__mock/tokens`. */
-export const TokenBody = {
+const TokenBody = {
   schema: Type.Object({
     org: Type.String({ pattern: ORG_PATTERN.source, description: 'the tenant: a new org is a fresh, isolated world' }),
     permissions: Type.Optional(stringList('permissions claimed, e.g. `Warehouse.Counts.Write` (default none)')),

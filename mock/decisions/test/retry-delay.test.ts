@@ -1,8 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { RETRY_DELAY_UNITS, type RetryDelayUnit } from '../../../spec/decisions/index.js';
+import type { RetryDelayUnit } from '../../../spec/decisions/index.js';
+import { RETRY_DELAY_UNITS } from '../../../spec/decisions/kinds.js';
 import { adminClaims } from '../../auth/presets.js';
 import { expectProblem, freshOrg, injectHarness, type InjectHarness } from '../../test/harness.js';
-import { retryDelayValue } from '../index.js';
+import { retryDelayHook } from '../retry-delay.js';
 import { decisionFile } from '../../../spec/decisions/test/decision-file.js';
 
 /** One request per minute: the second request of a tenant is a 429. */
@@ -17,6 +18,19 @@ async function limited(h: InjectHarness) {
   return reply;
 }
 
+/** What the adopted hook writes for a 429 whose `Retry-After` says `seconds`, in `unit`, at `nowMs`. */
+async function retryDelayValue(unit: RetryDelayUnit, seconds: number, nowMs: number): Promise<unknown> {
+  const headers = new Map<string, unknown>([['retry-after', String(seconds)]]);
+  const reply = {
+    statusCode: 429,
+    getHeader: (name: string) => headers.get(name),
+    removeHeader: (name: string) => headers.delete(name),
+    header: (name: string, value: unknown) => headers.set(name, value),
+  };
+  await retryDelayHook({ header: 'X-Delay', unit }, { now: () => nowMs })?.({} as never, reply as never, '');
+  return headers.get('x-delay');
+}
+
 describe('the retry delay written in each unit', () => {
   // 2025-06-01T10:00:00.250Z: instants round up to the next whole second.
   const now = Date.UTC(2025, 5, 1, 10, 0, 0, 250);
@@ -26,8 +40,8 @@ describe('the retry delay written in each unit', () => {
     ['milliseconds', '30000'],
     ['epoch-seconds', String(Date.UTC(2025, 5, 1, 10, 0, 31) / 1000)],
     ['http-date', 'Sun, 01 Jun 2025 10:00:31 GMT'],
-  ] as const)('tells 30 s in %s as %s', (unit, value) => {
-    expect(retryDelayValue(unit, 30, now)).toBe(value);
+  ] as const)('tells 30 s in %s as %s', async (unit, value) => {
+    expect(await retryDelayValue(unit, 30, now)).toBe(value);
   });
 });
 

@@ -3,7 +3,7 @@ import { decisionFile } from '../../../spec/decisions/test/decision-file.js';
 import { injectHarness, type InjectHarness } from '../../test/harness.js';
 
 /** A mock answering as the contract infers and one that adopted `observed` (values by point id). */
-export interface SideBySide {
+interface SideBySide {
   inferred: InjectHarness;
   observed: InjectHarness;
 }

@@ -2,7 +2,7 @@ import type { FilterOperator } from '../../../spec/lists/operators.js';
 
 /**
  * Syntax tree of a `filterBy` expression. Produced by `parseFilter` (syntax only: field names are not resolved,
- * values are not typed yet) and turned into a predicate by `compileFilter`.
+ * values are not typed yet) and turned into a predicate by `compileFilterPlan`.
  */
 
 /** `Field[Operator]value`. `value` is null for IsNull/IsNotNull; `position` is the 0-based offset of the field name. */

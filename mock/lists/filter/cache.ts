@@ -22,18 +22,18 @@ import { parseFilter } from './parser.js';
  * kept filter never asked for again would outlive its request. Compiled filters hold no item data, so they never go
  * stale when items change. A case-sensitive engine compiles the same text to another filter: it has caches of its own.
  */
-export const FILTER_CACHE_SIZE = 256;
+const FILTER_CACHE_SIZE = 256;
 
 /** Uncached filter texts remembered per cache (inferred: the texts of a mock's tenants, 4 KB per cache). */
-export const FILTER_ADMISSION_WINDOW = 1024;
+const FILTER_ADMISSION_WINDOW = 1024;
 
 /**
  * Estimated bytes of a compiled filter per condition (its syntax node, matcher and closures), and of a failure or an
  * empty filter (inferred, measured with V8's heap: 1,800 bytes for one condition, 3,100 for two, 6,300 for four,
  * 800 for an unknown operator, text and entry included).
  */
-export const CONDITION_BYTES = 1400;
-export const OUTCOME_BYTES = 512;
+const CONDITION_BYTES = 1400;
+const OUTCOME_BYTES = 512;
 
 type FilterCache = BudgetedLru<string, Result<CompiledFilter | null>>;
 

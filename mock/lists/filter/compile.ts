@@ -253,12 +253,3 @@ export function compileFilterPlan(
     bind: (source) => slotPredicate(root, source),
   });
 }
-
-/** Compiles a parsed filter into a predicate over items of a list with the given fields. */
-export function compileFilter(
-  ast: FilterAst,
-  fields: ListFieldTable,
-): Result<(item: Record<string, unknown>) => boolean> {
-  const compiled = compileFilterPlan(ast, fields);
-  return compiled.ok ? ok(compiled.value.test) : compiled;
-}

@@ -20,8 +20,6 @@ export type Token =
   | { readonly kind: 'ident'; readonly pos: number; readonly text: string }
   | { readonly kind: 'value'; readonly pos: number; readonly text: string; readonly quoted: boolean };
 
-export type TokenKind = Token['kind'];
-
 function isSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13;
 }

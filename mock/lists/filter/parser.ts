@@ -4,7 +4,7 @@ import type { ConditionNode, FilterAst } from './ast.js';
 import { tokenize, type Token } from './lexer.js';
 
 /**
- * Parser for `filterBy` (syntax only; fields and values are checked by `compileFilter`).
+ * Parser for `filterBy` (syntax only; fields and values are checked by `compileFilterPlan`).
  *
  * Grammar (`&&` binds tighter than `||`; whitespace between tokens is ignored):
  * ```
@@ -20,13 +20,13 @@ import { tokenize, type Token } from './lexer.js';
  *
  * Empty or whitespace-only text means "no filter" and parses to `null`.
  */
-export const MAX_FILTER_DEPTH = 64;
+const MAX_FILTER_DEPTH = 64;
 
 const OPERATOR_BY_LOWER = new Map<string, FilterOperator>(FILTER_OPERATORS.map((op) => [op.toLowerCase(), op]));
 const VALUELESS = new Set<FilterOperator>(VALUELESS_OPERATORS);
 
 /** Resolves an operator name ignoring case. */
-export function resolveOperator(name: string): FilterOperator | undefined {
+function resolveOperator(name: string): FilterOperator | undefined {
   return OPERATOR_BY_LOWER.get(name.toLowerCase());
 }
 

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ListCollection } from '../collection.js';
-import { MAX_PAGE_TEXT_BYTES, PAGES_PER_LIST, PageTexts, pageKey } from '../page-texts.js';
+import { PageTexts, pageKey } from '../page-texts.js';
+
+/** The bounds of the kept pages (mock/lists/page-texts.ts): pages per list, and bytes of one page. */
+const PAGES_PER_LIST = 64;
+const MAX_PAGE_TEXT_BYTES = 128 * 1024;
 
 const text = (s: string) => Buffer.from(s);
 const list = () => new ListCollection([{ id: 'a' }, { id: 'b' }]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_SCHEDULE, defaultOptions, MOCK_OPTIONS, type MockOptionName } from '../../options.js';
+import { defaultOptions, MOCK_OPTIONS, type MockOptionName } from '../../options.js';
 import { formatLatency, formatRate, formatRetrySchedule } from '../grammars.js';
 import type { MockOption } from '../kinds.js';
 
@@ -39,7 +39,7 @@ describe('the table of mock options', () => {
       if (spec.default === undefined) expect(name in defaults, name).toBe(false);
       else expect(defaults[name], name).toEqual(spec.default);
     expect(defaultOptions().faults).not.toBe(defaultOptions().faults);
-    expect(defaultOptions().retrySchedule).toBe(DEFAULT_RETRY_SCHEDULE);
+    expect(defaultOptions().retrySchedule).toBe(MOCK_OPTIONS.retrySchedule.default);
   });
 
   it('writes values back in the grammars the flags read', () => {

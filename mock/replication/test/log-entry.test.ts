@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Change } from '../../store/change.js';
-import { jobMember, parseJobMember, replicationKeys } from '../keys.js';
+import { parseJobMember, replicationKeys } from '../keys.js';
 import { apiKeyValueOf, decodeEntries, encodeChange } from '../log-entry.js';
+
+/** A member of the `due` and `leases` sets as the replication scripts write it (../scripts.ts): org, newline, id. */
+const jobMember = (org: string, notificationId: string) => `${org}\n${notificationId}`;
 
 describe('log entries of a replicated mock', () => {
   it('round-trips a change through its entry as XRANGE answers it, keeping the order and the last id', () => {

@@ -1,13 +1,15 @@
 /** Helpers of the replica tests: replica processes of the compiled CLI, calls, fresh tenants, polling. */
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
-import { freePort, startProcess, type Started } from '../../../common/process.js';
+import { freePort } from '../../../common/free-port.js';
+import { startProcess, type Started } from '../../../test/support/process.js';
 import type { WebhookReceiver } from '../../../common/receiver.js';
 import { opsapiNodeArgs } from '../../../test/support/cli-command.js';
 import { adminClaims } from '../../auth/presets.js';
 import { mintToken } from '../../auth/tokens.js';
 import { DEFAULT_JWT_SECRET } from '../../options.js';
-import { startRedisServer, type RedisServer, type RedisServerOptions } from '../../../common/redis-server.js';
+import { startRedisServer } from '../../../common/redis-server.js';
+import type { RedisServer } from '../../../test/support/redis.js';
 import { BACKEND_HEADER, startRoundRobin, type RoundRobin } from './round-robin.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -83,7 +85,7 @@ export interface Cluster {
 export async function startCluster(
   count: number,
   extra: readonly string[] = [],
-  redisOptions: RedisServerOptions = {},
+  redisOptions: Parameters<typeof startRedisServer>[0] = {},
 ): Promise<Cluster> {
   const redis = await startRedisServer(redisOptions);
   const replicas = await Promise.all(Array.from({ length: count }, () => startReplica(redis.url, extra)));

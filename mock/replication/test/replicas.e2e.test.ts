@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../../common/process.js';
+import { freePort } from '../../../common/free-port.js';
 import { startReceiver } from '../../../common/receiver.js';
 import { startRedisServer } from '../../../common/redis-server.js';
 import { expectOneLineRefusal, runOpsapi } from '../../../test/support/cli-command.js';

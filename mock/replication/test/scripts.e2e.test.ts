@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedisServer, type RedisServer } from '../../../common/redis-server.js';
-import { jobMember, replicationKeys } from '../keys.js';
+import { startRedisServer } from '../../../common/redis-server.js';
+import type { RedisServer } from '../../../test/support/redis.js';
+import { replicationKeys } from '../keys.js';
 import { connectRedis, type RedisLink } from '../redis-commands.js';
 import { redisAvailability } from '../../../test/support/redis.js';
+
+/** A member of the `due` and `leases` sets as the replication scripts write it (../scripts.ts): org, newline, id. */
+const jobMember = (org: string, notificationId: string) => `${org}\n${notificationId}`;
 
 const availability = redisAvailability();
 

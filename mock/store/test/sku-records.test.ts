@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { generateCompactWorld, type SkuRecord } from '../../../fixtures/seed/index.js';
+import { generateSharedWorld, tenantWorld, type SkuRecord } from '../../../fixtures/seed/index.js';
 import { SkuRecords } from '../sku-records.js';
 
-const world = () => generateCompactWorld({ seed: 42, org: 'sku-records', skus: 12 });
+const world = () => tenantWorld(generateSharedWorld({ seed: 42, skus: 12 }), 'sku-records');
 
 /** The records of a seeded catalog as an ordinary Map: what `SkuRecords` must behave like. */
 function asMap(records: Iterable<[string, SkuRecord]>): Map<string, SkuRecord> {

@@ -4,6 +4,7 @@ import { EVENT_CATALOG } from '../../../spec/events/catalog.js';
 import { FILTER_OPERATORS } from '../../../spec/lists/operators.js';
 import type { OperationDef } from '../../../spec/operations/index.js';
 import { encodeSegment, validator } from './support.js';
+import { binaryString } from '../../../test/support/arbitraries.js';
 
 export const method = (op: OperationDef) => op.method.toUpperCase();
 export const schemaKeys = (schema: string): string[] =>
@@ -66,7 +67,7 @@ const asciiSegment = fc.string({
 });
 export const segmentArb = fc.oneof(
   fc.constantFrom(...ADVERSARIAL_SEGMENTS),
-  fc.string({ unit: 'binary', minLength: 1, maxLength: 30 }).map(encodeSegment),
+  binaryString({ minLength: 1, maxLength: 30 }).map(encodeSegment),
   asciiSegment,
 );
 
@@ -118,7 +119,7 @@ export const CONTENT_TYPES = [
 /** Values of the wrong type (or of the right type but out of range) for any field. */
 export const wrongValue = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
-  fc.string({ unit: 'binary', maxLength: 50 }),
+  binaryString({ maxLength: 50 }),
   fc.constantFrom(
     null,
     true,
@@ -143,7 +144,7 @@ export const wrongValue = fc.oneof(
 
 /** Strings for the string fields of bodies: unicode, control characters, RTL, lone surrogates. */
 export const textValue = fc.oneof(
-  fc.string({ unit: 'binary', maxLength: 60 }),
+  binaryString({ maxLength: 60 }),
   fc.string({ unit: 'grapheme', maxLength: 60 }),
   fc.constantFrom(
     '\u0000',
@@ -208,7 +209,7 @@ export const pageArb = fc.oneof(
   fc.constantFrom(...PAGE_VALUES),
   fc.integer({ min: -1_000_000, max: 1_000_000 }).map(String),
   fc.double().map(String),
-  fc.string({ unit: 'binary', maxLength: 8 }),
+  binaryString({ maxLength: 8 }),
 );
 
 export function filterArb(fields: readonly string[]) {
@@ -223,7 +224,7 @@ export function filterArb(fields: readonly string[]) {
     fc.string({ maxLength: 8 }),
   );
   const value = fc.oneof(
-    fc.string({ unit: 'binary', maxLength: 20 }),
+    binaryString({ maxLength: 20 }),
     fc.constantFrom(
       '',
       '"',
@@ -249,7 +250,7 @@ export function filterArb(fields: readonly string[]) {
       .chain((cs) => fc.constantFrom(' && ', ' || ', '&&', ' & ', ' AND ').map((j) => cs.join(j))),
     condition.map((c) => `(${c}`),
     condition.map((c) => `((${c}))`),
-    fc.string({ unit: 'binary', maxLength: 60 }),
+    binaryString({ maxLength: 60 }),
     fc.constantFrom(
       '(',
       ')',
@@ -273,6 +274,6 @@ export function sortArb(fields: readonly string[]) {
     fc
       .array(fc.tuple(fc.boolean(), one), { minLength: 1, maxLength: 4 })
       .map((parts) => parts.map(([desc, f]) => `${desc ? '-' : ''}${f}`).join(',')),
-    fc.string({ unit: 'binary', maxLength: 30 }),
+    binaryString({ maxLength: 30 }),
   );
 }

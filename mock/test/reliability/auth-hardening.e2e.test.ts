@@ -6,13 +6,17 @@
 import { SignJWT, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RFC9110_401_TYPE } from '../../../spec/schemas/problem.js';
-import { freePort, startProcess } from '../../../common/process.js';
+import { freePort } from '../../../common/free-port.js';
+import { startProcess } from '../../../test/support/process.js';
 import { opsapiNodeArgs } from '../../../test/support/cli-command.js';
 import { adminClaims } from '../../auth/presets.js';
-import { LEEWAY_SECONDS, TokenVerifier, mintToken } from '../../auth/tokens.js';
+import { TokenVerifier, mintToken } from '../../auth/tokens.js';
 import { expectProblem, freshOrg, startHarness, type Harness, type Reply } from '../harness.js';
 import { hmacToken } from './forged-tokens.js';
 import { bearer, checkReply, Wire } from './support.js';
+
+/** The clock skew the mock tolerates on `exp` and `nbf`, in seconds (mock/auth/tokens.ts). */
+const LEEWAY_SECONDS = 5;
 
 const now = () => Math.floor(Date.now() / 1000);
 

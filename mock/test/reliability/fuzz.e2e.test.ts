@@ -35,6 +35,7 @@ import {
   type Receiver,
   type WireReply,
 } from './support.js';
+import { binaryString } from '../../../test/support/arbitraries.js';
 
 describe('fuzzing every operation', () => {
   let h: Harness;
@@ -108,7 +109,7 @@ describe('fuzzing every operation', () => {
           .map((o) => JSON.stringify(o));
         const bodyArb = fc.oneof(
           objectBody,
-          fc.string({ unit: 'binary', maxLength: 200 }),
+          binaryString({ maxLength: 200 }),
           fc.json({ maxDepth: 3 }),
           fc.nat({ max: valid.length }).map((n) => valid.slice(0, n)),
           fc.constantFrom(...ADVERSARIAL_BODIES),

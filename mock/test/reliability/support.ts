@@ -10,7 +10,7 @@ import { verifySignature } from '../../../common/signature.js';
 import type { Harness, InjectHarness } from '../harness.js';
 
 /** Every request of the reliability tests gives up after this long: a hang is a failure, never a stuck test. */
-export const REQUEST_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 10_000;
 
 export const validator = new ContractValidator(buildDocument());
 
@@ -23,7 +23,7 @@ export interface WireReply {
 }
 
 /** One request, sent exactly as given (the path is not normalised: `..` and percent-escapes reach the server). */
-export interface WireRequest {
+interface WireRequest {
   method: string;
   path: string;
   headers?: Record<string, string>;

@@ -1,9 +1,12 @@
 /** Webhook delivery to real receivers: success, the retry schedule and manual retries. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_SCHEDULE } from '../../options.js';
+import { defaultOptions } from '../../options.js';
 import { startHarness, type Harness } from '../../test/harness.js';
 import { startReceiver, type WebhookReceiver } from '../../../common/receiver.js';
 import { advance, attempts, cumulative, emit, notification, subscribe, tenant } from './support.js';
+
+/** The retry schedule of a mock started without one. */
+const DEFAULT_RETRY_SCHEDULE = defaultOptions().retrySchedule;
 
 const EVENT = 'Warehouse.Shipment.Shipped';
 const TIMEOUT_MS = 250;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SEED } from '../../../fixtures/seed/index.js';
-import { DEFAULT_RETRY_SCHEDULE } from '../../options.js';
+import { defaultOptions } from '../../options.js';
 import { Store } from '../../store/store.js';
 import type { TenantState } from '../../store/tenant-state.js';
 import { WebhookEngine } from '../engine.js';
@@ -11,7 +11,7 @@ import { FakeTransport, type Answer } from './fake-transport.js';
 
 const EVENT = 'Warehouse.Shipment.Shipped';
 const ENDPOINT = 'https://receiver.example/hooks';
-const SCHEDULE = DEFAULT_RETRY_SCHEDULE;
+const SCHEDULE = defaultOptions().retrySchedule;
 const SECOND = 1000;
 
 /** Sum of the first `n` delays of the schedule, seconds. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FaultName } from '../../faults/index.js';
+import type { FaultName } from '../../../index.js';
 import { withWebhookFaults } from '../../faults/webhook-signer.js';
 import type { Notification } from '../../../spec/schemas/notifications.js';
 import { serialisePayload } from '../payload.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../../common/process.js';
+import { freePort } from '../../../common/free-port.js';
 import { startHarness, type Harness } from '../../test/harness.js';
 import { emit, notification, subscribe, tenant } from './support.js';
 

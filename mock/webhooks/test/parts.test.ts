@@ -1,6 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { EXCERPT_CHARS, excerptOf } from '../excerpt-handler.js';
+import { ExcerptHandler } from '../excerpt-handler.js';
 import { KeyedSemaphore, Semaphore } from '../semaphore.js';
+
+/** Characters of a response body an attempt record keeps. */
+const EXCERPT_CHARS = 1024;
+
+/** The excerpt an attempt record keeps of a 200 answered with `body` in one chunk. */
+function excerptOf(body: Buffer): string | null {
+  let kept: string | null = null;
+  const handler = new ExcerptHandler(
+    (_errorKind, _status, excerpt) => {
+      kept = excerpt;
+    },
+    () => 'ConnectionError',
+  );
+  const controller = { abort: () => undefined } as never;
+  handler.onRequestStart(controller);
+  handler.onResponseStart(controller, 200);
+  handler.onResponseData(controller, body);
+  handler.onResponseEnd();
+  return kept;
+}
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 

@@ -1,20 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_SCHEDULE } from '../../options.js';
-import {
-  firstAttempt,
-  manualRetry,
-  next,
-  resumedAttempt,
-  type NotificationView,
-  type Outcome,
-  type PlannedAttempt,
-  type Status,
-} from '../policy.js';
+import { defaultOptions } from '../../options.js';
+import { firstAttempt, manualRetry, next, resumedAttempt, type PlannedAttempt, type Status } from '../policy.js';
 import type { AttemptOutcome } from '../transport.js';
+
+/** What the policy reads of a notification, and of an attempt's outcome. */
+type NotificationView = Parameters<typeof next>[0];
+type Outcome = Parameters<typeof next>[2];
 
 const CREATED = Date.UTC(2026, 0, 5, 8, 0, 0);
 const SECOND = 1000;
-const SCHEDULE = DEFAULT_RETRY_SCHEDULE;
+const SCHEDULE = defaultOptions().retrySchedule;
 
 /** Sum of the first `n` delays of the schedule, seconds. */
 const cumulative = (schedule: readonly number[], n: number) => schedule.slice(0, n).reduce((a, b) => a + b, 0);

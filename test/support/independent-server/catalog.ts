@@ -60,12 +60,12 @@ export function titleOf(code: string): string {
   return `${capitalise(subject)}: ${words(suffix)}`;
 }
 
-export interface CatalogParameter {
+interface CatalogParameter {
   key: string;
   description: string;
 }
 
-export interface CatalogEntry {
+interface CatalogEntry {
   code: string;
   title: string;
   description: string;

@@ -2,7 +2,7 @@
  * Events of this environment (Events 2: the seven names shown, at version 1, plus names of this server's own; the
  * complete list is "obtained from the events endpoints").
  */
-export interface EventDescriptor {
+interface EventDescriptor {
   eventName: string;
   eventVersion: number;
   summary: string;

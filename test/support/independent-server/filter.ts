@@ -24,12 +24,12 @@ const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
 
 type Operand = string | number | boolean | null;
-export type FilterNode =
+type FilterNode =
   | { kind: 'and' | 'or'; items: FilterNode[] }
   | { kind: 'always' }
   | { kind: 'test'; field: string; fieldKind: FieldKind; op: string; operand: Operand };
 
-export interface FilterOptions {
+interface FilterOptions {
   /** Fault 'filter-unknown-column-accepted': a condition on an unknown field is dropped instead of refused. */
   ignoreUnknownFields: boolean;
   /** Fault 'contains-as-equals'. */
@@ -43,7 +43,7 @@ function refuse(expression: string, why: string): ApiProblem {
 }
 
 /** Instant of a date operand; a date or date-time without offset is read as UTC. */
-export function parseInstant(text: string): number | undefined {
+function parseInstant(text: string): number | undefined {
   if (!ISO_DATE.test(text)) return undefined;
   const hasOffset = /(Z|[+-]\d{2}:?\d{2})$/i.test(text) && text.length > 10;
   const normalised = text.replace(' ', 'T');

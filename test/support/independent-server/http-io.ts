@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiProblem } from './problems.js';
 
 /** Largest accepted request body (Limits: "maximum request body sizes: not shown"; 1 MiB is this server's choice). */
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 /** Sends a JSON body (Data formats: responses are JSON). */
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
@@ -27,7 +27,7 @@ function tooLarge(): ApiProblem {
 }
 
 /** Reads the raw body, refusing more than MAX_BODY_BYTES without buffering it. */
-export function readRawBody(req: IncomingMessage): Promise<Buffer> {
+function readRawBody(req: IncomingMessage): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? '0');
   if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) {
     req.resume();

@@ -14,7 +14,7 @@ import type { DataFile } from './world.js';
 export { INDEPENDENT_FAULTS } from './faults.js';
 export type { DataFile } from './world.js';
 
-export interface IndependentServerOptions {
+interface IndependentServerOptions {
   /** Default 0 (any free loopback port); binds 127.0.0.1. */
   port?: number;
   /** Names of INDEPENDENT_FAULTS; an unknown name throws. */

@@ -22,7 +22,7 @@ export interface ListParams {
   sortBy?: unknown;
 }
 
-export interface Page<T> {
+interface Page<T> {
   results: T[];
   pageNumber: number;
   pageSize: number;

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { STATUS_OF_CODE, titleOf } from './catalog.js';
 
 /** The address of the HTTP semantics section on 401 (Errors / Problem body: `type` of the plain 401). */
-export const RFC9110_401 = 'https://datatracker.ietf.org/doc/html/rfc9110#section-15.5.2';
+const RFC9110_401 = 'https://datatracker.ietf.org/doc/html/rfc9110#section-15.5.2';
 
 /**
  * A refusal raised anywhere while handling a request and rendered once by the dispatcher, so every error body has
@@ -53,7 +53,7 @@ export interface ProblemContext {
 }
 
 /** The JSON body of a problem, `type` built from the base URL (Errors / Problem body). */
-export function problemBody(ctx: ProblemContext, problem: ApiProblem): Record<string, unknown> {
+function problemBody(ctx: ProblemContext, problem: ApiProblem): Record<string, unknown> {
   const plain401 = problem.status === 401 && problem.code === undefined;
   let code = problem.code;
   let type = code === undefined ? (plain401 ? RFC9110_401 : 'about:blank') : `${ctx.base}/errors/${code}`;

@@ -14,7 +14,7 @@ export interface RateLimit {
 export const DEFAULT_RATE_LIMIT: RateLimit = { limit: 1200, windowMs: 10_000 };
 
 /** Milliseconds until the window resets, sent with every 429. */
-export const RESET_HEADER = 'X-RateLimit-Reset-After-Ms';
+const RESET_HEADER = 'X-RateLimit-Reset-After-Ms';
 
 /** Counts one request of the tenant; throws 429 COMMON.RATE_LIMIT.EXCEEDED once the window is used up. */
 export function countRequest(

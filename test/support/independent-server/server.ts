@@ -14,7 +14,7 @@ import type { Deliverer } from './webhooks.js';
  * The HTTP shell on `node:http`: every `/v1` request is authenticated, counted against its tenant's rate limit,
  * routed, checked for its permission and handled; every refusal is rendered as one problem body.
  */
-export interface ShellParts {
+interface ShellParts {
   faults: ReadonlySet<string>;
   rateLimit: RateLimit | null;
   tokens: TokenAuthority;

@@ -6,12 +6,12 @@ import { MAX_NOTIFICATIONS, type Notification, nextId, type Tenant } from './ten
  * Webhook notifications and their delivery (Events 4; States and transitions). The schedule, time-out, payload
  * shape and event identifier header are not shown in the reference; these are this server's choices.
  */
-export const AUTOMATIC_DELAYS_MS = [0, 1000, 2000, 4000];
-export const ATTEMPT_TIMEOUT_MS = 3000;
-export const EVENT_ID_HEADER = 'X-Webhook-Id';
+const AUTOMATIC_DELAYS_MS = [0, 1000, 2000, 4000];
+const ATTEMPT_TIMEOUT_MS = 3000;
+const EVENT_ID_HEADER = 'X-Webhook-Id';
 
 /** Lowercase hexadecimal HMAC-SHA256 of the exact bytes (Authentication 5). */
-export function sign(secret: string, bytes: Buffer): string {
+function sign(secret: string, bytes: Buffer): string {
   return createHmac('sha256', secret).update(bytes).digest('hex');
 }
 

@@ -53,8 +53,8 @@ export interface Asset {
   lastModifiedAt: string;
   parentId: string | null;
 }
-export type LineStatus = 'Confirmed' | 'Cancelled' | 'Received';
-export interface PurchaseOrderLine {
+type LineStatus = 'Confirmed' | 'Cancelled' | 'Received';
+interface PurchaseOrderLine {
   id: string;
   lineNumber: number;
   skuReference: string;

@@ -1,4 +1,4 @@
-import { DECISION_POINTS } from '../../spec/decisions/index.js';
+import { DECISION_POINTS } from '../../../spec/decisions/index.js';
 
 /**
  * Which decision points each SHOULD check compares. A SHOULD check judges what the reference leaves open (the
@@ -7,7 +7,7 @@ import { DECISION_POINTS } from '../../spec/decisions/index.js';
  * id, or `kind:*` for every point of a kind), or says why no point can be learned for it. A test enumerates the
  * registry's SHOULD checks: a new one without an entry fails it.
  */
-export type ShouldEntry = readonly string[] | { readonly notLearnable: string };
+type ShouldEntry = readonly string[] | { readonly notLearnable: string };
 
 export const SHOULD_MAP: Readonly<Record<string, ShouldEntry>> = {
   'auth.401-type-form': ['problem-401-type'],
