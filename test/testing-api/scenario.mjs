@@ -1,6 +1,6 @@
 /**
  * One client-suite scenario of the Testing API, written once and run three ways: under vitest from the sources
- * (scenario.test.ts), by plain `node` against the compiled dist/ (run-scenario.mjs) and, with the same runner, from the
+ * (scenario.e2e.test.ts), by plain `node` against the compiled dist/ (run-scenario.mjs) and, with the same runner, from the
  * packed tarball installed elsewhere (test/pack.e2e.test.ts). Plain JavaScript so that Node runs it without a
  * TypeScript loader; it takes `startMock` as an argument, so each run chooses where the package comes from.
  */
