@@ -40,6 +40,31 @@ interface LoadOptions {
   maxRequests: number;
 }
 
+/** The figures of one load run that started at `t0` (`performance.now()`) and ends now. */
+function loadRun(
+  latencies: readonly number[],
+  t0: number,
+  errors: number,
+  unexpected: number,
+  statusCounts: Record<string, number>,
+): LoadRun {
+  const elapsed = (performance.now() - t0) / 1000;
+  const s = summarise(latencies);
+  return {
+    reqPerSec: latencies.length / elapsed,
+    p50Ms: s.p50,
+    p90Ms: s.p90,
+    p99Ms: s.p99,
+    meanMs: s.mean,
+    maxMs: s.max,
+    responses: latencies.length,
+    errors,
+    unexpected,
+    statusCounts,
+    durationS: elapsed,
+  };
+}
+
 /**
  * Loads `baseUrl` with autocannon (as a library, in this process) for `durationS` seconds over `connections`
  * keep-alive connections, each request built by `plan`. Bounded by time and count; a watchdog stops the run
@@ -83,21 +108,7 @@ export function runLoad(baseUrl: string, plan: RequestPlan, options: LoadOptions
       (error, result) => {
         clearTimeout(watchdog);
         if (error) return reject(error);
-        const elapsed = (performance.now() - t0) / 1000;
-        const s = summarise(latencies);
-        resolve({
-          reqPerSec: latencies.length / elapsed,
-          p50Ms: s.p50,
-          p90Ms: s.p90,
-          p99Ms: s.p99,
-          meanMs: s.mean,
-          maxMs: s.max,
-          responses: latencies.length,
-          errors: result.errors + result.timeouts,
-          unexpected,
-          statusCounts,
-          durationS: elapsed,
-        });
+        resolve(loadRun(latencies, t0, result.errors + result.timeouts, unexpected, statusCounts));
       },
     );
     instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
@@ -178,21 +189,7 @@ export async function runPacedLoad(baseUrl: string, plan: RequestPlan, options: 
     }, 15_000);
     await Promise.all(pending);
     clearTimeout(watchdog);
-    const elapsed = (performance.now() - t0) / 1000;
-    const s = summarise(latencies);
-    return {
-      reqPerSec: latencies.length / elapsed,
-      p50Ms: s.p50,
-      p90Ms: s.p90,
-      p99Ms: s.p99,
-      meanMs: s.mean,
-      maxMs: s.max,
-      responses: latencies.length,
-      errors,
-      unexpected,
-      statusCounts,
-      durationS: elapsed,
-    };
+    return loadRun(latencies, t0, errors, unexpected, statusCounts);
   } finally {
     await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
   }

@@ -5,8 +5,7 @@ import { agent } from '../http.js';
 import { type LoadRun, type PacedLoadOptions, type RequestPlan, runPacedLoad } from '../load.js';
 import { adminToken, listPath, listPlan } from '../requests.js';
 import { median, round } from '../stats.js';
-import { startDelayed } from '../targets/delayed.js';
-import { startProxy } from '../targets/index.js';
+import { startDelayed, startProxy } from '../targets/index.js';
 import { aggregate } from './compare.js';
 import type { Outcome, ScenarioDef } from './types.js';
 

@@ -5,7 +5,7 @@ import { freePort, spawnChild, type Child } from '../children.js';
 /** The project root (bench/targets/ -> ../..). */
 export const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 
-export type TargetName = 'bare' | 'prism' | 'ours' | 'proxy' | 'redis' | 'baseline';
+export type TargetName = 'bare' | 'prism' | 'ours' | 'proxy' | 'redis' | 'baseline' | 'delayed';
 export const TARGET_NAMES: readonly TargetName[] = ['bare', 'prism', 'ours'];
 
 /** A target listening on loopback, in its own process. */
@@ -63,6 +63,22 @@ export async function startBare(): Promise<Target> {
     { cwd: ROOT },
   );
   return started('bare', child, URL_LINE, 30_000, t0);
+}
+
+/**
+ * A stand-in for a deployment (./delayed-server.ts): the fixed page of bare, answered after `delayMs` (the proxy
+ * scenario's target).
+ */
+export async function startDelayed(delayMs: number): Promise<Target> {
+  const port = await freePort();
+  const t0 = performance.now();
+  const child = spawnChild(
+    'delayed',
+    process.execPath,
+    ['--import', 'tsx', 'bench/targets/delayed-server.ts', String(port), String(delayMs)],
+    { cwd: ROOT },
+  );
+  return started('delayed', child, URL_LINE, 30_000, t0);
 }
 
 /** (b) The peer: `prism mock spec/openapi.json` with its defaults (static examples, request logging on). */
