@@ -82,22 +82,26 @@ export const targetOptions = {
 };
 
 /** The values of the target and run options as commander reads them (shared by `conform` and `learn`). */
-export interface TargetFlags {
-  token?: string;
-  apiKey?: string;
-  tokenCommand?: string;
+export interface TargetFlags
+  extends Pick<
+    ConformOptions,
+    | 'token'
+    | 'apiKey'
+    | 'tokenCommand'
+    | 'adminKey'
+    | 'limitedToken'
+    | 'otherTenantToken'
+    | 'webhookSecret'
+    | 'allowWrites'
+    | 'webhooks'
+    | 'rateLimitProbe'
+    | 'webhookHost'
+    | 'webhookPort'
+    | 'webhookPublicUrl'
+  > {
+  // Named as their flags, or defaulted by commander, where the runner's options differ.
   header?: Record<string, string>;
   mockAdmin?: boolean;
-  adminKey?: string;
-  limitedToken?: string;
-  otherTenantToken?: string;
-  webhookSecret?: string;
-  allowWrites?: boolean;
-  webhooks?: boolean;
-  rateLimitProbe?: boolean;
-  webhookHost?: string;
-  webhookPort?: number;
-  webhookPublicUrl?: string;
   concurrency: number;
   timeout: number;
   deliveryTimeout: number;
