@@ -18,6 +18,7 @@ export const SCENARIOS = [
   'start-close',
   'redis',
   'baseline',
+  'noisy-neighbour',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
@@ -58,6 +59,11 @@ export interface Settings {
    */
   varied: { skus: number | null; loadS: number; connections: number };
   conformTimeoutS: number;
+  /**
+   * noisy-neighbour: seconds of the victim alone (its quiet values), then seconds of the attacker at its rate limit
+   * beside it.
+   */
+  noisy: { quietS: number; loadS: number };
   /** conform-remote: the certifying run against the mock 50 ms away (its goal is 30 s; stopped after this). */
   conformRemoteTimeoutS: number;
 }
@@ -100,6 +106,7 @@ const FULL: Settings = {
   varied: { skus: 100_000, loadS: 60, connections: 1 },
   conformTimeoutS: 180,
   conformRemoteTimeoutS: 180,
+  noisy: { quietS: 10, loadS: 60 },
 };
 
 const QUICK: Settings = {
@@ -132,6 +139,8 @@ const QUICK: Settings = {
   varied: { skus: null, loadS: 5, connections: 1 },
   conformTimeoutS: 30,
   conformRemoteTimeoutS: 90,
+  // A second of each phase proves every figure (the victim's p99s, delivery p50s, the heap peak).
+  noisy: { quietS: 1, loadS: 1 },
 };
 
 export const USAGE = `Usage: npm run bench -- [options]

@@ -5,6 +5,7 @@ export const agent = new Agent({ connections: 64, keepAliveTimeout: 10_000 });
 
 interface Answer {
   status: number;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
   text: string;
   json<T = unknown>(): T;
 }
@@ -27,7 +28,7 @@ export async function call(
     bodyTimeout: options.timeoutMs ?? 30_000,
   });
   const text = await res.body.text();
-  return { status: res.statusCode, text, json: <T>() => JSON.parse(text) as T };
+  return { status: res.statusCode, headers: res.headers, text, json: <T>() => JSON.parse(text) as T };
 }
 
 /** A call that must answer `status`; throws with the body otherwise. */

@@ -9,6 +9,7 @@ import {
   unauthorizedScenario,
 } from './load-scenarios.js';
 import { listVariedScenario } from './list-varied.js';
+import { noisyNeighbourScenario } from './noisy-neighbour.js';
 import { proxyScenario } from './proxy.js';
 import { redisScenario } from './redis.js';
 import { startCloseScenario } from './start-close.js';
@@ -34,4 +35,5 @@ export const SCENARIO_DEFS: Record<ScenarioName, ScenarioDef> = {
   'start-close': startCloseScenario,
   redis: redisScenario,
   baseline: baselineScenario,
+  'noisy-neighbour': noisyNeighbourScenario,
 };

@@ -58,15 +58,35 @@ async function proxy(): Promise<{ port: number; seen: CapturedExchange[] }> {
   return { port: p.port, seen };
 }
 
+interface ExchangeOptions {
+  /** Resolve once this many whole answers arrived (the connection stays open on keep-alive); else on close. */
+  answers?: number;
+  /** Bound of the whole exchange, ms: the socket is destroyed then and what arrived is returned. */
+  waitMs?: number;
+  /** Write each part once the answers to those before it came. */
+  inTurn?: boolean;
+}
+
 /**
- * Writes `parts` (with a pause between them; `inTurn`: each once the answers to those before it came) on one
- * connection; resolves with all it got until the proxy closed it or `waitMs` passed.
+ * Writes `parts` (with a pause between them) on one connection; resolves with all it got once `answers` whole answers
+ * arrived, the proxy closed the connection, or `waitMs` passed.
  */
-function exchange(port: number, parts: string[], waitMs = 400, inTurn = false): Promise<string> {
+function exchange(
+  port: number,
+  parts: string[],
+  { answers: count, waitMs = 5000, inTurn = false }: ExchangeOptions = {},
+): Promise<string> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     let got = '';
-    socket.on('data', (c: Buffer) => (got += c.toString('latin1')));
+    let written = 0;
+    const finishIfWhole = () => {
+      if (count !== undefined && written === parts.length && holdsAnswers(got, count)) socket.destroy();
+    };
+    socket.on('data', (c: Buffer) => {
+      got += c.toString('latin1');
+      finishIfWhole();
+    });
     socket.on('error', () => undefined);
     const timer = setTimeout(() => socket.destroy(), waitMs);
     socket.on('close', () => {
@@ -76,10 +96,27 @@ function exchange(port: number, parts: string[], waitMs = 400, inTurn = false): 
     (async () => {
       for (const [i, part] of parts.entries()) {
         while (inTurn && answers(got).length < i && !socket.destroyed) await new Promise((r) => setTimeout(r, 5));
+        if (socket.destroyed) return;
         socket.write(Buffer.from(part, 'latin1'));
         await new Promise((r) => setTimeout(r, 30));
+        written = i + 1;
       }
+      finishIfWhole();
     })();
+  });
+}
+
+/** Whether `raw` holds `count` whole answers: each head ended, each body as long as its Content-Length (1xx, 204 and 304 have none). */
+function holdsAnswers(raw: string, count: number): boolean {
+  const parts = raw.split(/(?=HTTP\/1\.1 )/).filter(Boolean);
+  if (parts.length < count) return false;
+  return parts.every((part) => {
+    const headEnd = part.indexOf('\r\n\r\n');
+    if (headEnd < 0) return false;
+    const status = Number(part.slice(9, 12));
+    if (status < 200 || status === 204 || status === 304) return true;
+    const length = /\r\ncontent-length: *(\d+)/i.exec(part.slice(0, headEnd));
+    return length !== null && part.length - headEnd - 4 >= Number(length[1]);
   });
 }
 
@@ -94,9 +131,13 @@ function answers(raw: string): string[] {
 describe('the proxy on one client connection', () => {
   it('answers pipelined requests in order, each forwarded and reported', async () => {
     const { port, seen } = await proxy();
-    const raw = await exchange(port, [
-      'GET /a HTTP/1.1\r\nHost: x\r\n\r\nPOST /b HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabcGET /c HTTP/1.1\r\nHost: x\r\n\r\n',
-    ]);
+    const raw = await exchange(
+      port,
+      [
+        'GET /a HTTP/1.1\r\nHost: x\r\n\r\nPOST /b HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabcGET /c HTTP/1.1\r\nHost: x\r\n\r\n',
+      ],
+      { answers: 3 },
+    );
     expect(answers(raw)).toEqual([
       'HTTP/1.1 200 OK | GET /a ',
       'HTTP/1.1 200 OK | POST /b abc',
@@ -114,7 +155,7 @@ describe('the proxy on one client connection', () => {
   it('forwards and reports a request with more header lines than the parser hands over at once (40)', async () => {
     const { port, seen } = await proxy();
     const lines = Array.from({ length: 40 }, (_, i) => `X-H${i}: v${i}\r\n`).join('');
-    const raw = await exchange(port, [`GET /many HTTP/1.1\r\nHost: x\r\n${lines}\r\n`]);
+    const raw = await exchange(port, [`GET /many HTTP/1.1\r\nHost: x\r\n${lines}\r\n`], { answers: 1 });
     expect(answers(raw)).toEqual(['HTTP/1.1 200 OK | GET /many ']);
     const headers = seen[0]?.requestHeaders ?? [];
     expect(headers).toHaveLength(41);
@@ -123,17 +164,18 @@ describe('the proxy on one client connection', () => {
 
   it('closes after the answer to an HTTP/1.0 request without keep-alive', async () => {
     const { port } = await proxy();
-    const raw = await exchange(port, ['GET /old HTTP/1.0\r\n\r\n'], 5000);
+    const raw = await exchange(port, ['GET /old HTTP/1.0\r\n\r\n']);
     expect(answers(raw)).toEqual(['HTTP/1.1 200 OK | GET /old ']);
     expect(raw).toMatch(/\r\nConnection: close\r\n/);
   });
 
   it('says 100 Continue to a client that expects it, then forwards the body', async () => {
     const { port } = await proxy();
-    const raw = await exchange(port, [
-      'PUT /e HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n',
-      'body',
-    ]);
+    const raw = await exchange(
+      port,
+      ['PUT /e HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n', 'body'],
+      { answers: 2 },
+    );
     expect(raw.startsWith('HTTP/1.1 100 Continue\r\n\r\n')).toBe(true);
     expect(answers(raw.slice('HTTP/1.1 100 Continue\r\n\r\n'.length))).toEqual(['HTTP/1.1 200 OK | PUT /e body']);
   });
@@ -146,8 +188,7 @@ describe('the proxy on one client connection', () => {
     const raw = await exchange(
       port,
       ['GET /close HTTP/1.1\r\nHost: x\r\n\r\n', 'GET /after HTTP/1.1\r\nHost: x\r\n\r\n'],
-      2000,
-      true,
+      { answers: 2, inTurn: true },
     );
     expect(answers(raw)).toEqual(['HTTP/1.1 200 OK | GET /close ', 'HTTP/1.1 200 OK | GET /after ']);
     expect(accepted - before).toBe(2);
@@ -157,8 +198,8 @@ describe('the proxy on one client connection', () => {
     const { port, seen } = await proxy();
     // "café ÿ" as latin1 bytes (0xE9, 0xFF): what a header carries is bytes, whatever their encoding.
     const ask = ['GET /echo-header HTTP/1.1\r\nHost: x\r\nX-Name: caf\xe9 \xff\r\n\r\n'];
-    const raw = await exchange(port, ask);
-    const direct = await exchange(Number(new URL(targetUrl).port), ask);
+    const raw = await exchange(port, ask, { answers: 1 });
+    const direct = await exchange(Number(new URL(targetUrl).port), ask, { answers: 1 });
     expect(raw.slice(raw.indexOf('\r\n\r\n') + 4)).toBe('636166e920ff');
     const echoed = (answer: string) => answer.split('\r\n').find((line) => line.startsWith('x-echo: '));
     expect(echoed(raw)).toBe(echoed(direct));
@@ -167,18 +208,24 @@ describe('the proxy on one client connection', () => {
 
   it('takes a 304 with a Content-Length as bodiless, and answers the request after it on the same connection', async () => {
     const { port } = await proxy();
-    const raw = await exchange(port, [
-      'GET /not-modified HTTP/1.1\r\nHost: x\r\n\r\nGET /after HTTP/1.1\r\nHost: x\r\n\r\n',
-    ]);
+    const raw = await exchange(
+      port,
+      ['GET /not-modified HTTP/1.1\r\nHost: x\r\n\r\nGET /after HTTP/1.1\r\nHost: x\r\n\r\n'],
+      { answers: 2 },
+    );
     expect(answers(raw)).toEqual(['HTTP/1.1 304 Not Modified | ', 'HTTP/1.1 200 OK | GET /after ']);
   });
 
   it('does not carry the trailers of a chunked upload into the next request', async () => {
     const { port, seen } = await proxy();
-    const raw = await exchange(port, [
-      'POST /t HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\nX-Trailer: 1\r\n\r\n' +
-        'GET /next HTTP/1.1\r\nHost: x\r\n\r\n',
-    ]);
+    const raw = await exchange(
+      port,
+      [
+        'POST /t HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\nX-Trailer: 1\r\n\r\n' +
+          'GET /next HTTP/1.1\r\nHost: x\r\n\r\n',
+      ],
+      { answers: 2 },
+    );
     expect(answers(raw)).toEqual(['HTTP/1.1 200 OK | POST /t abc', 'HTTP/1.1 200 OK | GET /next ']);
     expect(seen[1]?.requestHeaders).toEqual([['Host', 'x']]);
   });
@@ -203,7 +250,7 @@ describe('the proxy on one client connection', () => {
   ])('answers a request with %s with 400 and forwards nothing', async (_, rest) => {
     const { port, seen } = await proxy();
     const before = accepted;
-    const raw = await exchange(port, [`POST /bad HTTP/1.1\r\nHost: x\r\n${rest}`], 5000);
+    const raw = await exchange(port, [`POST /bad HTTP/1.1\r\nHost: x\r\n${rest}`]);
     expect(raw.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
     expect(seen).toEqual([]);
     expect(accepted).toBe(before);
@@ -212,7 +259,7 @@ describe('the proxy on one client connection', () => {
   it('answers a TLS handshake sent to it at once with 400, not after waiting for a line', async () => {
     const { port } = await proxy();
     const started = Date.now();
-    const raw = await exchange(port, ['\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03'], 5000);
+    const raw = await exchange(port, ['\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03']);
     expect(raw.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
     expect(Date.now() - started).toBeLessThan(2000);
   });
@@ -220,7 +267,7 @@ describe('the proxy on one client connection', () => {
   it('answers bytes that are not HTTP with 400 and closes, forwarding and reporting nothing', async () => {
     const { port, seen } = await proxy();
     const before = accepted;
-    const raw = await exchange(port, ['NOT HTTP AT ALL\r\n\r\n'], 5000);
+    const raw = await exchange(port, ['NOT HTTP AT ALL\r\n\r\n']);
     expect(raw.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
     expect(seen).toEqual([]);
     expect(accepted).toBe(before);

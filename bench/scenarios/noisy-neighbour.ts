@@ -1,0 +1,298 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { call, expectStatus } from '../http.js';
+import { runPacedLoad, type LoadRun, type RequestPlan } from '../load.js';
+import { mockFigures } from '../mock-stats.js';
+import { adminToken, listPlan } from '../requests.js';
+import { round, summarise } from '../stats.js';
+import { startOurs } from '../targets/index.js';
+import type { ScenarioDef } from './types.js';
+import { Receiver } from './webhooks.js';
+import { mintToken, adminClaims, DEFAULT_JWT_SECRET } from '../../index.js';
+
+/** The rate limit both tenants run under: the mock's default, written out so the attacker's pace matches it. */
+const RATE_PER_S = 300;
+
+/** Stock updates emit this event (mock/handlers/items.ts), fanned out to every subscription of the attacker. */
+const STOCK_EVENT = 'Warehouse.Stock.Updated';
+
+/** The victim's paced list load and its event probes: a client at a modest, steady pace. */
+const VICTIM_LIST_RATE = 50;
+const VICTIM_EVENT_EVERY_MS = 250;
+
+/** A TCP server that accepts every connection and never answers: the audit's silent webhook receivers. */
+class SilentReceiver {
+  private readonly sockets = new Set<Socket>();
+  private server: Server | null = null;
+  url = '';
+
+  async start(): Promise<void> {
+    const server = createServer((socket) => {
+      this.sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => this.sockets.delete(socket));
+      // Read and drop whatever arrives, so the mock's writes never block on a full buffer.
+      socket.resume();
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve());
+    });
+    const address = server.address();
+    this.url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    this.server = server;
+  }
+
+  get connections(): number {
+    return this.sockets.size;
+  }
+
+  async stop(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    const server = this.server;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+/** The attacker's five kinds of request, each paced at a fifth of the rate limit (the audit's worst). */
+function attackerPlans(
+  token: string,
+  expiredToken: string,
+  sku: string,
+  location: string,
+): Record<string, RequestPlan> {
+  const auth = { authorization: `Bearer ${token}`, accept: 'application/json' };
+  const stockPath = `/v1/items/skus/${encodeURIComponent(sku)}/stock`;
+  // 1,000,000 bytes (under the default 1 MB body limit, so the body is read and refused by validation, and journaled).
+  const invalidBody = `{"stock":"${'x'.repeat(1_000_000 - 12)}"`;
+  const filler = 'h'.repeat(15 * 1024);
+  // 250 terms (within the 4,096 characters a filter may have, spec/limits.ts), the first naming a value no earlier
+  // filter used: every filter is new to the caches.
+  const terms = Array.from({ length: 249 }, (_, k) => `name[Equals]${(k + 1).toString(36).padStart(2, '0')}`).join(
+    '||',
+  );
+  const filterOf = (i: number) => encodeURIComponent(`name[Equals]${i.toString(36)}||${terms}`);
+  const refused = [400, 429];
+  return {
+    fanOut: {
+      method: 'PUT',
+      headers: { ...auth, 'content-type': 'application/json' },
+      path: () => stockPath,
+      body: (i) => JSON.stringify({ locationReference: location, stock: i % 1000 }),
+      expected: [204, 429],
+    },
+    invalidBodies: {
+      method: 'PUT',
+      headers: { ...auth, 'content-type': 'application/json' },
+      path: () => stockPath,
+      body: () => invalidBody,
+      expected: refused,
+    },
+    expiredTokens: {
+      method: 'GET',
+      headers: { authorization: `Bearer ${expiredToken}`, accept: 'application/json' },
+      path: () => '/v1/items/skus',
+      expected: [401],
+    },
+    largeHeaders: {
+      method: 'GET',
+      headers: { ...auth, 'x-filler': filler },
+      path: () => '/v1/items/skus?pageSize=25',
+      expected: [200, 429],
+    },
+    newFilters: {
+      method: 'GET',
+      headers: auth,
+      path: (i) => `/v1/items/skus?pageSize=25&filterBy=${filterOf(i)}`,
+      expected: [200, ...refused],
+    },
+  };
+}
+
+interface Probes {
+  latencies: number[];
+  lost: number;
+}
+
+/**
+ * The victim's event-to-delivery probes until `until`: an event every VICTIM_EVENT_EVERY_MS through
+ * `POST /__mock/events`, each timed from the trigger to its arrival at the victim's healthy receiver.
+ */
+async function probeDeliveries(
+  url: string,
+  token: string,
+  inbox: { deliveries: { eventId: string; at: number }[] },
+  until: number,
+): Promise<Probes> {
+  const sent = new Map<string, number>();
+  while (performance.now() < until) {
+    const t = performance.now();
+    const answer = await call('POST', `${url}/__mock/events`, {
+      token,
+      body: { eventName: STOCK_EVENT },
+      timeoutMs: 10_000,
+    });
+    if (answer.status === 202) sent.set(answer.json<{ eventId: string }>().eventId, t);
+    await sleep(VICTIM_EVENT_EVERY_MS);
+  }
+  // The last probes' deliveries, bounded: a delivery later than 15 s counts as lost.
+  const deadline = performance.now() + 15_000;
+  const arrived = () => inbox.deliveries.filter((d) => sent.has(d.eventId)).length;
+  while (arrived() < sent.size && performance.now() < deadline) await sleep(10);
+  const latencies = inbox.deliveries.flatMap((d) => {
+    const t = sent.get(d.eventId);
+    return t === undefined ? [] : [d.at - t];
+  });
+  return { latencies, lost: sent.size - latencies.length };
+}
+
+/** The victim's list load and delivery probes over `seconds`, side by side. */
+async function victimPhase(url: string, token: string, inbox: Parameters<typeof probeDeliveries>[2], seconds: number) {
+  const until = performance.now() + seconds * 1000;
+  const [list, probes] = await Promise.all([
+    runPacedLoad(url, listPlan(token), {
+      connections: 2,
+      ratePerS: VICTIM_LIST_RATE,
+      durationS: seconds,
+      maxRequests: Math.ceil(seconds * VICTIM_LIST_RATE),
+    }),
+    probeDeliveries(url, token, inbox, until),
+  ]);
+  return { list, probes };
+}
+
+/** The heap of the mock, polled every 500 ms until `stop` resolves: its highest value, MB. */
+async function heapPeak(url: string, stop: Promise<unknown>): Promise<number | null> {
+  let peak: number | null = null;
+  let done = false;
+  void stop.finally(() => {
+    done = true;
+  });
+  while (!done) {
+    const figures = await mockFigures(url);
+    if (figures) peak = Math.max(peak ?? 0, figures.heapUsedMb);
+    await sleep(500);
+  }
+  return peak;
+}
+
+const ratio = (a: number | null | undefined, b: number | null | undefined) =>
+  a != null && b != null && b > 0 ? round(a / b, 2) : null;
+
+export const noisyNeighbourScenario: ScenarioDef = {
+  name: 'noisy-neighbour',
+  description: `one tenant at its rate limit (${RATE_PER_S}/s) sends the worst it can (fan-out to silent receivers, 1 MB invalid bodies, expired tokens, 15 KB headers, never-repeated 250-term filters); another tenant's list p99 and event-to-delivery p50 against its quiet values, and the mock's heap`,
+  async run(ctx) {
+    const n = ctx.settings.noisy;
+    const ours = await startOurs({ flags: ['--rate-limit', `${RATE_PER_S}/1s`] });
+    const healthy = new Receiver();
+    const silent = new SilentReceiver();
+    await Promise.all([healthy.start(), silent.start()]);
+    try {
+      const run = `${process.pid.toString(36)}${Date.now().toString(36)}`;
+      const victimOrg = `quiet-${run}`;
+      const attackerOrg = `noisy-${run}`;
+      const [victim, attacker] = await Promise.all([adminToken(victimOrg), adminToken(attackerOrg)]);
+      const expired = await mintToken(DEFAULT_JWT_SECRET, adminClaims(attackerOrg), -3600);
+      const { secret } = (await expectStatus(200, 'GET', `${ours.url}/__mock/webhook-secret`, { token: victim })).json<{
+        secret: string;
+      }>();
+      const inbox = healthy.open(victimOrg, secret);
+      await expectStatus(201, 'POST', `${ours.url}/v1/notifications/webhook/subscriptions`, {
+        token: victim,
+        body: { endpoint: `${healthy.url}/hook/${victimOrg}`, eventName: STOCK_EVENT, eventVersion: 1 },
+      });
+
+      // A warm-up (not measured): the first answers of a fresh process run cold code.
+      await victimPhase(ours.url, victim, inbox, Math.min(2, n.quietS));
+      const heapQuiet = (await mockFigures(ours.url))?.heapUsedMb ?? null;
+      ctx.log(`    quiet: ${n.quietS} s of the victim alone`);
+      const quiet = await victimPhase(ours.url, victim, inbox, n.quietS);
+
+      // The attacker's fan-out: subscriptions to silent receivers until the mock refuses one (its bound), at most 1,000.
+      let subscriptions = 0;
+      let refusal: string | null = null;
+      while (subscriptions < 1000) {
+        const answer = await call('POST', `${ours.url}/v1/notifications/webhook/subscriptions`, {
+          token: attacker,
+          body: { endpoint: `${silent.url}/hook/${subscriptions}`, eventName: STOCK_EVENT, eventVersion: 1 },
+        });
+        if (answer.status === 429) {
+          // As a client must (Errors, 429: "the caller retries after the indicated delay").
+          await sleep(1000 * Number(answer.headers['retry-after'] ?? 1));
+          continue;
+        }
+        if (answer.status !== 201) {
+          refusal = `${answer.status} ${answer.json<{ code?: string }>().code ?? ''}`.trim();
+          break;
+        }
+        subscriptions++;
+      }
+      // The data manifest names a SKU and one of its locations (GET /__mock/fixtures), as the stock scenario reads it.
+      const { sku } = (await expectStatus(200, 'GET', `${ours.url}/__mock/fixtures`, { token: attacker })).json<{
+        sku: { reference: string; locationReference: string };
+      }>();
+
+      ctx.log(
+        `    noisy: ${n.loadS} s, attacker with ${subscriptions} silent subscriptions (then ${refusal ?? 'none refused'})`,
+      );
+      const plans = attackerPlans(attacker, expired, sku.reference, sku.locationReference);
+      const perKind = RATE_PER_S / Object.keys(plans).length;
+      const attack = Promise.all(
+        Object.entries(plans).map(async ([kind, plan]) => {
+          const load = await runPacedLoad(ours.url, plan, {
+            connections: 4,
+            ratePerS: perKind,
+            durationS: n.loadS,
+            maxRequests: Math.ceil(n.loadS * perKind),
+          });
+          return [kind, load] as const;
+        }),
+      );
+      const peak = heapPeak(ours.url, attack);
+      const noisy = await victimPhase(ours.url, victim, inbox, n.loadS);
+      const attackRuns = Object.fromEntries(await attack) as Record<string, LoadRun>;
+      const heapPeakMb = await peak;
+      const heapAfter = (await mockFigures(ours.url))?.heapUsedMb ?? null;
+      const stats = (await call('GET', `${ours.url}/__mock/stats`)).json<Record<string, unknown>>();
+
+      const q = summarise(quiet.probes.latencies);
+      const z = summarise(noisy.probes.latencies);
+      const metrics: Record<string, number | null> = {
+        attackerSubscriptions: subscriptions,
+        'victim.quietListP99Ms': round(quiet.list.p99Ms, 3),
+        'victim.noisyListP99Ms': round(noisy.list.p99Ms, 3),
+        'victim.listP99Ratio': ratio(noisy.list.p99Ms, quiet.list.p99Ms),
+        'victim.listErrors': noisy.list.errors + noisy.list.unexpected,
+        'victim.quietDeliveryP50Ms': round(q.p50, 3),
+        'victim.noisyDeliveryP50Ms': round(z.p50, 3),
+        'victim.deliveryP50Ratio': ratio(z.p50, q.p50),
+        'victim.deliveriesLost': quiet.probes.lost + noisy.probes.lost,
+        heapQuietMb: round(heapQuiet, 1),
+        heapPeakMb: round(heapPeakMb, 1),
+        heapAfterMb: round(heapAfter, 1),
+        heapGrowthMb: heapPeakMb !== null && heapQuiet !== null ? round(heapPeakMb - heapQuiet, 1) : null,
+        silentConnectionsAtEnd: silent.connections,
+      };
+      for (const [kind, load] of Object.entries(attackRuns)) {
+        metrics[`attacker.${kind}.sent`] = load.responses;
+        metrics[`attacker.${kind}.errors`] = load.errors + load.unexpected;
+      }
+      ctx.log(
+        `    victim list p99 ${metrics['victim.quietListP99Ms']} → ${metrics['victim.noisyListP99Ms']} ms (${metrics['victim.listP99Ratio']}x); delivery p50 ${metrics['victim.quietDeliveryP50Ms']} → ${metrics['victim.noisyDeliveryP50Ms']} ms (${metrics['victim.deliveryP50Ratio']}x); heap ${metrics.heapQuietMb} → peak ${metrics.heapPeakMb} MB`,
+      );
+      return {
+        metrics,
+        notes: [],
+        details: {
+          attackerRefusedWith: refusal,
+          attackerStatuses: Object.fromEntries(Object.entries(attackRuns).map(([k, r]) => [k, r.statusCounts])),
+          notifications: stats.notifications ?? null,
+        },
+      };
+    } finally {
+      await Promise.all([healthy.stop(), silent.stop()]);
+      await ours.stop();
+    }
+  },
+};
