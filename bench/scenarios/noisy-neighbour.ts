@@ -204,15 +204,15 @@ export const noisyNeighbourScenario: ScenarioDef = {
       });
 
       // A warm-up (not measured): the first answers of a fresh process run cold code.
-      await victimPhase(ours.url, victim, inbox, Math.min(2, n.quietS));
+      await victimPhase(ours.url, victim, inbox, Math.min(2, n.quietS / 2));
       const heapQuiet = (await mockFigures(ours.url))?.heapUsedMb ?? null;
       ctx.log(`    quiet: ${n.quietS} s of the victim alone`);
       const quiet = await victimPhase(ours.url, victim, inbox, n.quietS);
 
-      // The attacker's fan-out: subscriptions to silent receivers until the mock refuses one (its bound), at most 1,000.
+      // The attacker's fan-out: subscriptions to silent receivers until the mock refuses one (its bound), or enough.
       let subscriptions = 0;
       let refusal: string | null = null;
-      while (subscriptions < 1000) {
+      while (subscriptions < n.subscriptions) {
         const answer = await call('POST', `${ours.url}/v1/notifications/webhook/subscriptions`, {
           token: attacker,
           body: { endpoint: `${silent.url}/hook/${subscriptions}`, eventName: STOCK_EVENT, eventVersion: 1 },
