@@ -18,6 +18,7 @@ const COMMANDS = {
   coverage: async () => (await import('./commands/coverage.js')).coverageCommand(),
   proxy: async () => (await import('./commands/proxy.js')).proxyCommand(),
   learn: async () => (await import('./commands/learn.js')).learnCommand(),
+  team: async () => (await import('./commands/team.js')).teamCommand(),
 } as const satisfies Record<string, () => Promise<Command>>;
 
 /**

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import type { ConformOptions } from '../conformance/context.js';
-import { duration, flag, integer } from './options.js';
+import { duration, flag, integer, orgName } from './options.js';
 import { DEFAULT_PACE } from '../conformance/wire/pacer.js';
 import { RUN_DEFAULTS } from '../conformance/orchestration/run-defaults.js';
 
@@ -35,6 +35,18 @@ export const targetOptions = {
       "the mock's admin key (its --admin-key), sent in X-Admin-Key on /__mock/* calls only",
       'ADMIN_KEY',
     ),
+  teamKey: () =>
+    flag(
+      '--team-key <key>',
+      "your team's key on a shared mock (opsapi team create), sent in X-Team-Key on /__mock/* calls only: mints tokens for the team's orgs",
+      'TEAM_KEY',
+    ),
+  org: () =>
+    flag(
+      '--org <org>',
+      "tenant the run uses on a mock when no token names one (default: a fresh one); with --team-key, one of the team's orgs",
+      'ORG',
+    ).argParser(orgName),
   noMockAdmin: () =>
     flag('--no-mock-admin', 'do not use the mock admin API (/__mock/*) even when the target has it', 'NO_MOCK_ADMIN'),
   rateLimitMaxRequests: () =>
@@ -89,6 +101,7 @@ export interface TargetFlags
     | 'apiKey'
     | 'tokenCommand'
     | 'adminKey'
+    | 'teamKey'
     | 'limitedToken'
     | 'otherTenantToken'
     | 'webhookSecret'
@@ -102,6 +115,7 @@ export interface TargetFlags
   // Named as their flags, or defaulted by commander, where the runner's options differ.
   header?: Record<string, string>;
   mockAdmin?: boolean;
+  org?: string;
   concurrency: number;
   timeout: number;
   deliveryTimeout: number;
@@ -124,6 +138,8 @@ export function targetConformOptions(baseUrl: string, o: TargetFlags): ConformOp
     ...(o.header ? { headers: o.header } : {}),
     useMockAdmin: o.mockAdmin !== false,
     ...(o.adminKey ? { adminKey: o.adminKey } : {}),
+    ...(o.teamKey ? { teamKey: o.teamKey } : {}),
+    ...(o.org ? { mockOrg: o.org } : {}),
     ...(o.limitedToken ? { limitedToken: o.limitedToken } : {}),
     ...(o.otherTenantToken ? { otherTenantToken: o.otherTenantToken } : {}),
     ...(o.webhookSecret ? { webhookSecret: o.webhookSecret } : {}),

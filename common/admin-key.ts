@@ -2,7 +2,8 @@
  * The admin key of a shared mock (docs/DESIGN.md, "Shared sandbox"): with `--admin-key KEY`, every `/__mock/*` call but
  * `/__mock/health` needs the header `X-Admin-Key: KEY`. Both sides live here: the mock answers a missing or wrong key
  * with a plain 401 carrying `ADMIN_KEY_CHALLENGE`, and the kit's own clients of the admin API (the conformance runner,
- * `opsapi coverage`, `trigger`, `listen`) send the key and tell that 401 from a refused tenant credential.
+ * `opsapi coverage`, `trigger`, `listen`, through common/mock-keys.ts) send the key and tell that 401 from a refused
+ * tenant credential.
  */
 
 /** The request header carrying the admin key (docs/DESIGN.md, "Shared sandbox"); lowercase, as Node reports header names. */
@@ -28,9 +29,4 @@ export function adminKeyRefusalMessage(keySent: boolean, flags = '--admin-key (o
   return keySent
     ? `the mock's admin API refused the key: ${flags} is not the key the mock was started with`
     : `the mock's admin API needs a key (it was started with --admin-key): pass ${flags}`;
-}
-
-/** The header to send on an admin API call: the key when one is configured (never on other paths). */
-export function adminKeyHeaders(key: string | undefined): Record<string, string> {
-  return key ? { [ADMIN_KEY_HEADER]: key } : {};
 }

@@ -75,6 +75,16 @@ export interface ConformOptions {
   useMockAdmin?: boolean;
   /** The mock's admin key (`X-Admin-Key`), sent on `/__mock/*` calls only, when the mock guards its admin API. */
   adminKey?: string;
+  /**
+   * A team's key on a shared mock (`X-Team-Key`, docs/DESIGN.md, "Shared sandbox"), sent on
+   * `/__mock/*` calls only: tokens are minted for the team's orgs (the org of `token` when given).
+   */
+  teamKey?: string;
+  /**
+   * The tenant a run uses on a mock when no token names one (default: a fresh `conform-<random>`); with a team key, one
+   * of the team's orgs. Its neighbours `<org>-other` and `<org>-rl` are the other tenant and the rate-limit probe's.
+   */
+  mockOrg?: string;
   /** Progress events (the CLI prints them). */
   onProgress?: (event: ProgressEvent) => void;
 }

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { adminKeyHeaders } from '../common/admin-key.js';
+import { mockKeyHeaders } from '../common/mock-keys.js';
 import type { OperationDef } from '../spec/operations/index.js';
 import { OPERATIONS } from '../spec/operations/index.js';
 import type { Credential, Exchange, RequestSpec } from './wire/client.js';
@@ -194,10 +194,11 @@ export function nonce(): string {
 }
 
 /**
- * Headers of a call to the mock's admin API: `X-Admin-Key` when the run has one (docs/DESIGN.md, "Shared sandbox").
- * Only `/__mock/*` calls send it, so the key never reaches the operations (or a real deployment). Among the checks'
- * helpers because a check sends it too (causing a webhook on the mock), besides the run that prepares the mock.
+ * Headers of a call to the mock's admin API: `X-Admin-Key` and `X-Team-Key` when the run has them (docs/DESIGN.md,
+ * "Shared sandbox"). Only `/__mock/*` calls send them, so no key ever reaches the
+ * operations (or a real deployment). Among the checks' helpers because a check sends them too (causing a webhook on
+ * the mock), besides the run that prepares the mock.
  */
 export function mockAdminHeaders(run: RunContext): Record<string, string> {
-  return adminKeyHeaders(run.options.adminKey);
+  return mockKeyHeaders(run.options);
 }

@@ -23,12 +23,22 @@ import {
   type ValueOfKind,
 } from './options/kinds.js';
 import { DEFAULT_RATE, type Rate } from './rate-limit.js';
+import { TENANT_BOUND_OPTIONS } from './options/tenant-bounds.js';
+import { DEFAULT_KEY_FAILURE_RATE, parseKeyFailureRate } from './options/key-failure-rate.js';
+import { NETWORK_OPTIONS } from './options/network-table.js';
 
 /** A planted fault's name, as the faults layer's option holds it (mock/faults/option.ts). */
 type FaultName = PlantedFaultsOption['faults'] extends ReadonlySet<infer F> ? F : never;
 
 /** Default JWT secret of the local mock (published in the README: a mock others reach needs its own, mock/shared-mode.ts). */
 export const DEFAULT_JWT_SECRET = 'opsapi-local-mock-secret-change-me';
+
+/**
+ * Webhook key of a mock on a loopback host (published, like the JWT secret above; elsewhere mock/webhook-key.ts makes
+ * one). The same string the local mock's webhook secrets always derived from, so a local receiver's secret is the one
+ * it always had.
+ */
+export const DEFAULT_WEBHOOK_KEY = 'opsapi-local-mock-secret-change-me';
 
 /** The organisation whose tokens are printed at start. */
 export const DEFAULT_ORG = 'demo';
@@ -118,7 +128,7 @@ export const MOCK_OPTIONS = {
   jwtSecret: option({
     flag: '--jwt-secret <secret>',
     env: 'JWT_SECRET',
-    help: 'HS256 secret of access tokens',
+    help: 'HS256 secret of access tokens (32+ characters on a non-loopback --host)',
     value: text('a non-empty string'),
     default: DEFAULT_JWT_SECRET,
   }),
@@ -180,11 +190,14 @@ export const MOCK_OPTIONS = {
     value: integer(10, 10_000_000),
     default: 10_000,
   }),
-  /** Refuse webhook endpoints that resolve to private or loopback addresses (SSRF guard). */
+  /**
+   * Refuse webhook endpoints that resolve to private, loopback or reserved addresses (the SSRF guard), on a loopback
+   * host too: off loopback the guard is on unless `--allow-private-endpoints` lifts it.
+   */
   blockPrivateEndpoints: option({
     flag: '--block-private-endpoints',
     env: 'BLOCK_PRIVATE_ENDPOINTS',
-    help: 'refuse webhook endpoints resolving to private or loopback addresses',
+    help: 'refuse webhook endpoints resolving to private, loopback or reserved addresses on a loopback --host too (always on elsewhere)',
     value: onOff(),
     default: false,
   }),
@@ -243,6 +256,95 @@ export const MOCK_OPTIONS = {
       '^rediss?://',
     ),
     default: null,
+  }),
+  /**
+   * The key tenants' webhook signing secrets derive from (docs/DESIGN.md, "Shared sandbox"), never
+   * the JWT secret: holding the one must not give the other. null: on a loopback host `DEFAULT_WEBHOOK_KEY` (local
+   * receivers keep their secret across restarts); elsewhere random at first start, kept with `--state` and in Redis
+   * (mock/webhook-key.ts).
+   */
+  webhookKey: option({
+    flag: '--webhook-key <key>',
+    env: 'WEBHOOK_KEY',
+    help: "key the tenants' webhook signing secrets derive from (default: fixed on a loopback --host; elsewhere random, kept with --state and in Redis)",
+    value: text<string | null>('a key of 16 or more characters'),
+    default: null,
+    unset: 'fixed on loopback, else random and kept',
+  }),
+  // Per-tenant bounds of a shared sandbox: subscriptions, API keys, Pending notifications, attempts, request journal.
+  ...TENANT_BOUND_OPTIONS,
+  /**
+   * Most deliveries of one tenant in flight at once: its share of `--delivery-concurrency`, so one tenant's silent
+   * receivers never hold the slots another tenant needs (mock/webhooks/fair-slots.ts); null: the default there.
+   */
+  deliveryConcurrencyPerTenant: option({
+    flag: '--delivery-concurrency-per-tenant <n>',
+    env: 'DELIVERY_CONCURRENCY_PER_TENANT',
+    help: 'webhook deliveries of one tenant in flight at most (tenants waiting are served in turn)',
+    value: integer<number | null>(1, 10_000),
+    default: null,
+    unset: 'a quarter of --delivery-concurrency, at least 2',
+  }),
+  /** Most deliveries of one tenant to one receiver (origin) in flight at once; null: the default of fair-slots.ts. */
+  deliveryConcurrencyPerEndpoint: option({
+    flag: '--delivery-concurrency-per-endpoint <n>',
+    env: 'DELIVERY_CONCURRENCY_PER_ENDPOINT',
+    help: 'webhook deliveries of one tenant to one receiver (scheme, host and port) in flight at most',
+    value: integer<number | null>(1, 10_000),
+    default: null,
+    unset: 'half the per-tenant bound',
+  }),
+  // The network options: the SSRF guard's exceptions, timeouts and the connection cap, the admin API's browser guard.
+  ...NETWORK_OPTIONS,
+  /**
+   * Longest lifetime of a token a team mints with its key, and the lifetime of one that names none (docs/DESIGN.md,
+   * "Team credentials (shared sandbox)"). Inferred: a day covers a CI run or a working day, and a leaked team token
+   * then ends within it even if nobody revokes the team.
+   */
+  teamTokenLifetime: option({
+    flag: '--team-token-lifetime <duration>',
+    env: 'TEAM_TOKEN_LIFETIME',
+    help: 'longest lifetime (and the default) of a token minted with a team key, e.g. 1h or 24h (a bare number is seconds)',
+    value: duration({ unitless: 's', into: 's', min: 60, max: 86_400 }),
+    default: 86_400,
+  }),
+  /**
+   * Refused admin or team keys one source address may send before the next is answered 429, refilled over the window
+   * (a token bucket per source). Inferred: 10 lets a mistyped key be corrected at once; refilled at 1 per second,
+   * guessing a 16-character key stays hopeless.
+   */
+  keyFailureRate: option({
+    flag: '--key-failure-rate <rate>',
+    env: 'KEY_FAILURE_RATE',
+    help: 'refused admin or team keys per source address before 429, N/window (refilled over the window)',
+    value: parsed<Rate>({
+      parse: parseKeyFailureRate,
+      format: formatRate,
+      expects: `a rate N/window such as '10/10s'`,
+    }),
+    default: DEFAULT_KEY_FAILURE_RATE,
+  }),
+  /**
+   * Behind a load balancer, a refused key counts against the last address of `X-Forwarded-For` (the one the balancer
+   * appended) instead of the balancer's own address. Off by default: without a balancer that header is the client's word.
+   */
+  trustProxy: option({
+    flag: '--trust-proxy',
+    env: 'TRUST_PROXY',
+    help: 'take the source of refused-key throttling from the last X-Forwarded-For address (behind a load balancer)',
+    value: onOff(),
+    default: false,
+  }),
+  /**
+   * Journal lines of `--state` after which it is compacted into the snapshot, beside the traffic (at least as many as
+   * the entities kept, so the files stay within about twice the live state; docs/DESIGN.md, "Shared sandbox").
+   */
+  stateCompactLines: option({
+    flag: '--state-compact-lines <n>',
+    env: 'STATE_COMPACT_LINES',
+    help: 'journal lines of --state after which it is compacted (at least the entities kept)',
+    value: integer(100, 100_000_000),
+    default: 20_000,
   }),
   /** Log each request to stderr. */
   logRequests: option({

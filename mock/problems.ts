@@ -62,6 +62,7 @@ export function unauthorized(ref: RequestRef, detail = 'The request is not authe
 
 const HTTP_TITLES: Readonly<Record<number, string>> = {
   400: 'Bad Request',
+  403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
   406: 'Not Acceptable',
@@ -74,6 +75,7 @@ const HTTP_TITLES: Readonly<Record<number, string>> = {
 /** RFC 9110 section anchors of the statuses used by uncoded problems. */
 const RFC9110_SECTIONS: Readonly<Record<number, string>> = {
   400: '15.5.1',
+  403: '15.5.4',
   404: '15.5.5',
   405: '15.5.6',
   406: '15.5.7',

@@ -4,6 +4,9 @@ import { TokenVerifier } from './auth/tokens.js';
 import { systemClock, type Clock } from './clock.js';
 import { allHandlers } from './handlers/index.js';
 import { buildApp } from './http/app.js';
+import { connectionLimitsRefusal } from './http/connection-limits.js';
+import { siteGuard } from './http/site-guard.js';
+import { ADMIN_HEALTH_URL } from './admin/guard.js';
 import { ADMIN_DOCUMENT } from './admin/document.js';
 import { registerAdmin } from './admin/plugin.js';
 import { recorders } from './recorders.js';
@@ -16,13 +19,18 @@ import { RateLimiter } from './rate-limit.js';
 import { Store } from './store/store.js';
 import { WebhookEngine } from './webhooks/engine.js';
 import { UndiciTransport } from './webhooks/delivery.js';
+import { endpointGuardFor } from './webhooks/address.js';
 import { hmacSigner } from './webhooks/signer.js';
 import { plantFaults } from './faults/index.js';
 import { adoptDecisions } from './decisions/index.js';
 import { decisionsOf } from '../spec/decisions/index.js';
 import { Persistence, type RestoreReport } from './persistence/persistence.js';
 import { createControl, type MockControl } from './control/control.js';
-import { checkAdminKey, SharedModeError, sharedModeRefusal } from './shared-mode.js';
+import { keepTeams } from './persistence/team-file.js';
+import { TeamRegistry } from './teams/registry.js';
+import { TenantQuotas } from './teams/tenant-quotas.js';
+import { checkAdminKey, isLoopbackHost, SharedModeError, sharedModeRefusal } from './shared-mode.js';
+import { resolveWebhookKey } from './webhook-key.js';
 
 /** Where a running mock reports trouble it survives (Redis outages of a replica). */
 const warn = (message: string) => process.stderr.write(`opsapi mock: ${message}\n`);
@@ -54,6 +62,8 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
   // A key too short to guard anything is refused even on loopback (docs/DESIGN.md, "Shared sandbox"); nothing is built yet.
   const key = given.admin && given.adminKey !== null ? checkAdminKey(given.adminKey) : { ok: true as const };
   if (!key.ok) throw new SharedModeError(key.error);
+  const limits = connectionLimitsRefusal(given);
+  if (limits) throw new SharedModeError(limits);
   if (given.redis && given.stateFile)
     throw new SharedModeError(
       '--state and --redis cannot be used together: with --redis the state lives in Redis (run Redis with persistence on, e.g. appendonly yes)',
@@ -69,18 +79,30 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
     skus: options.skus,
     maxTenants: options.maxTenants,
     cacheMb: options.cacheMb,
-    jwtSecret: options.jwtSecret,
+    // Before any tenant exists: every tenant's webhook secret derives from it (never from the JWT secret).
+    webhookKey: await resolveWebhookKey(options),
     clock,
   });
-  const verifier = new TokenVerifier(options.jwtSecret);
+  // Teams (docs/DESIGN.md, "Team credentials (shared sandbox)"): every token of a team is checked against them, and
+  // each team's orgs in memory are bounded by its own quota, so one team's churn evicts only its own orgs.
+  const teams = new TeamRegistry(options.maxTenants);
+  store.useQuotas(new TenantQuotas(teams));
+  const verifier = new TokenVerifier(options.jwtSecret, undefined, (id) => teams.exists(id));
   // `--redis`: this process is one replica of a mock whose state lives in Redis (mock/replication/), wired only then.
   // Loaded only then: the Redis client costs ~50 ms and ~25 MB at start-up (measured), which a mock without it never pays.
   const replication = options.redis
     ? await (await import('./replication/index.js')).startReplication(options, options.redis, store, verifier, warn)
     : null;
+  // Teams are shared through Redis too, on connections of their own.
+  const sharedTeams = options.redis
+    ? await (await import('./replication/team-sharing.js')).shareTeams(options.redis, teams, warn).catch(async (e) => {
+        await replication?.close();
+        throw e;
+      })
+    : null;
   const transport = new UndiciTransport({
     timeoutMs: options.deliveryTimeoutMs,
-    blockPrivate: options.blockPrivateEndpoints,
+    guard: endpointGuardFor({ ...options, loopbackHost: isLoopbackHost(options.host) }),
     clock,
   });
   const engine = new WebhookEngine(
@@ -88,17 +110,24 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
     {
       retrySchedule: options.retrySchedule,
       concurrency: options.deliveryConcurrency,
+      perTenantConcurrency: options.deliveryConcurrencyPerTenant,
+      perEndpointConcurrency: options.deliveryConcurrencyPerEndpoint,
       maxNotificationsPerTenant: options.maxNotifications,
+      maxPendingPerTenant: options.maxPendingNotifications,
+      maxAttemptsPerNotification: options.maxAttemptsPerNotification,
     },
     {
       clock,
       ...(faults?.webhookParts({ signer: hmacSigner, transport }) ?? { signer: hmacSigner, transport }),
-      ...(replication ? { schedulers: replication.schedulers } : {}),
+      ...(replication ? { schedulers: replication.schedulers, refresh: replication.refresh } : {}),
     },
   );
   replication?.start(engine);
-  const persistence = options.stateFile ? new Persistence(options.stateFile, store, engine) : null;
+  const persistence = options.stateFile
+    ? new Persistence(options.stateFile, store, engine, { compactAfterLines: options.stateCompactLines, warn })
+    : null;
   const restored = persistence ? persistence.restore() : null;
+  if (options.stateFile) keepTeams(options.stateFile, teams);
   const services: MockServices = {
     options,
     store,
@@ -114,7 +143,7 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
     pageTexts: decisions || faults ? null : new PageTexts(store.caches.limitBytes * PAGE_TEXT_SHARE),
   };
   // Faults are applied after decisions: they break the adopted behaviour, as they break the inferred one.
-  const faithful = withListEngine(allHandlers(engine), {
+  const faithful = withListEngine(allHandlers(engine, options), {
     textCase: options.textCase,
     equalsCase: options.equalsCase,
     ...(options.nullOrder ? { nullOrder: options.nullOrder } : {}),
@@ -125,15 +154,33 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
   try {
     app = await buildApp(services, handlers, document, {
       decorator: composeDecorators(replication?.gate, decisions?.app, faults?.app),
-      ...recorders(store, options.jwtSecret, persistence),
+      ...recorders(store, options, persistence),
       // A keyed admin API's document needs the key, which the docs page cannot send when it loads it: not offered there.
       docsSections: options.admin && options.adminKey === null ? [ADMIN_DOCUMENT] : [],
+      // A loopback mock's admin API answers no web page of another site (docs/DESIGN.md, "Shared sandbox").
+      onRequest: [
+        siteGuard({
+          prefix: '/__mock',
+          open: new Set([ADMIN_HEALTH_URL, ADMIN_DOCUMENT.url]),
+          loopbackHost: isLoopbackHost(options.host),
+          isLoopbackName: isLoopbackHost,
+          corsOrigins: options.corsOrigin,
+          allowedHosts: options.allowedHost,
+        }),
+      ],
     });
     // A plugin of its own (its own body parsing and validation), registered after the shell's hooks so it inherits them.
-    if (options.admin) await registerAdmin(app, services);
+    if (options.admin)
+      await registerAdmin(app, services, {
+        teams,
+        teamTokenSeconds: options.teamTokenLifetime,
+        trustProxy: options.trustProxy,
+        keyFailureRate: options.keyFailureRate,
+      });
   } catch (error) {
     // Nothing may outlive a failed build: the delivery engine's timers, the state file's handle, the Redis connection.
     await replication?.close();
+    await sharedTeams?.close();
     await engine.close();
     persistence?.close();
     throw error;
@@ -147,6 +194,7 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
       (closing ??= (async () => {
         await app.close();
         await replication?.close();
+        await sharedTeams?.close();
         await engine.close();
         persistence?.close();
       })()),

@@ -1395,6 +1395,8 @@ export interface components {
              * @description last change of status or attempts
              */
             lastModifiedAt: string;
+            /** @description why the notification is Failure although its automatic attempts were not exhausted (a server that bounds the Pending notifications of a tenant ended it); null otherwise */
+            failureReason?: string | null;
             payload: {
                 /** @description event identifier; receivers store it to drop duplicates (also sent as the `X-Event-Id` header) */
                 id: string;
@@ -2869,6 +2871,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The organisation already holds the most API keys it may hold; `parameters` name the `limit`, the `resource` and its `maximum`. Codes: `COMMON.TENANT.PLAN_LIMIT_EXCEEDED`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The request rate limit of the tenant is exceeded; retry after the delay in `Retry-After` (seconds; the header is inferred). Codes: `COMMON.RATE_LIMIT.EXCEEDED`. */
             429: {
                 headers: {
@@ -4164,6 +4175,15 @@ export interface operations {
             };
             /** @description The caller lacks the permission of the operation (`x-permission`); `detail` and `parameters.permission` name it. Codes: `COMMON.AUTH.MISSING_PERMISSIONS`. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The organisation already holds the most webhook subscriptions it may hold; `parameters` name the `limit`, the `resource` and its `maximum`. Codes: `COMMON.TENANT.PLAN_LIMIT_EXCEEDED`. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

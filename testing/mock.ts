@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { isLoopbackHost } from '../mock/shared-mode.js';
+import { endpointGuardFor } from '../mock/webhooks/address.js';
 import { systemErrorCode } from '../cli/preflight.js';
 import { checkOrgName } from '../mock/auth/org.js';
 import type { MockControl } from '../mock/control/control.js';
@@ -52,6 +54,10 @@ export async function startMock(options?: StartMockOptions): Promise<TestMock> {
     throw bindError(error, resolved.host, resolved.port);
   }
   const listeners = new Set<OpenListener>();
+  // The guard the mock delivers through refuses the kit's loopback receivers on a non-loopback host too, unless the
+  // options allow them (mock/webhooks/address.ts): `webhooks.listen` then says so instead of waiting in vain.
+  const guard = endpointGuardFor({ ...resolved, loopbackHost: isLoopbackHost(resolved.host) });
+  const refusesLoopbackReceivers = guard?.refuses('127.0.0.1', '127.0.0.1') ?? false;
   let closing: Promise<void> | undefined;
   const assertOpen = (what: string) => {
     if (closing) throw new Error(`${what}: the mock is closed`);
@@ -68,7 +74,7 @@ export async function startMock(options?: StartMockOptions): Promise<TestMock> {
       }
       return testTenant({
         control: server.control.tenant(org ?? freshOrg()),
-        blockPrivateEndpoints: resolved.blockPrivateEndpoints,
+        blockPrivateEndpoints: refusesLoopbackReceivers,
         listeners,
         assertOpen,
       });

@@ -87,7 +87,7 @@ export async function listen(
   const refs = chosenEvents(events);
   if (options.blockPrivateEndpoints)
     throw new Error(
-      'webhooks.listen: the mock runs with blockPrivateEndpoints, so it never delivers to a loopback receiver',
+      'webhooks.listen: the mock blocks private endpoints (blockPrivateEndpoints, or a non-loopback host without allowPrivateEndpoints), so it never delivers to a loopback receiver',
     );
   const subscribedNames = new Set(refs.map((r) => r.eventName));
   const receiver = await startReceiver({ host: '127.0.0.1', port: 0, secret: () => tenant.webhookSecret() });

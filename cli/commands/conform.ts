@@ -200,6 +200,8 @@ export function conformCommand(): Command {
       .addOption(targetOptions.rateLimitMaxSeconds())
       .addOption(targetOptions.noMockAdmin())
       .addOption(targetOptions.adminKey())
+      .addOption(targetOptions.teamKey())
+      .addOption(targetOptions.org())
       // Usage errors exit 2 (--help exits 0); the program's own override does not reach added subcommands.
       .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
       .action(async (o: Flags) => {

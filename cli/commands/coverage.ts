@@ -4,10 +4,8 @@ import { dirname, extname } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { Command, InvalidArgumentError } from 'commander';
 import { request } from 'undici';
-import { adminKeyHeaders, adminKeyRefusalMessage, isAdminKeyRefusal } from '../../common/admin-key.js';
+import { type MockKeys, mockKeyHeaders, mockKeyRefusal } from '../../common/mock-keys.js';
 import { CoverageBody, type Coverage } from '../../mock/coverage/schema.js';
-import { adminClaims } from '../../mock/auth/presets.js';
-import { mintToken } from '../../mock/auth/tokens.js';
 import { parseOperationList, restrictCoverage } from '../../mock/coverage/report.js';
 import { CONTRACT_UNIVERSE } from '../../mock/coverage/universe.js';
 import { DEFAULT_JWT_SECRET } from '../../mock/options.js';
@@ -18,6 +16,7 @@ import { coverageText } from '../coverage/text.js';
 import { flag, orgName, parsed } from '../options.js';
 import { targetOptions } from '../target-options.js';
 import { checkWritableFile, oneLine } from '../preflight.js';
+import { adminTokenOf, MintError } from '../mint-on-mock.js';
 
 const NAME = 'opsapi coverage';
 const REPORT_FORMATS = ['.json', '.html'];
@@ -29,6 +28,7 @@ interface Flags {
   org?: string;
   jwtSecret: string;
   adminKey?: string;
+  teamKey?: string;
   header?: Record<string, string>;
   minOperations?: number;
   minPairs?: number;
@@ -57,7 +57,7 @@ async function readCoverage(
   baseUrl: string,
   token: string,
   headers: Record<string, string>,
-  adminKey: string | undefined,
+  keys: MockKeys,
 ): Promise<Coverage> {
   const url = `${baseUrl.replace(/\/+$/, '')}/__mock/coverage`;
   let res: Awaited<ReturnType<typeof request>>;
@@ -65,7 +65,7 @@ async function readCoverage(
     res = await request(url, {
       headers: {
         ...headers,
-        ...adminKeyHeaders(adminKey),
+        ...mockKeyHeaders(keys),
         accept: 'application/json',
         authorization: `Bearer ${token}`,
       },
@@ -76,16 +76,24 @@ async function readCoverage(
     fail(2, `cannot reach ${baseUrl}: ${oneLine(error)}`);
   }
   const text = await res.body.text().catch(() => '');
-  if (isAdminKeyRefusal(res.statusCode, res.headers['www-authenticate']))
-    fail(2, `${url}: ${adminKeyRefusalMessage(adminKey !== undefined)}`);
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
+    body = undefined;
+  }
+  const detail = (body as { detail?: unknown } | null | undefined)?.detail;
+  const wwwAuthenticate = res.headers['www-authenticate'];
+  const refusal = mockKeyRefusal(keys, {
+    status: res.statusCode,
+    wwwAuthenticate,
+    detail: typeof detail === 'string' ? detail : undefined,
+  });
+  if (refusal) fail(2, `${url}: ${refusal}`);
+  if (body === undefined) {
     fail(2, `${url} answered ${res.statusCode} with a body that is not JSON; is it the mock, with its admin API on?`);
   }
   if (res.statusCode !== 200) {
-    const detail = (body as { detail?: unknown } | null)?.detail;
     fail(2, `${url} answered ${res.statusCode}${typeof detail === 'string' ? `: ${oneLine(detail)}` : ''}`);
   }
   // Any server may answer 200: only a body of the documented shape is read as coverage.
@@ -123,6 +131,7 @@ export function coverageCommand(): Command {
       flag('--jwt-secret <secret>', "the mock's --jwt-secret, for --org", 'JWT_SECRET').default(DEFAULT_JWT_SECRET),
     )
     .addOption(targetOptions.adminKey())
+    .addOption(targetOptions.teamKey())
     .addOption(flag('--header <header>', 'extra request header "Name: value" (repeatable)', 'HEADER').argParser(header))
     .addOption(
       flag(
@@ -150,7 +159,7 @@ export function coverageCommand(): Command {
       // An empty OPSAPI_TOKEN (a CI secret that is not set) is no credential.
       if (o.token === '') delete o.token;
       if (o.token === undefined && o.org === undefined)
-        fail(2, "needs --token (or OPSAPI_TOKEN), or --org (or OPSAPI_ORG) with the mock's --jwt-secret");
+        fail(2, "needs --token (or OPSAPI_TOKEN), or --org (or OPSAPI_ORG) with --team-key or the mock's --jwt-secret");
       if (o.token !== undefined && o.org !== undefined) fail(2, 'give --token or --org, not both');
       for (const file of o.report ?? []) {
         if (!REPORT_FORMATS.includes(extname(file).toLowerCase()))
@@ -158,8 +167,15 @@ export function coverageCommand(): Command {
         const writable = await checkWritableFile(file, '--report');
         if (!writable.ok) fail(2, writable.error);
       }
-      const token = o.token ?? (await mintToken(o.jwtSecret, adminClaims(o.org ?? ''), 300));
-      const full = await readCoverage(o.baseUrl, token, o.header ?? {}, o.adminKey || undefined);
+      const keys: MockKeys = { adminKey: o.adminKey || undefined, teamKey: o.teamKey || undefined };
+      let token = o.token;
+      try {
+        token ??= await adminTokenOf({ ...o, org: o.org ?? '', teamKey: keys.teamKey }, 300);
+      } catch (error) {
+        if (error instanceof MintError) fail(2, error.message);
+        throw error;
+      }
+      const full = await readCoverage(o.baseUrl, token, o.header ?? {}, keys);
       const coverage = o.operations ? restrictCoverage(full, o.operations) : full;
       const minimums: Minimums = {
         ...(o.minOperations !== undefined ? { operations: o.minOperations } : {}),

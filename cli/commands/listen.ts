@@ -1,11 +1,10 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_MOCK_URL } from '../../mock/options.js';
-import { mintToken } from '../../mock/auth/tokens.js';
-import { adminClaims } from '../../mock/auth/presets.js';
 import { DEFAULT_JWT_SECRET, DEFAULT_ORG } from '../../mock/options.js';
 import { flag, integer, orgName } from '../options.js';
 import { targetOptions } from '../target-options.js';
-import { AdminKeyError, ApiError, ListenApi } from '../receiver/api.js';
+import { ApiError, ListenApi, MockKeyError } from '../receiver/api.js';
+import { adminTokenOf, MintError } from '../mint-on-mock.js';
 import { chooseEvents, type EventChoice } from '../receiver/events.js';
 import { clockTime, formatJson, formatLine } from '../receiver/format.js';
 import { RecentSet } from '../receiver/recent-set.js';
@@ -31,6 +30,7 @@ interface ListenOptions {
   token?: string;
   jwtSecret: string;
   adminKey?: string;
+  teamKey?: string;
   secret?: string;
   subscriptionId?: string[];
   publicUrl?: string;
@@ -91,9 +91,16 @@ export function listenCommand(): Command {
       flag('--base-url <url>', 'the mock (or the API)', 'BASE_URL').default(DEFAULT_MOCK_URL).argParser(httpUrl),
     )
     .addOption(flag('--org <org>', 'tenant', 'ORG').default(DEFAULT_ORG).argParser(orgName))
-    .addOption(flag('--token <token>', 'access token (default: an admin token minted with --jwt-secret)', 'TOKEN'))
+    .addOption(
+      flag(
+        '--token <token>',
+        'access token (default: an admin token minted with --team-key, or with --jwt-secret)',
+        'TOKEN',
+      ),
+    )
     .addOption(flag('--jwt-secret <secret>', "the mock's --jwt-secret", 'JWT_SECRET').default(DEFAULT_JWT_SECRET))
     .addOption(targetOptions.adminKey())
+    .addOption(targetOptions.teamKey())
     .addOption(
       flag(
         '--secret <secret>',
@@ -134,7 +141,7 @@ const fail = (line: string, code = 1): number => {
  * unexpected.
  */
 const exitCodeOf = (error: unknown): number =>
-  error instanceof AdminKeyError || (error instanceof ApiError && error.status === null) ? 2 : 1;
+  error instanceof MockKeyError || (error instanceof ApiError && error.status === null) ? 2 : 1;
 
 async function listen(o: ListenOptions): Promise<number> {
   if (o.subscriptionId?.length && o.events?.length)
@@ -142,8 +149,17 @@ async function listen(o: ListenOptions): Promise<number> {
       '--events and --subscription-id exclude each other: existing subscriptions already name their events',
       2,
     );
-  const mint = () => mintToken(o.jwtSecret, adminClaims(o.org), TOKEN_SECONDS);
-  const api = new ListenApi(o.baseUrl, o.token ?? (await mint()), o.adminKey || undefined);
+  const keys = { adminKey: o.adminKey || undefined, teamKey: o.teamKey || undefined };
+  // With a team key, minted on the mock for the longest it gives a team (its limit may be under a day).
+  const mint = () => adminTokenOf({ ...o, teamKey: keys.teamKey }, keys.teamKey ? undefined : TOKEN_SECONDS);
+  let token = o.token;
+  try {
+    token ??= await mint();
+  } catch (error) {
+    if (error instanceof MintError) return fail(error.message, 2);
+    throw error;
+  }
+  const api = new ListenApi(o.baseUrl, token, keys);
 
   let secret = o.secret;
   if (!secret) {
@@ -252,7 +268,7 @@ async function listen(o: ListenOptions): Promise<number> {
         let failures = 0;
         if (created.length) {
           // The token may have expired during a long session: a fresh one when it was minted here.
-          if (!o.token) api.useToken(await mint());
+          if (!o.token) api.useToken(await mint().catch(() => token ?? ''));
           const results = await Promise.allSettled(created.map((id) => api.unsubscribe(id)));
           for (const [i, r] of results.entries()) {
             if (r.status === 'rejected') {

@@ -7,6 +7,7 @@ import { cacheBytesOf } from '../../mock/cache-memory.js';
 import { redisLocation } from '../../mock/replication/keys.js';
 import { notAdopted } from '../../mock/decisions/index.js';
 import { decisionsOf, type DecisionFile } from '../../spec/decisions/index.js';
+import { isLoopbackHost } from '../../mock/shared-mode.js';
 
 /** Validity of the tokens printed at start: long enough for a working day or a CI job of any length (inferred). */
 const PRINTED_TOKEN_SECONDS = 30 * 24 * 3600;
@@ -66,16 +67,48 @@ function decisionLines(file: DecisionFile): string[] {
   ];
 }
 
+/**
+ * Where the mock really listens: the address it bound (`0.0.0.0`, `::`: every interface), and the URL this machine
+ * reaches it at when that differs (`running.url` names a loopback address for an unspecified one).
+ */
+function listeningLine(running: RunningMock): string {
+  const bound = running.app.server.address();
+  if (typeof bound !== 'object' || bound === null) return `opsapi mock listening on ${running.url}`;
+  const host = bound.family === 'IPv6' || bound.address.includes(':') ? `[${bound.address}]` : bound.address;
+  const at = `http://${host}:${bound.port}`;
+  if (at === running.url) return `opsapi mock listening on ${at}`;
+  const every = bound.address === '0.0.0.0' || bound.address === '::' ? 'every interface; ' : '';
+  return `opsapi mock listening on ${at} (${every}from this machine: ${running.url})`;
+}
+
+/**
+ * The credentials the banner shows. On a loopback host the default tenant's tokens and webhook secret, so `npm start`
+ * is usable at once; on any other host none (docs/DESIGN.md, "Shared sandbox"): the banner lands in
+ * terminals and container logs others read, and a token or secret there would open a tenant to them. Teams mint their
+ * own tokens and read their secrets with their team key; `--print-json` still gives a harness its line.
+ */
+function credentialLines(options: Partial<MockOptions>, facts: StartupFacts): string[] {
+  if (isLoopbackHost(options.host ?? '127.0.0.1'))
+    return [
+      `  tenant (org):   ${facts.org}`,
+      `  admin token:    ${facts.adminToken}`,
+      `  limited token:  ${facts.limitedToken}`,
+      `  webhook secret: ${facts.webhookSecret}`,
+    ];
+  return [
+    options.admin === false
+      ? '  credentials:    none printed on a shared host; tokens are minted offline by whoever holds --jwt-secret (opsapi token)'
+      : '  credentials:    none printed on a shared host; the operator creates teams (opsapi team create), each mints its tokens (opsapi token --team-key)',
+  ];
+}
+
 /** The human banner. */
 export function bannerLines(running: RunningMock, options: Partial<MockOptions>, facts: StartupFacts): string[] {
   return [
-    `opsapi mock listening on ${running.url}`,
+    listeningLine(running),
     `  docs:           ${running.url}/docs`,
     `  contract:       ${running.url}/openapi.json`,
-    `  tenant (org):   ${facts.org}`,
-    `  admin token:    ${facts.adminToken}`,
-    `  limited token:  ${facts.limitedToken}`,
-    `  webhook secret: ${facts.webhookSecret}`,
+    ...credentialLines(options, facts),
     `  rate limit:     ${options.rateLimit ? `${options.rateLimit.limit}/${options.rateLimit.windowMs}ms per tenant${options.redis ? ' over all replicas' : ''}` : 'off'}`,
     `  tenants:        ${tenantsLine(options)}`,
     `  list caches:    ${cachesLine(options)}`,
@@ -93,13 +126,13 @@ export function bannerLines(running: RunningMock, options: Partial<MockOptions>,
       : []),
     ...(options.admin
       ? [
-          '  admin API:      /__mock/* (tokens, reset, clock, events, fixtures, requests, webhook-secret, api-keys, coverage); documented at /__mock/openapi.json',
+          '  admin API:      /__mock/* (tokens, teams, reset, clock, events, fixtures, requests, webhook-secret, api-keys, coverage); documented at /__mock/openapi.json',
           // Says that a key guards it, never the key: the banner lands in terminals and container logs.
           ...(options.adminKey
             ? ['  admin key:      required: every /__mock/* call but /__mock/health sends X-Admin-Key (--admin-key)']
             : []),
         ]
       : ['  admin API:      off']),
-    `Try: curl -H "Authorization: Bearer <admin token>" ${running.url}/v1/items/skus?pageSize=5`,
+    `Try: curl -H "Authorization: Bearer <${isLoopbackHost(options.host ?? '127.0.0.1') ? 'admin token' : 'a token'}>" ${running.url}/v1/items/skus?pageSize=5`,
   ];
 }

@@ -55,6 +55,8 @@ function mockFlag(spec: MockOption): Option {
       });
       return shown === null ? option : option.default({ value: spec.default } satisfies Box, shown);
     case 'list':
+      // A flag whose value is optional (`--allow-private-endpoints` alone) reads as the text it stands for.
+      if (kind.whenBare !== undefined) option.preset(kind.whenBare);
       option.argParser((text: string, previous: unknown[] = []) => {
         const result = kind.parse(text, previous);
         if (!result.ok) throw new InvalidArgumentError(result.error);

@@ -1,9 +1,8 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_MOCK_URL } from '../../mock/options.js';
 import { request } from 'undici';
-import { adminKeyHeaders, adminKeyRefusalMessage, isAdminKeyRefusal } from '../../common/admin-key.js';
-import { mintToken } from '../../mock/auth/tokens.js';
-import { adminClaims } from '../../mock/auth/presets.js';
+import { mockKeyHeaders, mockKeyRefusal } from '../../common/mock-keys.js';
+import { adminTokenOf, MintError } from '../mint-on-mock.js';
 import { DEFAULT_JWT_SECRET, DEFAULT_ORG } from '../../mock/options.js';
 import { flag, integer, orgName } from '../options.js';
 import { targetOptions } from '../target-options.js';
@@ -29,9 +28,10 @@ export function triggerCommand(): Command {
     .option('--data <json>', 'the event data (default: realistic generated data)', json)
     .addOption(flag('--base-url <url>', 'the mock', 'BASE_URL').default(DEFAULT_MOCK_URL))
     .addOption(flag('--org <org>', 'tenant', 'ORG').default(DEFAULT_ORG).argParser(orgName))
-    .addOption(flag('--token <token>', 'access token (default: minted with --jwt-secret)', 'TOKEN'))
+    .addOption(flag('--token <token>', 'access token (default: minted with --team-key, or with --jwt-secret)', 'TOKEN'))
     .addOption(flag('--jwt-secret <secret>', "the mock's --jwt-secret", 'JWT_SECRET').default(DEFAULT_JWT_SECRET))
     .addOption(targetOptions.adminKey())
+    .addOption(targetOptions.teamKey())
     .option('--json', 'print the raw JSON answer')
     .action(
       async (
@@ -44,10 +44,19 @@ export function triggerCommand(): Command {
           token?: string;
           jwtSecret: string;
           adminKey?: string;
+          teamKey?: string;
           json?: boolean;
         },
       ) => {
-        const token = o.token ?? (await mintToken(o.jwtSecret, adminClaims(o.org), 300));
+        const keys = { adminKey: o.adminKey || undefined, teamKey: o.teamKey || undefined };
+        let token = o.token;
+        try {
+          token ??= await adminTokenOf({ ...o, teamKey: keys.teamKey }, 300);
+        } catch (error) {
+          if (!(error instanceof MintError)) throw error;
+          process.stderr.write(`opsapi trigger: ${error.message}\n`);
+          process.exit(2);
+        }
         let res: Awaited<ReturnType<typeof request>>;
         try {
           res = await request(`${o.baseUrl.replace(/\/$/, '')}/__mock/events`, {
@@ -55,7 +64,7 @@ export function triggerCommand(): Command {
             headers: {
               authorization: `Bearer ${token}`,
               'content-type': 'application/json',
-              ...adminKeyHeaders(o.adminKey),
+              ...mockKeyHeaders(keys),
             },
             body: JSON.stringify({
               eventName,
@@ -69,9 +78,20 @@ export function triggerCommand(): Command {
         }
         // Any answer, even one that is not JSON (a base URL that is no mock), ends in one line, never a stack trace.
         const text = await res.body.text().catch(() => '');
-        // A refused admin key is the command's configuration, not the mock's answer to the event: exit 2 (docs/DESIGN.md, "CLI and exit codes").
-        if (isAdminKeyRefusal(res.statusCode, res.headers['www-authenticate'])) {
-          process.stderr.write(`opsapi trigger: ${o.baseUrl}: ${adminKeyRefusalMessage(Boolean(o.adminKey))}\n`);
+        // A refused key is the command's configuration, not the mock's answer to the event: exit 2 (docs/DESIGN.md, "CLI and exit codes").
+        let detail: unknown;
+        try {
+          detail = (JSON.parse(text) as { detail?: unknown } | null)?.detail;
+        } catch {
+          detail = undefined;
+        }
+        const refusal = mockKeyRefusal(keys, {
+          status: res.statusCode,
+          wwwAuthenticate: res.headers['www-authenticate'],
+          detail: typeof detail === 'string' ? detail : undefined,
+        });
+        if (refusal) {
+          process.stderr.write(`opsapi trigger: ${o.baseUrl}: ${refusal}\n`);
           process.exit(2);
         }
         let body: { eventId?: string; notifications?: string[]; detail?: string };

@@ -1,5 +1,5 @@
 import { request } from 'undici';
-import { adminKeyHeaders, adminKeyRefusalMessage, isAdminKeyRefusal } from '../../common/admin-key.js';
+import { type MockKeys, mockKeyHeaders, mockKeyRefusal } from '../../common/mock-keys.js';
 
 /** An answer of the API that is not the expected one. */
 export class ApiError extends Error {
@@ -12,11 +12,14 @@ export class ApiError extends Error {
   }
 }
 
-/** The mock's admin API refused the admin key, or wanted one (a usage error of the command, not an API answer). */
-export class AdminKeyError extends ApiError {
-  constructor(message: string) {
-    super(message, 401);
-    this.name = 'AdminKeyError';
+/**
+ * The mock's admin API refused the admin or team key, wanted one, or the team key does not reach the tenant (a usage
+ * error of the command, not an API answer).
+ */
+export class MockKeyError extends ApiError {
+  constructor(message: string, status: number) {
+    super(message, status);
+    this.name = 'MockKeyError';
   }
 }
 
@@ -29,6 +32,16 @@ interface SubscriptionRecord {
 }
 
 const RETRIES_ON_429 = 5;
+
+/** The `detail` of a problem body, when the text is one. */
+function detailOf(text: string): string | undefined {
+  try {
+    const detail = (JSON.parse(text) as { detail?: unknown } | null)?.detail;
+    return typeof detail === 'string' ? detail : undefined;
+  } catch {
+    return undefined;
+  }
+}
 const REQUEST_TIMEOUT_MS = 15_000;
 
 /**
@@ -42,8 +55,8 @@ export class ListenApi {
   constructor(
     baseUrl: string,
     private token: string,
-    /** The mock's admin key (`--admin-key`), sent on `/__mock/*` calls only. */
-    private readonly adminKey?: string,
+    /** The mock's admin key or a team key (`--admin-key`, `--team-key`), sent on `/__mock/*` calls only. */
+    private readonly keys: MockKeys = {},
   ) {
     this.base = baseUrl.replace(/\/+$/, '');
   }
@@ -112,7 +125,7 @@ export class ListenApi {
           headers: {
             authorization: `Bearer ${this.token}`,
             accept: 'application/json',
-            ...(path.startsWith('/__mock/') ? adminKeyHeaders(this.adminKey) : {}),
+            ...(path.startsWith('/__mock/') ? mockKeyHeaders(this.keys) : {}),
             ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
           },
           ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
@@ -122,8 +135,14 @@ export class ListenApi {
         throw new ApiError(`cannot reach ${this.base} (${method} ${path}): ${(error as Error).message}`, null);
       }
       const text = await res.body.text();
-      if (isAdminKeyRefusal(res.statusCode, res.headers['www-authenticate']))
-        throw new AdminKeyError(`${method} ${path}: ${adminKeyRefusalMessage(Boolean(this.adminKey))}`);
+      const refusal = path.startsWith('/__mock/')
+        ? mockKeyRefusal(this.keys, {
+            status: res.statusCode,
+            wwwAuthenticate: res.headers['www-authenticate'],
+            detail: detailOf(text),
+          })
+        : null;
+      if (refusal) throw new MockKeyError(`${method} ${path}: ${refusal}`, res.statusCode);
       if (res.statusCode === 429 && attempt < RETRIES_ON_429) {
         const after = Number(res.headers['retry-after']);
         await new Promise((resolve) =>

@@ -16,6 +16,11 @@ describe('opsapi mock on a non-loopback host (a shared sandbox)', () => {
       says: /refusing --host 0\.0\.0\.0 with the default --jwt-secret/,
     },
     {
+      what: 'with a JWT secret shorter than 32 characters',
+      args: ['--jwt-secret', 'too-short-jwt-secret', '--no-admin'],
+      says: /refusing --host 0\.0\.0\.0 with a --jwt-secret of 20 characters: .*at least 32/,
+    },
+    {
       what: 'without an admin key',
       args: ['--jwt-secret', SECRET],
       says: /refusing --host 0\.0\.0\.0 without --admin-key: .*--no-admin/,

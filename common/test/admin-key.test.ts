@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN_KEY_CHALLENGE, adminKeyHeaders, adminKeyRefusalMessage, isAdminKeyRefusal } from '../admin-key.js';
+import { ADMIN_KEY_CHALLENGE, adminKeyRefusalMessage, isAdminKeyRefusal } from '../admin-key.js';
+import { mockKeyHeaders } from '../mock-keys.js';
 
 describe("the admin key's 401, as a client of the admin API reads it", () => {
   it("is a 401 with the AdminKey challenge, not the tenant's Bearer one", () => {
@@ -16,8 +17,8 @@ describe("the admin key's 401, as a client of the admin API reads it", () => {
   });
 
   it('is avoided by sending the key in X-Admin-Key, and nothing when no key is configured', () => {
-    expect(adminKeyHeaders('k'.repeat(16))).toEqual({ 'x-admin-key': 'k'.repeat(16) });
-    expect(adminKeyHeaders(undefined)).toEqual({});
-    expect(adminKeyHeaders('')).toEqual({});
+    expect(mockKeyHeaders({ adminKey: 'k'.repeat(16) })).toEqual({ 'x-admin-key': 'k'.repeat(16) });
+    expect(mockKeyHeaders({ adminKey: undefined })).toEqual({});
+    expect(mockKeyHeaders({ adminKey: '' })).toEqual({});
   });
 });

@@ -1,5 +1,5 @@
 import { decodeJwt } from 'jose';
-import { adminKeyRefusalMessage, isAdminKeyRefusal } from '../../common/admin-key.js';
+import { mockKeyRefusal } from '../../common/mock-keys.js';
 import { parsePartialDataManifest } from '../../common/data-manifest.js';
 import type { Exchange } from '../wire/client.js';
 import { contractPermissions } from '../contract/contract.js';
@@ -17,20 +17,34 @@ function orgOf(token: string): string | undefined {
   }
 }
 
-/** A run cannot use an admin API that refuses its key (or wants one): one line saying which (a usage error, exit 2). */
+/**
+ * A run cannot use an admin API that refuses its keys (or wants one), nor a team key that does not reach the run's org:
+ * one line saying which (a usage error, exit 2).
+ */
 function refusedKey(run: RunContext, exchange: Exchange): void {
-  if (!isAdminKeyRefusal(exchange.status, exchange.headers['www-authenticate'])) return;
-  const sent = run.options.adminKey !== undefined;
-  throw new UsageError(
-    `${run.options.baseUrl}: ${adminKeyRefusalMessage(sent)}${sent ? '' : ', or --no-mock-admin with --token to run without the admin API'}`,
-  );
+  const { adminKey, teamKey } = run.options;
+  const detail = (exchange.json as { detail?: unknown } | undefined)?.detail;
+  const refusal = mockKeyRefusal(run.options, {
+    status: exchange.status,
+    wwwAuthenticate: exchange.headers['www-authenticate'],
+    detail: typeof detail === 'string' ? detail : undefined,
+  });
+  if (!refusal) return;
+  const hint =
+    exchange.status === 403
+      ? '; name one of your orgs with --org (or pass --token minted for one: opsapi token --team-key)'
+      : adminKey || teamKey
+        ? ''
+        : ', or --no-mock-admin with --token to run without the admin API';
+  throw new UsageError(`${run.options.baseUrl}: ${refusal}${hint}`);
 }
 
 /** On a mock with the admin API: tokens of a fresh tenant, its sample records and its webhook secret. */
 export async function prepareMock(run: RunContext): Promise<void> {
   const { client, credentials, redactor, options } = run;
   const headers = mockAdminHeaders(run);
-  const org = (credentials.main && orgOf(credentials.main)) ?? `conform-${nonce()}${nonce().slice(0, 4)}`;
+  const org =
+    (credentials.main && orgOf(credentials.main)) ?? options.mockOrg ?? `conform-${nonce()}${nonce().slice(0, 4)}`;
   const all = contractPermissions();
   const mint = async (claims: { org: string; permissions: string[]; roles: string[] }): Promise<string | undefined> => {
     const ex = await client.send('setup', {

@@ -45,6 +45,7 @@ const HEADER_CREDENTIALS = [
   ['apiKey', '--api-key'],
   ['otherTenantToken', '--other-tenant-token'],
   ['adminKey', '--admin-key'],
+  ['teamKey', '--team-key'],
 ] as const;
 
 /**
@@ -89,6 +90,7 @@ export async function openRun(input: ConformOptions, needsToken: boolean): Promi
     otherTenantToken: given(input.otherTenantToken),
     webhookSecret: given(input.webhookSecret),
     adminKey: given(input.adminKey),
+    teamKey: given(input.teamKey),
     baseUrl: input.baseUrl.replace(/\/+$/, ''),
     concurrency: Math.max(1, input.concurrency ?? RUN_DEFAULTS.concurrency),
     timeoutMs: Math.max(100, input.timeoutMs ?? RUN_DEFAULTS.timeoutMs),
@@ -106,6 +108,7 @@ export async function openRun(input: ConformOptions, needsToken: boolean): Promi
     options.otherTenantToken,
     options.webhookSecret,
     options.adminKey,
+    options.teamKey,
   ])
     redactor.add(s);
   for (const [name, v] of Object.entries(options.headers ?? {})) {

@@ -13,6 +13,7 @@ const SECRET_HEADERS = new Set([
   'proxy-authorization',
   'x-api-key',
   'x-admin-key',
+  'x-team-key',
   'x-hmac-signature',
   'cookie',
   'set-cookie',

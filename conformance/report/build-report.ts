@@ -1,30 +1,10 @@
 import { CONTRACT_VERSION } from '../../spec/build.js';
+import { redactOptions } from '../../common/report/redaction.js';
+import { countOutcomes as count, everyMustPassed } from '../../common/report/verdict.js';
 import { VERSION } from '../../common/version.js';
 import type { ConformOptions, RunContext } from '../context.js';
 import { runVerdict } from './run-verdict.js';
-import {
-  FAMILIES,
-  type CheckResult,
-  type Counts,
-  type Family,
-  type Level,
-  type Report,
-  type Selection,
-} from '../types.js';
-
-function emptyCounts(): Counts {
-  const z = () => ({ MUST: 0, SHOULD: 0, total: 0 });
-  return { pass: z(), fail: z(), skip: z(), error: z() };
-}
-
-function count(results: CheckResult[]): Counts {
-  const counts = emptyCounts();
-  for (const r of results) {
-    counts[r.outcome][r.level]++;
-    counts[r.outcome].total++;
-  }
-  return counts;
-}
+import { FAMILIES, type CheckResult, type Family, type Level, type Report, type Selection } from '../types.js';
 
 /** The options as the report shows them: credentials and header values redacted, callbacks left out. */
 function shownOptions(options: ConformOptions): Record<string, unknown> {
@@ -36,15 +16,9 @@ function shownOptions(options: ConformOptions): Record<string, unknown> {
     'webhookSecret',
     'tokenCommand',
     'adminKey',
+    'teamKey',
   ]);
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(options)) {
-    if (v === undefined || typeof v === 'function') continue;
-    if (secret.has(k)) out[k] = '<redacted>';
-    else if (k === 'headers') out[k] = Object.fromEntries(Object.keys(v as object).map((h) => [h, '<redacted>']));
-    else out[k] = v;
-  }
-  return out;
+  return redactOptions(options, secret);
 }
 
 /** What a report is built from: the run's options, its redactor and remarks (a proxy passes its own). */
@@ -129,7 +103,7 @@ export function finish(
   if (run.options.certify && mustSkipped.length)
     reasons.push(`--certify: ${mustSkipped.length} MUST check(s) skipped: ${mustSkipped.map((r) => r.id).join(', ')}`);
   if (stale.length) reasons.push(`stale baseline entries (these checks now pass): ${stale.join(', ')}`);
-  const notCertified = (rs: CheckResult[]) => rs.some((r) => r.level === 'MUST' && r.outcome !== 'pass');
+  const notCertified = (rs: CheckResult[]) => !everyMustPassed(rs);
   const families = FAMILIES.filter((f) => checks.some((r) => r.family === f.id)).map((f) => {
     const rs = checks.filter((r) => r.family === f.id);
     // A run --only/--skip narrowed is no certificate: none of its classes is certified either.

@@ -1,5 +1,12 @@
+import {
+  certificationReasons,
+  idList,
+  isBroken,
+  makeVerdict,
+  mustRanLine,
+  passedBecause,
+} from '../../common/report/verdict.js';
 import type { CheckResult, Report, Verdict } from '../types.js';
-import { certificationReasons, idList, isBroken, mustRanLine, notSelectedLine } from './verdict.js';
 
 /**
  * The one verdict every format of a report shows (JSON `verdict`, text, HTML, JUnit), so none can read otherwise than
@@ -10,32 +17,13 @@ import { certificationReasons, idList, isBroken, mustRanLine, notSelectedLine } 
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-function verdict(label: Verdict['label'], because: string[]): Verdict {
-  return { label, text: `${label}: ${because.join('; ')}`, because };
-}
+const verdict = makeVerdict;
 
 const ids = (rs: CheckResult[]) => idList(rs.map((r) => r.id));
 
 /** The verdict a report carries, or, for a report of an older version read back, the one worked out from it. */
 export function verdictOf(report: Report): Verdict {
   return report.verdict ?? (report.traffic ? trafficVerdict(report) : runVerdict(report));
-}
-
-/** Exit 0: what held, how much of the MUST set ran, what the selection left out and the SHOULD checks that failed. */
-function passedBecause(report: Report): string[] {
-  const accepted = report.checks.filter((r) => r.level === 'MUST' && r.baselined).length;
-  const should = report.checks.filter((r) => r.level === 'SHOULD' && isBroken(r));
-  const leftOut = notSelectedLine(report);
-  return [
-    `no MUST check failed or errored${accepted ? ` outside the baseline (${plural(accepted, 'MUST failure', 'MUST failures')} accepted by it)` : ''}`,
-    mustRanLine(report),
-    ...(leftOut ? [leftOut] : []),
-    ...(should.length
-      ? [
-          `${plural(should.length, 'SHOULD check', 'SHOULD checks')} failed or errored (not gating without --strict): ${ids(should)}`,
-        ]
-      : []),
-  ];
 }
 
 /** Exit 1: each cause, as `finish` found it (the exit reasons, when none of these explains it). */
@@ -75,9 +63,4 @@ export function trafficVerdict(report: Report): Verdict {
   return verdict('FAILED', [
     `${plural(violated.length, 'MUST rule', 'MUST rules')} violated in ${exchanges}: ${idList(violated.map((r) => `${r.id} (${plural(r.failureCount, 'violation', 'violations')})`))}`,
   ]);
-}
-
-/** Whether a verdict is a good one (the colour of its badge). */
-export function isGood(v: Verdict): boolean {
-  return v.label === 'CERTIFIED' || v.label === 'PASSED';
 }

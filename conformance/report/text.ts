@@ -1,7 +1,8 @@
-import type { CheckResult, Evidence, Report } from '../types.js';
+import { evidenceLines } from '../../common/report/evidence.js';
+import type { CheckResult, Report } from '../types.js';
 import { FAMILIES } from '../types.js';
-import { isGood, verdictOf } from './run-verdict.js';
-import { exitZeroLine, infoHeading, mustRanLine, selectionLine, shownOf } from './verdict.js';
+import { exitZeroLine, infoHeading, isGood, mustRanLine, selectionLine, shownOf } from '../../common/report/verdict.js';
+import { verdictOf } from './run-verdict.js';
 
 const COLOURS = { red: 31, green: 32, yellow: 33, grey: 90, bold: 1 } as const;
 
@@ -82,20 +83,4 @@ export function textSummary(report: Report, colour: boolean): string {
   for (const reason of report.exitReasons) lines.push(paint('red', `  exit 1: ${reason}`));
   if (report.exitCode === 0) lines.push(paint('green', `  exit 0: ${exitZeroLine(report)}`));
   return `${lines.join('\n')}\n`;
-}
-
-/** Evidence as plain text lines (also used in JUnit failures). */
-export function evidenceLines(e: Evidence): string[] {
-  const out = [`- ${e.message}`];
-  if (e.expected !== undefined) out.push(`  expected: ${e.expected}`);
-  if (e.actual !== undefined && e.actual !== '') out.push(`  actual:   ${e.actual}`);
-  if (e.request)
-    out.push(
-      `  request:  ${e.request.method} ${e.request.url}${e.request.body ? ` ${e.request.body.slice(0, 300)}` : ''}`,
-    );
-  if (e.response)
-    out.push(
-      `  response: ${e.response.status} ${e.response.headers['content-type'] ?? ''} ${(e.response.body ?? '').slice(0, 300)}`,
-    );
-  return out;
 }

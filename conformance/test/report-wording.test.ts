@@ -3,8 +3,9 @@ import { htmlReport } from '../report/html.js';
 import { junitReport } from '../report/junit.js';
 import { textSummary } from '../report/text.js';
 import { runVerdict } from '../report/run-verdict.js';
-import { exitZeroLine, failuresFirst } from '../report/verdict.js';
-import type { CheckResult, Counts, Report } from '../types.js';
+import { exitZeroLine, failuresFirst } from '../../common/report/verdict.js';
+import type { Counts } from '../../common/report/types.js';
+import type { CheckResult, Report } from '../types.js';
 
 /** The verdict of the run under `--certify`: "CERTIFIED: ..." or "NOT CERTIFIED: ..." with the causes. */
 const certificationLine = (r: Report) => runVerdict({ ...r, options: { ...r.options, certify: true } }).text;

@@ -3,6 +3,7 @@ const SECRET_HEADERS = new Set([
   'authorization',
   'x-api-key',
   'x-admin-key',
+  'x-team-key',
   'cookie',
   'set-cookie',
   'proxy-authorization',

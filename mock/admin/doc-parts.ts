@@ -37,6 +37,17 @@ export const ADMIN_KEY_SCHEME = {
   },
 } as const;
 
+/** A team's key (docs/DESIGN.md, "Team credentials (shared sandbox)"): declared, like the admin key, by a keyed mock's document. */
+export const TEAM_KEY_SCHEME = {
+  TeamKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Team-Key',
+    description:
+      "A team's key (`POST /__mock/teams`): tokens for the team's orgs, and the tenant-scoped routes of those orgs only.",
+  },
+} as const;
+
 /** A route's `security`: alternatives, each the schemes it needs together (`{}`: none). */
 type SecurityRequirements = ReadonlyArray<Readonly<Record<string, readonly string[]>>>;
 

@@ -3,7 +3,7 @@ import type { OpenAPIObject, OperationObject, PathItemObject, SchemaObject } fro
 import { VERSION } from '../../common/version.js';
 import { SCHEMAS } from '../../spec/components.js';
 import { inferred } from '../../spec/provenance.js';
-import { ADMIN_KEY_SCHEME, SECURITY_SCHEMES, TAG_DESCRIPTIONS } from './doc-parts.js';
+import { ADMIN_KEY_SCHEME, SECURITY_SCHEMES, TAG_DESCRIPTIONS, TEAM_KEY_SCHEME } from './doc-parts.js';
 
 /** Where the admin API's own document is served (./routes/openapi.ts), and its name in `/docs`. */
 export const ADMIN_DOCUMENT = { name: 'Mock admin API (/__mock/openapi.json)', url: '/__mock/openapi.json' } as const;
@@ -22,7 +22,9 @@ const DESCRIPTION = [
   'credentials they answer the plain 401 before reading the body. The schemas here are the ones the routes validate',
   'requests with. A mock started with `--admin-key` (a shared one) wants the key in the `X-Admin-Key` header on',
   'every route but `/__mock/health`, this document included; without it or with a wrong one, it answers the plain',
-  '401 with the challenge `AdminKey` before anything else.',
+  '401 with the challenge `AdminKey` before anything else. A team (`POST /__mock/teams`) sends its key in',
+  "`X-Team-Key` instead: it mints tokens for its own orgs and calls their tenant-scoped routes; a tenant's own",
+  '`App.Admin` bearer token alone reaches its tenant-scoped routes. Refused keys are throttled per source (429).',
 ].join('\n');
 
 /** TypeBox values carry symbol keys; a JSON round trip leaves the plain JSON Schema. */
@@ -74,7 +76,9 @@ export function adminSwaggerOptions(keyed: boolean): FastifyDynamicSwaggerOption
         license: { name: 'MIT', identifier: 'MIT' },
       },
       tags: Object.entries(TAG_DESCRIPTIONS).map(([name, description]) => ({ name, description })),
-      components: { securitySchemes: { ...SECURITY_SCHEMES, ...(keyed ? ADMIN_KEY_SCHEME : {}) } },
+      components: {
+        securitySchemes: { ...SECURITY_SCHEMES, ...(keyed ? { ...ADMIN_KEY_SCHEME, ...TEAM_KEY_SCHEME } : {}) },
+      },
     },
     // OpenAPI 3.1 has `const`: the schemas stay the ones the routes validate with.
     convertConstToEnum: false,

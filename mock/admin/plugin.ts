@@ -1,8 +1,10 @@
 import swagger from '@fastify/swagger';
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { KeyThrottle } from '../auth/key-throttle.js';
 import type { MockServices } from '../http/services.js';
-import { adminContext } from './context.js';
+import type { Rate } from '../rate-limit.js';
+import { adminContext, type AdminParts } from './context.js';
 import { adminSwaggerOptions } from './document.js';
 import { guardAdminRoutes } from './guard.js';
 import { ADMIN_ROUTES } from './routes/index.js';
@@ -15,6 +17,14 @@ import { adminErrorHandler } from './validation.js';
  */
 const plainJson = (data: unknown): string => JSON.stringify(data);
 
+/** What the composition root hands the admin API besides the services: the teams and the key checks' settings. */
+interface AdminSetup extends AdminParts {
+  /** `--trust-proxy`: a refused key counts against the last address of `X-Forwarded-For`. */
+  readonly trustProxy: boolean;
+  /** Refused admin or team keys a source may send before it is throttled, and their refill (`--key-failure-rate`). */
+  readonly keyFailureRate: Rate;
+}
+
 /**
  * The admin API at `/__mock/*` (docs/DESIGN.md, "Admin API"): JSON in and out; tenant-scoped calls take the tenant from
  * the bearer token (or API key), like `/v1`. Not rate limited. Turned off with `--no-admin`; with `--admin-key`, every
@@ -26,10 +36,17 @@ const plainJson = (data: unknown): string => JSON.stringify(data);
  * route. @fastify/swagger, registered in this plugin's context only, builds `/__mock/openapi.json` from the route
  * schemas (./document.ts).
  */
-export async function registerAdmin(app: FastifyInstance, services: MockServices): Promise<void> {
+export async function registerAdmin(app: FastifyInstance, services: MockServices, setup: AdminSetup): Promise<void> {
   const { adminKey } = services.options;
-  // `--admin-key`: first, so every /__mock route registered from here on (its document too) needs the key but health.
-  if (adminKey !== null) guardAdminRoutes(app, adminKey);
+  // First, so every /__mock route registered from here on (its document too) is checked: who may call it (./access.ts).
+  app.decorateRequest('adminCaller', null);
+  guardAdminRoutes(app, {
+    adminKey,
+    teams: setup.teams,
+    throttle: new KeyThrottle(setup.keyFailureRate),
+    trustProxy: setup.trustProxy,
+    now: () => services.clock.now(),
+  });
 
   await app.register(async (plugin) => {
     // Before any route: it documents the routes registered after it in this context.
@@ -40,7 +57,7 @@ export async function registerAdmin(app: FastifyInstance, services: MockServices
     admin.setSerializerCompiler(() => plainJson);
     admin.setErrorHandler(adminErrorHandler);
     admin.decorateRequest('adminTenant', null);
-    const context = adminContext(services);
+    const context = adminContext(services, setup);
     for (const register of ADMIN_ROUTES) register(admin, context);
   });
 }

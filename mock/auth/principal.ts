@@ -6,6 +6,8 @@ export interface Principal {
   readonly roles: ReadonlySet<string>;
   readonly via: 'jwt' | 'apiKey';
   readonly apiKeyId?: string;
+  /** The team whose key minted the token, if one did (docs/DESIGN.md, "Team credentials (shared sandbox)"). */
+  readonly team?: string;
 }
 
 /** The role/permission that grants the admin operations (Authentication, point 4). */

@@ -9,7 +9,15 @@ export interface TokenClaims {
   sub?: string;
   permissions?: string[];
   roles?: string[];
+  /** The team that minted the token (docs/DESIGN.md, "Team credentials (shared sandbox)"): revoking it ends the token. */
+  team?: string;
 }
+
+/** The claim naming a token's team (inferred: a private claim name, RFC 7519 section 4.3, that says whose it is). */
+const TEAM_CLAIM = 'opsapi_team';
+
+/** Whether a team still exists (a Map lookup; a replica may first ask Redis about a team it has not heard of). */
+type TeamCheck = (id: string) => boolean | Promise<boolean>;
 
 /** Default lifetime of minted tokens: 24 hours. */
 const DEFAULT_TOKEN_SECONDS = 24 * 3600;
@@ -28,7 +36,8 @@ export async function mintToken(
   expiresInSeconds = DEFAULT_TOKEN_SECONDS,
   nowSeconds = Math.floor(Date.now() / 1000),
 ): Promise<string> {
-  return new SignJWT({ org: claims.org, permissions: claims.permissions ?? [], roles: claims.roles ?? [] })
+  const team = claims.team === undefined ? {} : { [TEAM_CLAIM]: claims.team };
+  return new SignJWT({ org: claims.org, permissions: claims.permissions ?? [], roles: claims.roles ?? [], ...team })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(claims.sub ?? `user-${claims.org}`)
     .setIssuedAt(nowSeconds)
@@ -58,13 +67,33 @@ export class TokenVerifier {
   private readonly cache: LRUCache<string, Cached>;
   private readonly key: Uint8Array;
 
-  constructor(secret: string, maxCached = 10_000) {
+  /**
+   * `teamExists`: asked on every request whose token carries a team (cached tokens too), so a revoked team's tokens
+   * get the plain 401 at once.
+   */
+  constructor(
+    secret: string,
+    maxCached = 10_000,
+    private readonly teamExists: TeamCheck = () => false,
+  ) {
     this.key = key(secret);
     this.cache = new LRUCache({ max: maxCached });
   }
 
-  /** The principal of a valid token, or a reason why it is not valid. */
+  /** The principal of a valid token, or a reason why it is not valid: its team too must still exist. */
   async verify(
+    token: string,
+    nowMs: number,
+  ): Promise<{ ok: true; principal: Principal } | { ok: false; reason: string }> {
+    const verified = await this.verifySignedClaims(token, nowMs);
+    const team = verified.ok ? verified.principal.team : undefined;
+    if (team !== undefined && !(await this.teamExists(team)))
+      return { ok: false, reason: 'The access token was minted with a team key that was revoked.' };
+    return verified;
+  }
+
+  /** The principal of a token whose signature and claims are valid, or a reason why it is not valid. */
+  private async verifySignedClaims(
     token: string,
     nowMs: number,
   ): Promise<{ ok: true; principal: Principal } | { ok: false; reason: string }> {
@@ -87,12 +116,16 @@ export class TokenVerifier {
       const roles = stringArray(payload.roles);
       if (!isOrgName(org)) return { ok: false, reason: 'The access token has no valid org claim.' };
       if (!permissions || !roles) return { ok: false, reason: 'The access token has malformed permissions or roles.' };
+      const team = payload[TEAM_CLAIM];
+      if (team !== undefined && typeof team !== 'string')
+        return { ok: false, reason: 'The access token has a malformed team claim.' };
       const principal: Principal = {
         org,
         subject: typeof payload.sub === 'string' ? payload.sub : 'anonymous',
         permissions: new Set(permissions),
         roles: new Set(roles),
         via: 'jwt',
+        ...(team === undefined ? {} : { team }),
       };
       this.cache.set(token, { principal, expMs: (payload.exp ?? 0) * 1000, nbfMs: (payload.nbf ?? 0) * 1000 });
       return { ok: true, principal };

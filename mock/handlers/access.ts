@@ -3,6 +3,7 @@ import type { Handler } from './context.js';
 import { ok } from './context.js';
 import { newApiKeyValue } from '../store/ids.js';
 import type { TenantState } from '../store/tenant-state.js';
+import { planLimitExceeded, type PlanLimits } from './plan-limits.js';
 import type { DomainHandlers } from './types.js';
 
 /** Who an API key acts as: the subject, permissions and roles its requests get. */
@@ -25,13 +26,41 @@ export function addApiKey(tenant: TenantState, name: string, holder: KeyHolder):
   return apiKey;
 }
 
+/** The oldest revoked key of a tenant (records keep their creation order), if any. */
+function oldestRevoked(tenant: TenantState): string | undefined {
+  for (const [id, record] of tenant.apiKeys) if (!record.apiKey.isActive) return id;
+  return undefined;
+}
+
 /**
  * `POST /v1/access/apiKeys` (Endpoints / Create an API key). The key acts with the tenant and permissions of
  * its creator (inferred, docs/DESIGN.md, "Credentials and tokens"). 201 with `id, key, name, orgCode, isActive` (status inferred).
+ *
+ * At most `maxApiKeys` records per tenant, revoked ones included (a revoked key stays, inactive: the contract has no
+ * delete). At the bound the oldest revoked record is forgotten to make room (a request with its key gets the same
+ * plain 401 as before); with none revoked the key is refused with COMMON.TENANT.PLAN_LIMIT_EXCEEDED (inferred: the
+ * catalog's code for a limit of the tenant).
  */
-const createApiKey: Handler = (ctx) => {
-  const apiKey = addApiKey(ctx.tenant, (ctx.body as CreateApiKeyBody).name, ctx.principal);
-  return ok(201, apiKey, { location: `/v1/access/apiKeys/${apiKey.id}` });
-};
+function createApiKey(limits: PlanLimits): Handler {
+  return (ctx) => {
+    if (ctx.tenant.apiKeys.size >= limits.maxApiKeys) {
+      const revoked = oldestRevoked(ctx.tenant);
+      if (revoked === undefined)
+        return planLimitExceeded(ctx, {
+          limit: 'max-api-keys',
+          resource: 'ApiKey',
+          what: 'active API keys',
+          maximum: limits.maxApiKeys,
+          remedy: 'revoke one (DELETE /__mock/api-keys/{id}) before creating another.',
+        });
+      ctx.tenant.commit('apiKey', revoked, null);
+    }
+    const apiKey = addApiKey(ctx.tenant, (ctx.body as CreateApiKeyBody).name, ctx.principal);
+    return ok(201, apiKey, { location: `/v1/access/apiKeys/${apiKey.id}` });
+  };
+}
 
-export const accessHandlers = { createApiKey } satisfies DomainHandlers;
+/** Handlers of the Access tag. */
+export function accessHandlers(limits: PlanLimits) {
+  return { createApiKey: createApiKey(limits) } satisfies DomainHandlers;
+}

@@ -5,6 +5,7 @@ import { notFound, ok } from './context.js';
 import { listAnswer } from './list-answer.js';
 import type { WebhookEngine } from '../webhooks/engine.js';
 import type { TenantState } from '../store/tenant-state.js';
+import { planLimitExceeded, type PlanLimits } from './plan-limits.js';
 import type { DomainHandlers } from './types.js';
 
 /** Event descriptors of the environment, one per name and version, with a list id `name@version`. */
@@ -57,8 +58,11 @@ export function addSubscription(tenant: TenantState, body: CreateSubscriptionBod
   return subscription;
 }
 
-/** Handlers of the Notifications and Events tags; the delivery engine does the webhook work. */
-export function notificationHandlers(engine: WebhookEngine) {
+/**
+ * Handlers of the Notifications and Events tags; the delivery engine does the webhook work. A tenant holds at most
+ * `maxSubscriptions` subscriptions: every event fans out to each, so the bound also bounds what one write makes.
+ */
+export function notificationHandlers(engine: WebhookEngine, limits: PlanLimits) {
   return {
     listWebhookSubscriptions: (ctx) => listAnswer(ctx, ctx.tenant.subscriptions),
 
@@ -79,6 +83,15 @@ export function notificationHandlers(engine: WebhookEngine) {
           { eventName: body.eventName, eventVersion: body.eventVersion },
         );
       }
+      // Checked after the body's own errors: a request that could never succeed says so first.
+      if (ctx.tenant.subscriptions.size >= limits.maxSubscriptions)
+        return planLimitExceeded(ctx, {
+          limit: 'max-subscriptions',
+          resource: 'Subscription',
+          what: 'webhook subscriptions',
+          maximum: limits.maxSubscriptions,
+          remedy: 'delete one before creating another.',
+        });
       const subscription = addSubscription(ctx.tenant, body);
       return ok(201, subscription, { location: `/v1/notifications/webhook/subscriptions/${subscription.id}` });
     },

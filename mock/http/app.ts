@@ -1,9 +1,12 @@
 import cors from '@fastify/cors';
 import { CORS, corsHeadersOf } from './cors.js';
+import { capConnections, connectionSettings } from './connection-limits.js';
 import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
 import { OPERATIONS } from '../../spec/operations/index.js';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
-import { plainProblem, codedProblem } from '../problems.js';
+import { plainProblem, codedProblem, unauthorized } from '../problems.js';
+import { repeatedCredential } from './repeated-credentials.js';
+import { lingerWhenBodyUnread } from './lingering-close.js';
 import type { Handler } from '../handlers/context.js';
 import { registerOperation } from './operation-route.js';
 import { baseUrlOf, refOf } from './request-ref.js';
@@ -14,7 +17,7 @@ import { successSerializerSchema } from './serializers.js';
 import type { MockServices } from './services.js';
 import { registerDocs, type DocsSection } from './docs.js';
 import { registerErrorPages } from './error-pages.js';
-import type { onResponseHookHandler, onSendHookHandler } from 'fastify';
+import type { onRequestHookHandler, onResponseHookHandler, onSendHookHandler } from 'fastify';
 
 /**
  * JSON media types whose bodies the mock reads (as text; parsed after authentication). Fastify tests the pattern
@@ -29,6 +32,8 @@ const JSON_TYPES = /^application\/(?:[\w.+-]+\+)?json(?:;.*)?$/;
  */
 interface ShellAdditions {
   readonly decorator?: AppDecorator | undefined;
+  /** Hooks run first on every request, before CORS answers a preflight (./site-guard.ts). */
+  readonly onRequest?: readonly onRequestHookHandler[];
   readonly onSend?: readonly onSendHookHandler[];
   readonly onResponse?: readonly onResponseHookHandler[];
   /** Further documents the `/docs` page offers beside the contract (./docs.ts). */
@@ -47,6 +52,7 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const { decorator } = additions;
   const { options } = services;
+  const limits = connectionSettings(options);
   const app = Fastify({
     // stderr (as --log-requests says): stdout carries only what the CLI prints (`--print-json`: one JSON line).
     logger: options.logRequests ? { level: 'info', stream: process.stderr } : false,
@@ -54,8 +60,10 @@ export async function buildApp(
     routerOptions: { maxParamLength: 1000, caseSensitive: true, ignoreTrailingSlash: false },
     forceCloseConnections: true,
     return503OnClosing: true,
+    keepAliveTimeout: limits.keepAliveTimeout,
+    requestTimeout: limits.requestTimeout,
     // Node would answer a Host-less HTTP/1.1 request itself with an empty 400; the onRequest hook below answers it with a problem.
-    http: { requireHostHeader: false },
+    http: { requireHostHeader: false, ...limits.http },
     // Errors of the router itself (an undecodable or over-long path segment) get a problem body too, not Fastify's own JSON.
     // Such a segment addresses nothing: a plain 404 (a status every operation may answer).
     frameworkErrors: (error, req, reply) => {
@@ -72,22 +80,26 @@ export async function buildApp(
       void sendFrameworkProblem(req, reply, answer, decorator);
     },
     clientErrorHandler: (error, socket) => {
-      // Malformed HTTP never reaches a route; it still gets a problem body (400, or 431 for oversized headers).
+      // Malformed HTTP never reaches a route; it still gets a problem body (400, or 431 for oversized headers), and a
+      // request that did not arrive within --headers-timeout or --request-timeout a 408 (./connection-limits.ts).
       if (!socket.writable) return;
-      const status = (error as { code?: string }).code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+      const answer = clientErrorAnswer((error as { code?: string }).code);
       const body = JSON.stringify({
-        type: 'https://www.rfc-editor.org/rfc/rfc9110#section-15.5.1',
-        title: status === 431 ? 'Request Header Fields Too Large' : 'Bad Request',
-        status,
-        detail: 'The request is not valid HTTP.',
+        type: `https://www.rfc-editor.org/rfc/rfc9110#section-${answer.section}`,
+        title: answer.title,
+        status: answer.status,
+        detail: answer.detail,
         instance: 'INVALID /',
       });
       socket.end(
-        `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        `HTTP/1.1 ${answer.status} ${answer.title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );
     },
   });
 
+  capConnections(app.server, options);
+  // First of all: a request refused here costs nothing further (no Redis round trip of a replica's gate).
+  for (const hook of additions.onRequest ?? []) app.addHook('onRequest', hook);
   decorateApp(app, decorator);
 
   app.removeAllContentTypeParsers();
@@ -100,6 +112,10 @@ export async function buildApp(
     if (req.raw.httpVersion === '1.1' && req.headers.host === undefined) {
       return send(reply, plainProblem(400, 'An HTTP/1.1 request needs a Host header.', refOf(req)));
     }
+    // Before any route reads one of them (./repeated-credentials.ts): the plain 401 of a request without valid credentials.
+    const repeated = repeatedCredential(req.raw.rawHeaders);
+    if (repeated !== undefined)
+      return send(reply, unauthorized(refOf(req), `Credentials must be sent once: the request has ${repeated} twice.`));
   });
 
   // Set before any route: Fastify binds a route to the error handler current when the route is loaded.
@@ -135,6 +151,8 @@ export async function buildApp(
     }
   });
 
+  // An answer sent before the body was read reaches the client instead of a reset (./lingering-close.ts).
+  app.addHook('onSend', lingerWhenBodyUnread);
   for (const hook of additions.onSend ?? []) app.addHook('onSend', hook);
   for (const hook of additions.onResponse ?? []) app.addHook('onResponse', hook);
 
@@ -160,4 +178,24 @@ export async function buildApp(
   });
 
   return app;
+}
+
+/** The answer to a request node:http refused before any route (malformed, headers too large, or too slow). */
+function clientErrorAnswer(code: string | undefined) {
+  // 431 is RFC 6585's, which RFC 9110 does not define: its type stays the one of every malformed request.
+  if (code === 'HPE_HEADER_OVERFLOW')
+    return {
+      status: 431,
+      title: 'Request Header Fields Too Large',
+      section: '15.5.1',
+      detail: 'The request is not valid HTTP.',
+    };
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return {
+      status: 408,
+      title: 'Request Timeout',
+      section: '15.5.9',
+      detail: 'The request did not arrive in time (--headers-timeout, --request-timeout); the connection is closed.',
+    };
+  return { status: 400, title: 'Bad Request', section: '15.5.1', detail: 'The request is not valid HTTP.' };
 }

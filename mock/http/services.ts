@@ -6,6 +6,7 @@ import type { Store } from '../store/store.js';
 import type { WebhookEngine } from '../webhooks/engine.js';
 import type { Persistence } from '../persistence/persistence.js';
 import type { PageTexts } from '../lists/page-texts.js';
+import type { ConnectionLimits } from './connection-limits.js';
 
 /** What `/__mock/stats` tells of a replicated mock. */
 export interface ReplicationStats {
@@ -19,7 +20,7 @@ export interface ReplicationStats {
  * The options the shell reads. The composition root passes the mock's whole options (mock/options.ts declares them,
  * with their defaults and ranges); the shell names only what it uses, so it depends on no layer above it.
  */
-export interface ShellOptions {
+export interface ShellOptions extends ConnectionLimits {
   /** Added before every operation's answer (`--latency`). */
   readonly latency: { readonly min: number; readonly max: number } | null;
   readonly logRequests: boolean;

@@ -87,6 +87,8 @@ export interface ListKind<Item, V> extends Reads<V> {
   readonly item: string;
   /** Why an item is refused, after the item itself (`'x' is not a planted fault; ...`). */
   readonly refusal: string;
+  /** The text a flag declared with an optional value (`--flag [list]`) stands for when given alone. */
+  readonly whenBare?: string;
 }
 
 export type ValueKind =

@@ -4,7 +4,7 @@ import type { TenantState } from '../store/tenant-state.js';
 import type { WebhookEngine } from '../webhooks/engine.js';
 import type { EntityKind } from '../store/entities.js';
 import { entityRecordOf, type EntityRecord, type EntityRecordOf } from '../store/records.js';
-import { StateFile } from './state-file.js';
+import { StateFile, type StateFileOptions } from './state-file.js';
 import { raiseIdFloors } from '../store/id-floor.js';
 
 /** What a restore found. */
@@ -14,6 +14,8 @@ export interface RestoreReport {
   readonly entities: number;
   readonly pendingNotifications: number;
   readonly tornTail: boolean;
+  /** Records of an older journal kept after a torn write in mid-file (the journal was rewritten). */
+  readonly salvaged: number;
 }
 
 /**
@@ -30,13 +32,13 @@ export class Persistence {
     path: string,
     private readonly store: Store,
     private readonly engine: WebhookEngine,
+    options: StateFileOptions = {},
   ) {
-    this.file = new StateFile(path, {
-      format: 'opsapi-state',
-      version: 1,
-      seed: store.options.seed,
-      skus: store.options.skus,
-    });
+    this.file = new StateFile(
+      path,
+      { format: 'opsapi-state', version: 1, seed: store.options.seed, skus: store.options.skus },
+      options,
+    );
   }
 
   /**
@@ -55,9 +57,11 @@ export class Persistence {
     });
     let entities = 0;
     let pendingNotifications = 0;
-    for (const [org, records] of loaded.tenants) {
-      entities += records.size;
-      if (hasPending(records.values())) pendingNotifications += this.engine.resume(this.store.tenant(org));
+    const orgs = file.orgs();
+    for (const org of orgs) {
+      const records = file.records(org);
+      entities += records.length;
+      if (hasPending(records)) pendingNotifications += this.engine.resume(this.store.tenant(org));
     }
     // Attach after replay: restored entities are not journaled again.
     this.store.onChange((change: Change) =>
@@ -66,7 +70,7 @@ export class Persistence {
     this.store.onDrop.push((org, reason) => {
       if (reason === 'reset') this.file.append({ t: 'reset', org });
     });
-    return { tenants: loaded.tenants.size, entities, pendingNotifications, tornTail: loaded.tornTail };
+    return { tenants: orgs.length, entities, pendingNotifications, ...loaded };
   }
 
   /** Makes every write so far durable (awaited before each response is sent). */

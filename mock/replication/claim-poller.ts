@@ -22,8 +22,15 @@ interface ClaimSettings {
    * a claim it is still making; a dead replica's claims lapse to the others after it.
    */
   readonly leaseMs: number;
-  /** Most attempts claimed per look. */
+  /** Most attempts claimed per look (fewer when this replica's delivery slots are nearly all taken). */
   readonly batch: number;
+}
+
+/** What the claim asks of this replica's delivery slots (the engine's `deliveryLoad`). */
+interface SlotsLoad {
+  readonly total: { readonly active: number; readonly waiting: number };
+  readonly bounds: { readonly global: number; readonly perTenant: number };
+  tenants(): Iterable<[string, { readonly active: number; readonly waiting: number }]>;
 }
 
 /**
@@ -32,6 +39,10 @@ interface ClaimSettings {
  * up to date first), appends their records, then completes the claim. At-least-once: a replica that dies after
  * sending an attempt but before completing its claim leaves it to be made again when the lease lapses (the
  * receiver sees the same event id twice and drops the duplicate, Events point 5).
+ *
+ * Fair over tenants: a look claims at most what this replica's delivery slots can start now, and of each tenant at
+ * most its share (`--delivery-concurrency-per-tenant`) minus what this replica already holds of it; the claim script
+ * serves the tenants in turn (./scripts.ts), so one tenant's backlog never stands in front of another's attempts.
  */
 export class ClaimPoller {
   private timer: NodeJS.Timeout | null = null;
@@ -78,16 +89,21 @@ export class ClaimPoller {
       this.again = true;
       return;
     }
-    this.looking = true;
     const engine = this.engine;
-    void this.claim('')
+    const load = engine.deliveryLoad();
+    // Claim only what this replica's slots can start now: an attempt claimed and left waiting here would hold its
+    // lease while another replica has free slots, and lapse to be made twice.
+    const room = Math.min(this.settings.batch, load.bounds.global - load.total.active - load.total.waiting);
+    if (room <= 0) return;
+    this.looking = true;
+    void this.claim('', undefined, room, load)
       .then((claims) => {
         for (const claim of claims)
           this.track(claim, async () => {
             const tenant = await this.replica.sync(claim.org);
             await engine.startClaimed(tenant, claim.id, claim.job);
           });
-        if (claims.length === this.settings.batch) this.again = true;
+        if (claims.length === room) this.again = true;
       })
       .catch((error: Error) => this.warn(`could not claim webhook attempts: ${error.message}`))
       .finally(() => {
@@ -113,19 +129,27 @@ export class ClaimPoller {
     this.working.add(work);
   }
 
-  private async claim(org: string, offset?: number): Promise<Claim[]> {
+  /**
+   * Claims due attempts (./scripts.ts CLAIM): with `load`, fairly over tenants, at most a tenant's share of the slots
+   * minus what this replica already holds of it.
+   */
+  private async claim(org: string, offset?: number, max = this.settings.batch, load?: SlotsLoad): Promise<Claim[]> {
     const { leases, due } = this.keys;
+    const held: (string | number)[] = [];
+    if (load) for (const [tenant, { active, waiting }] of load.tenants()) held.push(tenant, active + waiting);
     const flat = (await this.link.run(
       'opsapiClaim',
       [due, leases, `${leases}:owners`],
       [
         Date.now(),
         this.settings.leaseMs,
-        this.settings.batch,
+        max,
         this.replica.id,
         this.keys.prefix,
         org,
         offset === undefined ? '' : Math.round(offset),
+        load ? load.bounds.perTenant : '',
+        ...held,
       ],
     )) as string[];
     const out = [];

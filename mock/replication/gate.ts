@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { TEAM_KEY_HEADER } from '../../common/team-key.js';
 import { adminKeyHolder, ADMIN_HEALTH_URL } from '../admin/guard.js';
 import type { TokenVerifier } from '../auth/tokens.js';
 import { authenticate } from '../http/credentials.js';
@@ -93,8 +94,13 @@ export function replicationGate(parts: GateParts): AppDecorator {
   const onRequest = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const path = req.url;
     const api = path.startsWith('/v1/');
-    if (!api && !(path.startsWith('/__mock/') && !path.startsWith(ADMIN_HEALTH_URL) && holdsAdminKey(req)))
-      return undefined;
+    // Admin calls of a tenant: with the admin key, a team key, or the tenant's own bearer token (the admin API's
+    // access check, mock/admin/guard.ts, judges which of them reach the tenant).
+    const admin =
+      path.startsWith('/__mock/') &&
+      !path.startsWith(ADMIN_HEALTH_URL) &&
+      (holdsAdminKey(req) || req.headers[TEAM_KEY_HEADER] !== undefined || req.headers.authorization !== undefined);
+    if (!api && !admin) return undefined;
     let entry: Entry;
     try {
       const org = await orgOf(req);

@@ -25,6 +25,8 @@ interface Replication {
   readonly gate: AppDecorator;
   /** The webhook engine's schedules, shared in Redis. */
   readonly schedulers: SchedulerFactory<Job>;
+  /** Brings a tenant up to date with the log (a reset made on another replica drops this copy). */
+  readonly refresh: (org: string) => Promise<unknown>;
   /** Starts making the attempts that fall due (this replica's share). */
   start(engine: WebhookEngine): void;
   /** This replica and the shared schedule, for `/__mock/stats`. */
@@ -139,9 +141,13 @@ export async function startReplication(
       redis: link,
     }),
     schedulers: (clock, _timers, hooks, org) => new SharedScheduler(org, clock, hooks, replica, poller),
+    refresh: (org) => replica.sync(org),
     start: (engine) => poller.start(engine),
     stats: async () => {
-      const [due, claimed] = await Promise.all([link.client.zcard(keys.due), link.client.zcard(keys.leases)]);
+      const [due, claimed] = await Promise.all([
+        link.run('opsapiDueCount', [keys.due], [keys.prefix]) as Promise<number>,
+        link.client.zcard(keys.leases),
+      ]);
       return { replica: replica.id, redis: redisLocation(url), due, claimed };
     },
     close: async () => {

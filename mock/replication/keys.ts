@@ -14,7 +14,10 @@ export interface ReplicationKeys {
   readonly globalEpoch: string;
   /** API key value -> org, so a replica that never saw a tenant finds the tenant of a key. */
   readonly apiKeys: string;
-  /** Due webhook attempts: member `org\nnotificationId`, score the real time (epoch ms) it falls due. */
+  /**
+   * The line of tenants with due webhook attempts: member the org, score its turn (the later of its earliest due
+   * attempt and the time a claim last served it); each tenant's attempts wait in `<jobs key>:due` (./scripts.ts).
+   */
   readonly due: string;
   /** Claimed attempts: same members, score the real time the claim lapses (a crashed replica's claims). */
   readonly leases: string;

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { APPEND, CLAIM, COMPLETE, GATE, RESET, UNLOCK } from './scripts.js';
+import { APPEND, CLAIM, COMPLETE, DUE_COUNT, GATE, RESET, UNLOCK } from './scripts.js';
 
 /** The scripts of ./scripts.ts and the number of KEYS each takes. */
 const SCRIPTS = {
@@ -9,6 +9,7 @@ const SCRIPTS = {
   opsapiReset: { lua: RESET, keys: 5 },
   opsapiClaim: { lua: CLAIM, keys: 3 },
   opsapiComplete: { lua: COMPLETE, keys: 4 },
+  opsapiDueCount: { lua: DUE_COUNT, keys: 1 },
 } as const;
 
 export type ScriptName = keyof typeof SCRIPTS;

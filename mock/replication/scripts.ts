@@ -74,6 +74,27 @@ return {'ok', epoch, entries, taken, value, redis.call('EXISTS', lock .. ':wait'
 `;
 
 /**
+ * The shared schedule is fair over tenants (docs/DESIGN.md, "Shared sandbox"; inferred, as for one process in
+ * mock/webhooks/fair-slots.ts): each tenant's due attempts wait in a set of its own (`<jobs key>:due`, notification
+ * id scored by the real time it falls due), and the global `due` set holds the tenants, each scored by its turn: the
+ * later of its earliest due attempt and the time it was last served (`served` in its meta hash). A claim serves the
+ * tenants whose turn came, oldest turn first, at most a quota of attempts from each, and puts each served tenant back
+ * at the end of the line, so a tenant with thousands of due attempts is served one quota per round, like every other.
+ */
+
+/**
+ * A tenant scheduled an attempt (the quadruple at ARGV[i] of append; locals `due`, `meta`): its turn comes no later
+ * than the attempt's due time, but no sooner than it was last served (a busy tenant does not jump the line with each
+ * new attempt).
+ */
+const TURN_NO_LATER_THAN = `
+local dueAt = tonumber(ARGV[i + 3])
+local turn = math.max(dueAt, tonumber(redis.call('HGET', meta, 'served') or '0'))
+local current = redis.call('ZSCORE', due, ARGV[2])
+if not current or tonumber(current) > turn then redis.call('ZADD', due, turn, ARGV[2]) end
+`;
+
+/**
  * append: adds a replica's changes to a tenant's log, schedules or cancels its attempts (in the same step, so an
  * attempt is never claimable before the notification it delivers is in the log), and releases its write lock.
  * KEYS: meta, log, rate, global epoch, api keys, lock, jobs, due, instance. ARGV: lock token ('' = none), org, number
@@ -95,13 +116,14 @@ for i = 6, 5 + 2 * n, 2 do
   if ARGV[i + 1] ~= '' then redis.call('HSET', keys, ARGV[i + 1], ARGV[2]) end
 end
 if #ids > 0 then redis.call('HSET', meta, 'last', ids[#ids], 'by', ARGV[4]) end
+local tenantDue = jobs .. ':due'
 for i = 6 + 2 * n, #ARGV, 4 do
-  local member = ARGV[2] .. '\\n' .. ARGV[i + 1]
   if ARGV[i] == 's' then
     redis.call('HSET', jobs, ARGV[i + 1], ARGV[i + 2])
-    redis.call('ZADD', due, ARGV[i + 3], member)
+    redis.call('ZADD', tenantDue, ARGV[i + 3], ARGV[i + 1])
+    ${TURN_NO_LATER_THAN}
   else
-    redis.call('ZREM', due, member)
+    redis.call('ZREM', tenantDue, ARGV[i + 1])
     redis.call('HDEL', jobs, ARGV[i + 1])
   end
 end
@@ -117,78 +139,119 @@ return 0
 
 /**
  * reset: forgets one tenant everywhere. KEYS meta, log, rate, jobs, due. ARGV org.
- * The epoch moves on (every replica drops its copy at its next request of the tenant); scheduled attempts go.
+ * The epoch moves on (every replica drops its copy at its next request of the tenant); scheduled attempts go, and
+ * the tenant leaves the line of the schedule (an attempt claimed before finds no job when its lease lapses).
  */
 export const RESET = `
 local meta, log, rate, jobs, due = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-for _, id in ipairs(redis.call('HKEYS', jobs)) do redis.call('ZREM', due, ARGV[1] .. '\\n' .. id) end
-redis.call('DEL', log, rate, jobs)
-redis.call('HDEL', meta, 'last')
+redis.call('DEL', log, rate, jobs, jobs .. ':due')
+redis.call('ZREM', due, ARGV[1])
+redis.call('HDEL', meta, 'last', 'served')
 return redis.call('HINCRBY', meta, 'epoch', 1)
 `;
 
 /**
- * claim: takes up to `max` attempts due by `now`, each leased to this replica for `lease ms`; attempts whose lease
- * lapsed (a replica died making them) are due again first. With an org, only that tenant's attempts; with an org and
- * a clock offset (ms), its waiting attempts are first moved to the real time they are due after its clock jumped
- * (tenant due time minus the offset), in the same step, so the replica told of the jump claims what it made due.
- * KEYS due, leases, owners. ARGV now, lease ms, max, owner token prefix, key prefix, org ('' = any), offset ('' = none).
- * Returns a flat list: member, job JSON, lease token, ...
+ * claim: takes up to `max` due attempts, leased to this replica for `lease ms`, fairly over tenants: the tenants whose
+ * turn came (oldest turn first), at most `per tenant` from each, minus what this replica already holds of the tenant
+ * (pairs org, count: a tenant at its share here gets nothing more); each tenant served goes to the end of the line.
+ * Attempts whose lease lapsed (a replica died making them) are due again first, and their tenant's turn is now. With
+ * an org, only that tenant's attempts; with an org and a clock offset (ms), its waiting attempts are first moved to
+ * the real time they are due after its clock jumped (tenant due time minus the offset), in the same step, so the
+ * replica told of the jump claims what it made due.
+ * KEYS due, leases, owners. ARGV now, lease ms, max, owner token prefix, key prefix, org ('' = any), offset ('' =
+ * none), per tenant ('' = max), then pairs of (org, attempts this replica holds of it).
+ * Returns a flat list: member (`org\nnotificationId`), job JSON, lease token, ...
  */
 export const CLAIM = `
 local due, leases, owners = KEYS[1], KEYS[2], KEYS[3]
 local now, leaseMs, max, token, prefix, org = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4], ARGV[5], ARGV[6]
+local perTenant = tonumber(ARGV[8] or '') or max
+local held = {}
+local heldOrgs = 0
+for i = 9, #ARGV, 2 do
+  held[ARGV[i]] = tonumber(ARGV[i + 1])
+  heldOrgs = heldOrgs + 1
+end
+local function jobsOf(o) return prefix .. 't:{' .. o .. '}:jobs' end
+local function metaOf(o) return prefix .. 't:{' .. o .. '}:meta' end
+-- A tenant's place in line after its due set changed: its earliest attempt, but not before the time given; gone when empty.
+local function reline(o, after)
+  local first = redis.call('ZRANGE', jobsOf(o) .. ':due', 0, 0, 'WITHSCORES')
+  if #first == 0 then redis.call('ZREM', due, o) else redis.call('ZADD', due, math.max(tonumber(first[2]), after), o) end
+end
 for _, m in ipairs(redis.call('ZRANGEBYSCORE', leases, '-inf', now, 'LIMIT', 0, max)) do
   redis.call('ZREM', leases, m)
   redis.call('HDEL', owners, m)
-  redis.call('ZADD', due, 'NX', now, m)
+  local cut = string.find(m, '\\n', 1, true)
+  local o = string.sub(m, 1, cut - 1)
+  redis.call('ZADD', jobsOf(o) .. ':due', 'NX', now, string.sub(m, cut + 1))
+  local turn = redis.call('ZSCORE', due, o)
+  if not turn or tonumber(turn) > now then redis.call('ZADD', due, now, o) end
 end
 if org ~= '' and ARGV[7] ~= nil and ARGV[7] ~= '' then
-  local jobs = redis.call('HGETALL', prefix .. 't:{' .. org .. '}:jobs')
+  local jobs = redis.call('HGETALL', jobsOf(org))
+  local tenantDue = jobsOf(org) .. ':due'
   for i = 1, #jobs, 2 do
-    local m = org .. '\\n' .. jobs[i]
-    if redis.call('ZSCORE', due, m) then
-      redis.call('ZADD', due, cjson.decode(jobs[i + 1]).dueAt - tonumber(ARGV[7]), m)
+    if redis.call('ZSCORE', tenantDue, jobs[i]) then
+      redis.call('ZADD', tenantDue, cjson.decode(jobs[i + 1]).dueAt - tonumber(ARGV[7]), jobs[i])
     end
   end
+  reline(org, 0)
 end
-local members
+local orgs
 if org == '' then
-  members = redis.call('ZRANGEBYSCORE', due, '-inf', now, 'LIMIT', 0, max)
+  orgs = redis.call('ZRANGEBYSCORE', due, '-inf', now, 'LIMIT', 0, max + heldOrgs)
 else
-  members = {}
-  for _, id in ipairs(redis.call('HKEYS', prefix .. 't:{' .. org .. '}:jobs')) do
-    local m = org .. '\\n' .. id
-    local s = redis.call('ZSCORE', due, m)
-    if s and tonumber(s) <= now and #members < max then members[#members + 1] = m end
-  end
+  orgs = { org }
 end
 local out = {}
+local taken = 0
 local n = redis.call('INCR', owners .. ':seq')
-for i, m in ipairs(members) do
-  redis.call('ZREM', due, m)
-  local cut = string.find(m, '\\n', 1, true)
-  local job = redis.call('HGET', prefix .. 't:{' .. string.sub(m, 1, cut - 1) .. '}:jobs', string.sub(m, cut + 1))
-  if job then
-    local t = token .. ':' .. n .. ':' .. i
-    redis.call('ZADD', leases, now + leaseMs, m)
-    redis.call('HSET', owners, m, t)
-    out[#out + 1] = m
-    out[#out + 1] = job
-    out[#out + 1] = t
+for _, o in ipairs(orgs) do
+  if taken >= max then break end
+  local quota = math.min(perTenant - (held[o] or 0), max - taken)
+  if quota > 0 then
+    local jobs = jobsOf(o)
+    local tenantDue = jobs .. ':due'
+    for _, id in ipairs(redis.call('ZRANGEBYSCORE', tenantDue, '-inf', now, 'LIMIT', 0, quota)) do
+      redis.call('ZREM', tenantDue, id)
+      local job = redis.call('HGET', jobs, id)
+      if job then
+        taken = taken + 1
+        local m = o .. '\\n' .. id
+        local t = token .. ':' .. n .. ':' .. taken
+        redis.call('ZADD', leases, now + leaseMs, m)
+        redis.call('HSET', owners, m, t)
+        out[#out + 1] = m
+        out[#out + 1] = job
+        out[#out + 1] = t
+      end
+    end
+    redis.call('HSET', metaOf(o), 'served', now + 1)
+    reline(o, now + 1)
   end
 end
 return out
 `;
 
 /**
- * complete: a claimed attempt was made and recorded. KEYS leases, owners, jobs, due. ARGV member, lease token, id.
+ * complete: a claimed attempt was made and recorded. KEYS leases, owners, jobs, due (unused: the tenant's own due
+ * set is `<jobs>:due`). ARGV member, lease token, id.
  * Drops the lease if it is still this replica's, and the job unless a next attempt was scheduled meanwhile.
  */
 export const COMPLETE = `
 if redis.call('HGET', KEYS[2], ARGV[1]) ~= ARGV[2] then return 0 end
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('HDEL', KEYS[2], ARGV[1])
-if not redis.call('ZSCORE', KEYS[4], ARGV[1]) then redis.call('HDEL', KEYS[3], ARGV[3]) end
+if not redis.call('ZSCORE', KEYS[3] .. ':due', ARGV[3]) then redis.call('HDEL', KEYS[3], ARGV[3]) end
 return 1
+`;
+
+/** due count: attempts waiting in the shared schedule, over every tenant in line. KEYS due. ARGV key prefix. */
+export const DUE_COUNT = `
+local n = 0
+for _, o in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  n = n + redis.call('ZCARD', ARGV[1] .. 't:{' .. o .. '}:jobs:due')
+end
+return n
 `;

@@ -30,7 +30,11 @@ export function newApiKeyValue(): string {
   return `opsk_${randomBytes(24).toString('base64url')}`;
 }
 
-/** The tenant's webhook signing secret, derived from the mock's seed and the organisation (stable across restarts). */
-export function webhookSecretOf(seed: number, org: string, jwtSecret: string): string {
-  return `whsec_${createHash('sha256').update(`${jwtSecret}\u0000${seed}\u0000${org}`).digest('hex').slice(0, 40)}`;
+/**
+ * The tenant's webhook signing secret, derived from the mock's webhook key (`--webhook-key`, never the JWT secret:
+ * docs/DESIGN.md, "Shared sandbox"), its seed and the organisation: stable across restarts, and
+ * one tenant's secret tells nothing of another's without the key.
+ */
+export function webhookSecretOf(seed: number, org: string, webhookKey: string): string {
+  return `whsec_${createHash('sha256').update(`${webhookKey}\u0000${seed}\u0000${org}`).digest('hex').slice(0, 40)}`;
 }

@@ -1,3 +1,7 @@
+import { ADMIN_KEY_HEADER } from '../../common/admin-key.js';
+import { TEAM_KEY_HEADER } from '../../common/team-key.js';
+import { ownExcerpt } from './own-excerpt.js';
+
 /** One request as the journal shows it (like WireMock's request log): what a client sent and what it got. */
 export interface JournalEntry {
   readonly id: number;
@@ -16,96 +20,230 @@ export interface JournalEntry {
   readonly code?: string;
   readonly operationId: string | null;
   readonly durationMs: number;
+  /** What of the request was cut to the journal's bounds (absent: nothing). */
+  readonly truncated?: readonly JournalPart[];
 }
 
-/** What the hot path records: references only, no copying; the entry is built when the journal is read. */
-interface RawJournalEntry {
+/** A part of a request the journal may cut. */
+type JournalPart = 'url' | 'headers' | 'body';
+
+/** What the recorder hands over: the request as the framework holds it (nothing of it is kept by reference but bounded parts). */
+interface RecordedRequest {
   readonly atMs: number;
   readonly method: string;
   /** The request URL with its query string. */
   readonly url: string;
-  /** The query as the framework parsed it (a reference). */
-  readonly query: unknown;
   readonly headers: Record<string, string | string[] | undefined>;
-  readonly body: unknown;
+  /** The body as received (text for JSON), and the body parsed when it passed validation. */
+  readonly rawBody: unknown;
+  readonly parsedBody: unknown;
   readonly status: number;
   readonly code: string | undefined;
   readonly operationId: string | null;
   readonly durationMs: number;
 }
 
+/** How much a tenant's journal keeps (`--journal-entries`, `--journal-kb`). */
+export interface JournalLimits {
+  readonly entries: number;
+  readonly bytes: number;
+}
+
+/**
+ * Bounds of one entry (inferred: long enough for any request a client test asserts on, short enough that an attacker's
+ * 1 MB body, 15 KB headers or 250-term filter costs each entry at most ~17 KB): the URL, each header value, all
+ * header values together, and the body (a body over it is kept as a text excerpt, as the journal always did).
+ */
+const URL_CHARS = 2048;
+const HEADER_VALUE_CHARS = 512;
+const HEADERS_CHARS = 2048;
+const BODY_CHARS = 4096;
+
+/**
+ * Estimated bytes of a kept string: 16 + 2 per character, the measure of the list caches' budget
+ * (mock/lists/cache-budget.ts), so a journal of two-byte strings is not underestimated.
+ */
+const stringBytes = (text: string): number => 16 + 2 * text.length;
+/** Estimated bytes of an entry beyond its strings: the entry object, its header list, numbers. */
+const ENTRY_OVERHEAD_BYTES = 256;
+
 /** Header names whose values the journal never shows. */
-const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'cookie']);
+const SECRET_HEADERS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'x-api-key',
+  'cookie',
+  ADMIN_KEY_HEADER,
+  TEAM_KEY_HEADER,
+]);
 
-/** Redacts credentials from headers. */
-function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    out[name] = SECRET_HEADERS.has(name.toLowerCase()) ? '[redacted]' : Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
+/** An entry as kept: every string owned and bounded, credentials already redacted. */
+interface KeptEntry {
+  readonly id: number;
+  readonly atMs: number;
+  readonly method: string;
+  readonly url: string;
+  /** Name, value pairs, in the order received. */
+  readonly headers: readonly (readonly [string, string])[];
+  readonly body: unknown;
+  readonly status: number;
+  readonly code: string | undefined;
+  readonly operationId: string | null;
+  readonly durationMs: number;
+  readonly truncated: readonly JournalPart[];
+  /** Estimated bytes held by the entry (see `stringBytes`). */
+  readonly bytes: number;
 }
 
-/** A copy of a parsed query: string values and lists of strings only. */
-function queryCopy(query: unknown): Record<string, string | string[]> {
+/** The headers as kept: redacted, each value and all of them bounded. */
+function keptHeaders(headers: RecordedRequest['headers'], cut: Set<JournalPart>) {
+  const out: [string, string][] = [];
+  let chars = 0;
+  let bytes = 0;
+  for (const [name, raw] of Object.entries(headers)) {
+    if (raw === undefined) continue;
+    if (chars >= HEADERS_CHARS) {
+      cut.add('headers');
+      break;
+    }
+    let value = SECRET_HEADERS.has(name.toLowerCase()) ? '[redacted]' : Array.isArray(raw) ? raw.join(', ') : raw;
+    const room = Math.min(HEADER_VALUE_CHARS, HEADERS_CHARS - chars);
+    if (value.length > room) {
+      value = ownExcerpt(value, room);
+      cut.add('headers');
+    }
+    chars += value.length;
+    bytes += stringBytes(name) + stringBytes(value);
+    out.push([name, value]);
+  }
+  return { headers: out, bytes };
+}
+
+/**
+ * The body as kept. A body whose text fits is kept as parsed when it passed validation (an object of that small text),
+ * else as its text; a longer one as an excerpt of its text, a string of its own (`ownExcerpt`), never a view of the
+ * request's body.
+ */
+function keptBody(raw: unknown, parsed: unknown, cut: Set<JournalPart>): { body: unknown; bytes: number } {
+  const text = typeof raw === 'string' ? raw : Buffer.isBuffer(raw) ? raw.toString('utf8', 0, BODY_CHARS * 4) : null;
+  if (text === null) return { body: null, bytes: 0 };
+  if (text.length <= BODY_CHARS) return { body: parsed ?? text, bytes: stringBytes(text) };
+  cut.add('body');
+  const excerpt = ownExcerpt(text, BODY_CHARS);
+  return { body: excerpt, bytes: stringBytes(excerpt) };
+}
+
+/** Builds the kept entry of a request. */
+function keep(id: number, request: RecordedRequest): KeptEntry {
+  const cut = new Set<JournalPart>();
+  let url = request.url;
+  if (url.length > URL_CHARS) {
+    url = ownExcerpt(url, URL_CHARS);
+    cut.add('url');
+  }
+  const headers = keptHeaders(request.headers, cut);
+  const body = keptBody(request.rawBody, request.parsedBody, cut);
+  return {
+    id,
+    atMs: request.atMs,
+    method: request.method,
+    url,
+    headers: headers.headers,
+    body: body.body,
+    status: request.status,
+    code: request.code,
+    operationId: request.operationId,
+    durationMs: request.durationMs,
+    truncated: [...cut],
+    bytes: ENTRY_OVERHEAD_BYTES + stringBytes(url) + headers.bytes + body.bytes,
+  };
+}
+
+/**
+ * The query string parsed as the journal shows it (a repeated parameter is a list), read from the kept URL when the
+ * journal is read: nothing of the framework's parsed query is kept, so a query cut to `URL_CHARS` holds no more.
+ */
+function parseQuery(queryString: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
-  if (typeof query !== 'object' || query === null) return out;
-  for (const [name, value] of Object.entries(query)) {
-    if (typeof value === 'string') out[name] = value;
-    else if (Array.isArray(value)) out[name] = value.map(String);
+  for (const [name, value] of new URLSearchParams(queryString)) {
+    const seen = out[name];
+    out[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
   }
   return out;
 }
 
-/** A bounded ring of the tenant's most recent requests. Recording is O(1); redaction happens on read. */
+/**
+ * A tenant's most recent requests, bounded in entries and in estimated bytes (docs/DESIGN.md, "Shared sandbox"): the
+ * oldest are dropped beyond either bound. A tenant's own traffic is never sampled: every request is recorded, and only
+ * age drops it. Each entry holds bounded copies (`keep`), its credentials redacted when recorded, so no secret and no
+ * large request stays reachable from the journal.
+ */
 export class RequestJournal {
-  /** Grows to `capacity` as requests come (a tenant that made few requests holds a short array), then wraps. */
-  private ring: (RawJournalEntry | undefined)[] = [];
-  private next = 0;
-  private count = 0;
-  private firstId = 1;
+  /** Oldest first from `head`; the slots before it are dropped entries, cut off now and then (`compact`). */
+  private entries: (KeptEntry | undefined)[] = [];
+  private head = 0;
+  private nextId = 1;
+  /** Estimated bytes of the entries held (16 + 2 per character of each kept string, plus a fixed overhead per entry). */
+  private held = 0;
 
-  constructor(private readonly capacity = 500) {}
+  add(request: RecordedRequest, limits: JournalLimits): void {
+    const entry = keep(this.nextId++, request);
+    this.entries.push(entry);
+    this.held += entry.bytes;
+    while (this.entries.length - this.head > limits.entries || (this.held > limits.bytes && this.size > 1))
+      this.dropOldest();
+    this.compact();
+  }
 
-  add(entry: RawJournalEntry): void {
-    if (this.ring.length < this.capacity) this.ring.push(entry);
-    else this.ring[this.next] = entry;
-    this.next = (this.next + 1) % this.capacity;
-    if (this.count < this.capacity) this.count++;
-    else this.firstId++;
+  /** Entries held. */
+  get size(): number {
+    return this.entries.length - this.head;
   }
 
   /** Oldest first, credentials redacted. */
   list(): JournalEntry[] {
     const out: JournalEntry[] = [];
-    const start = (this.next - this.count + this.capacity) % this.capacity;
-    for (let i = 0; i < this.count; i++) {
-      const raw = this.ring[(start + i) % this.capacity];
-      if (!raw) continue;
-      const q = raw.url.indexOf('?');
+    for (let i = this.head; i < this.entries.length; i++) {
+      const kept = this.entries[i];
+      if (!kept) continue;
+      const q = kept.url.indexOf('?');
+      const queryString = q === -1 ? '' : kept.url.slice(q + 1);
       out.push({
-        id: this.firstId + i,
-        at: new Date(raw.atMs).toISOString(),
-        method: raw.method,
-        path: q === -1 ? raw.url : raw.url.slice(0, q),
-        query: queryCopy(raw.query),
-        queryString: q === -1 ? '' : raw.url.slice(q + 1),
-        headers: redactHeaders(raw.headers),
-        body: raw.body,
-        status: raw.status,
-        ...(raw.code === undefined ? {} : { code: raw.code }),
-        operationId: raw.operationId,
-        durationMs: raw.durationMs,
+        id: kept.id,
+        at: new Date(kept.atMs).toISOString(),
+        method: kept.method,
+        path: q === -1 ? kept.url : kept.url.slice(0, q),
+        query: parseQuery(queryString),
+        queryString,
+        headers: Object.fromEntries(kept.headers),
+        body: kept.body,
+        status: kept.status,
+        ...(kept.code === undefined ? {} : { code: kept.code }),
+        operationId: kept.operationId,
+        durationMs: kept.durationMs,
+        ...(kept.truncated.length > 0 ? { truncated: [...kept.truncated] } : {}),
       });
     }
     return out;
   }
 
   clear(): void {
-    this.ring = [];
-    this.next = 0;
-    this.firstId += this.count;
-    this.count = 0;
+    this.entries = [];
+    this.head = 0;
+    this.held = 0;
+  }
+
+  private dropOldest(): void {
+    const oldest = this.entries[this.head];
+    this.entries[this.head++] = undefined;
+    this.held -= oldest?.bytes ?? 0;
+  }
+
+  /** Cuts the dropped slots off once they are as many as the entries held (amortised O(1) per entry). */
+  private compact(): void {
+    if (this.head > 64 && this.head >= this.size) {
+      this.entries = this.entries.slice(this.head);
+      this.head = 0;
+    }
   }
 }

@@ -26,6 +26,11 @@ interface TenantFigures {
   worldsBuilt: number;
 }
 
+/** Who to evict (least recently used first) once `keep` came into memory; `orgs` are in memory, least recently used first. */
+interface EvictionQuotas {
+  victims(orgs: readonly string[], keep: string, evictable: (org: string) => boolean, maxTenants: number): string[];
+}
+
 /** Settings of the store. */
 interface StoreOptions {
   readonly seed: number;
@@ -33,7 +38,8 @@ interface StoreOptions {
   readonly skus: number;
   /** Most tenants kept in memory; the least recently used idle one is evicted beyond it. */
   readonly maxTenants: number;
-  readonly jwtSecret: string;
+  /** What the tenants' webhook signing secrets derive from (`--webhook-key`, resolved by mock/webhook-key.ts). */
+  readonly webhookKey: string;
   readonly clock: Clock;
   /** The list caches' byte budget over all tenants, MB (`--cache-mb`; absent or null: inferred from memory). */
   readonly cacheMb?: number | null;
@@ -72,6 +78,9 @@ export class Store {
   private evictionsWithWrites = 0;
   private reloads = 0;
 
+  /** Who is evicted when a tenant comes into memory beyond the limit, when not the plain LRU rule (`useQuotas`). */
+  private quotas: EvictionQuotas | undefined;
+
   /** Where evicted tenants' state is kept, if anywhere (`useLoader`). */
   private loader: TenantLoader | undefined;
 
@@ -106,6 +115,11 @@ export class Store {
   useLoader(loader: TenantLoader): void {
     this.loader = loader;
     for (const org of loader.orgs()) for (const key of loader.apiKeys(org)) this.apiKeyOrgs.set(key, org);
+  }
+
+  /** Installs per-group quotas of tenants in memory (teams: docs/DESIGN.md, "Team credentials (shared sandbox)"). */
+  useQuotas(quotas: EvictionQuotas): void {
+    this.quotas = quotas;
   }
 
   /** The org an API key value belongs to, if any. */
@@ -233,14 +247,14 @@ export class Store {
   }
 
   private create(org: string): TenantState {
-    const { seed, jwtSecret, clock } = this.options;
+    const { seed, webhookKey, clock } = this.options;
     const emit = (change: Change) => {
       for (const listener of this.listeners) listener(change);
     };
     return new TenantState(
       org,
       () => tenantWorld(this.sharedWorld(), org),
-      webhookSecretOf(seed, org, jwtSecret),
+      webhookSecretOf(seed, org, webhookKey),
       clock,
       emit,
       this.caches.account(),
@@ -270,6 +284,12 @@ export class Store {
    * (deliveries scheduled or under way). Tenants the loader holds go too: their next request reloads them.
    */
   private evict(keep: string): void {
+    if (this.quotas) {
+      const evictable = (org: string) => !this.pinned.has(org);
+      for (const org of this.quotas.victims(this.orgs(), keep, evictable, this.options.maxTenants))
+        this.reset(org, 'evict');
+      return;
+    }
     if (this.tenants.size <= this.options.maxTenants) return;
     for (const org of this.tenants.keys()) {
       if (this.tenants.size <= this.options.maxTenants) return;

@@ -6,6 +6,7 @@ import type { OpenAPIObject, OperationObject } from 'openapi3-ts/oas31';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContractValidator } from '../../spec/validate.js';
 import { ADMIN_ROUTES } from '../admin/routes/index.js';
+import { registeredAdminRoutes } from './admin-routes.js';
 import { injectHarness, type InjectHarness, type Reply } from './harness.js';
 
 // Both packages are CommonJS; under ESM their named exports sit on the default export.
@@ -13,15 +14,11 @@ const { Spectral, Document } = spectralCore as unknown as typeof import('@stopli
 const { Json } = spectralParsers as unknown as typeof import('@stoplight/spectral-parsers');
 
 /** `METHOD /path` of every /__mock route the app registered, from Fastify's own route table (HEAD twins left out). */
-function registeredAdminRoutes(h: InjectHarness): string[] {
-  const out: string[] = [];
-  for (const line of h.mock.app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const found = /(\/__mock\/\S+) \(([A-Z, ]+)\)/.exec(line);
-    if (!found?.[1] || !found[2]) continue;
-    for (const method of found[2].split(', '))
-      if (method !== 'HEAD') out.push(`${method} ${found[1].replace(/:(\w+)/g, '{$1}')}`);
-  }
-  return out.sort();
+async function registeredAdminPaths(h: InjectHarness): Promise<string[]> {
+  return (await registeredAdminRoutes(h.mock.app))
+    .filter((r) => r.method !== 'HEAD')
+    .map((r) => `${r.method} ${r.url.replace(/:(\w+)/g, '{$1}')}`)
+    .sort();
 }
 
 function operations(doc: OpenAPIObject): [string, OperationObject][] {
@@ -60,7 +57,7 @@ function validatedBodies(): Map<string, unknown> {
   };
   // Only registered, never called: the handlers and hooks read none of the services.
   const admin = { get: route('GET'), post: route('POST'), delete: route('DELETE') };
-  for (const register of ADMIN_ROUTES) register(admin as never, { services: {} } as never);
+  for (const register of ADMIN_ROUTES) register(admin as never, { services: {}, parts: {} } as never);
   return bodies;
 }
 
@@ -125,11 +122,11 @@ describe('the admin API document at /__mock/openapi.json', () => {
     ).toEqual([]);
   });
 
-  it('documents every /__mock route the mock registers, and no other', () => {
+  it('documents every /__mock route the mock registers, and no other', async () => {
     const documented = operations(doc)
       .map(([key]) => key)
       .sort();
-    expect(documented).toEqual(registeredAdminRoutes(h));
+    expect(documented).toEqual(await registeredAdminPaths(h));
     expect(documented).toContain('GET /__mock/openapi.json');
   });
 
@@ -156,6 +153,7 @@ describe('the admin API document at /__mock/openapi.json', () => {
       'POST /__mock/clock',
       'POST /__mock/events',
       'POST /__mock/reset',
+      'POST /__mock/teams',
       'POST /__mock/tokens',
     ]);
     for (const [key, schema] of bodies) expect(body(key), key).toEqual(asDocumented(plain(schema)));
@@ -171,6 +169,7 @@ describe('the admin API document at /__mock/openapi.json', () => {
       'POST /__mock/clock': true,
       'POST /__mock/events': true,
       'POST /__mock/reset': false,
+      'POST /__mock/teams': true,
       'POST /__mock/tokens': true,
     });
   });
@@ -278,17 +277,29 @@ describe('the admin API document of a mock started with --admin-key', () => {
   it('asks for the key on every route but health, with the credentials each route needs besides', () => {
     const security = Object.fromEntries(operations(doc).map(([key, op]) => [key, op.security]));
     expect(security['GET /__mock/health']).toEqual([]);
-    expect(security['GET /__mock/openapi.json']).toEqual([{ AdminKey: [] }]);
-    expect(security['POST /__mock/tokens']).toEqual([{ AdminKey: [] }]);
+    // Operator routes want the admin key; team routes either key; tenant routes either key beside the tenant's
+    // credentials, or the tenant's own (App.Admin) bearer token alone.
+    expect(security['GET /__mock/stats']).toEqual([{ AdminKey: [] }]);
+    expect(security['POST /__mock/teams']).toEqual([{ AdminKey: [] }]);
+    expect(security['GET /__mock/openapi.json']).toEqual([{ AdminKey: [] }, { TeamKey: [] }]);
+    expect(security['POST /__mock/tokens']).toEqual([{ AdminKey: [] }, { TeamKey: [] }]);
     expect(security['POST /__mock/clock']).toEqual([
       { AdminKey: [], JWTApiKey: [] },
       { AdminKey: [], ApiKey: [] },
+      { TeamKey: [], JWTApiKey: [] },
+      { TeamKey: [], ApiKey: [] },
+      { JWTApiKey: [] },
     ]);
     expect(security['POST /__mock/reset']).toEqual([
       { AdminKey: [] },
       { AdminKey: [], JWTApiKey: [] },
       { AdminKey: [], ApiKey: [] },
+      { TeamKey: [] },
+      { TeamKey: [], JWTApiKey: [] },
+      { TeamKey: [], ApiKey: [] },
+      { JWTApiKey: [] },
     ]);
+    expect(doc.components?.securitySchemes?.TeamKey).toMatchObject({ in: 'header', name: 'X-Team-Key' });
     expect(doc.components?.securitySchemes?.AdminKey).toMatchObject({
       type: 'apiKey',
       in: 'header',

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY_HEADER, isAdminKeyRefusal } from '../../common/admin-key.js';
 import type { Mock } from '../server.js';
+import { registeredAdminRoutes } from './admin-routes.js';
 import { adminTenant, expectProblem, injectHarness, type InjectHarness, type Reply } from './harness.js';
 
 const KEY = 'k3y-0f-the-shared-mock-0123456789';
@@ -19,24 +20,18 @@ interface Route {
   url: string;
 }
 
-/**
- * Every admin route of a built mock, from Fastify's own route table (`printRoutes`, one `path (METHODS)` line per
- * path), so a route added later is tested without anyone listing it here. `:param` segments get a sample value.
- */
+/** Every admin route of a built mock, from Fastify's own route table; `:param` segments get a sample value. */
 async function adminRoutes(mock: Mock): Promise<Route[]> {
-  await mock.app.ready();
-  const routes: Route[] = [];
-  for (const line of mock.app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const m = /(\/__mock\/\S*) \(([A-Z, ]+)\)/.exec(line);
-    if (!m?.[1] || !m[2]) continue;
-    const url = m[1].replace(/:\w+/g, 'sample-1');
-    for (const method of m[2].split(', ')) routes.push({ method, url });
-  }
-  return routes;
+  return (await registeredAdminRoutes(mock.app)).map((r) => ({ ...r, url: r.url.replace(/:\w+/g, 'sample-1') }));
 }
 
 /** The route's request as a client sends it: the tenant's admin token, and an (empty) JSON body where it takes one. */
-function ask(h: InjectHarness, route: Route, token: string, headers: Record<string, string> = {}): Promise<Reply> {
+function ask(
+  h: InjectHarness,
+  route: Route,
+  token: string | null,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
   return h.call(route.method, route.url, { token, headers, ...(route.method === 'POST' ? { body: {} } : {}) });
 }
 
@@ -54,7 +49,9 @@ describe('a mock started with an admin key (--admin-key)', () => {
   let guarded: Route[];
 
   beforeAll(async () => {
-    keyed = await injectHarness({ adminKey: KEY });
+    // Every route is asked with each wrong key from one address: far more refusals than the throttle lets through
+    // (mock/test/admin-teams.test.ts tests the throttle).
+    keyed = await injectHarness({ adminKey: KEY, keyFailureRate: { limit: 100_000, windowMs: 1000 } });
     open = await injectHarness();
     routes = await adminRoutes(keyed.mock);
     guarded = routes.filter((r) => r.url !== '/__mock/health');
@@ -73,12 +70,14 @@ describe('a mock started with an admin key (--admin-key)', () => {
     expect(guarded).toContainEqual({ method: 'GET', url: '/__mock/openapi.json' });
   });
 
-  it('answers every admin route but health with the 401 when no key is sent, before reading credentials or body', async () => {
-    for (const route of guarded) {
-      const reply = await ask(keyed, route, keyed.admin);
-      expectAdminKeyRefusal(reply, route);
-      if (route.method !== 'HEAD') expect(reply.body.detail).toMatch(/needs the mock's admin key in the X-Admin-Key/);
-    }
+  it('answers every admin route but health with the 401 when no key is sent, with no credentials or a token short of App.Admin', async () => {
+    for (const route of guarded)
+      for (const token of [null, keyed.limited]) {
+        const reply = await ask(keyed, route, token);
+        expectAdminKeyRefusal(reply, route);
+        if (route.method !== 'HEAD')
+          expect(reply.body.detail).toMatch(/needs the mock's admin key in (the )?X-Admin-Key/);
+      }
   });
 
   it.each(WRONG_KEYS)('answers every admin route but health with the 401 for %s', async (_what, wrong) => {

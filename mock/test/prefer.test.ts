@@ -99,7 +99,8 @@ describe('Prefer: code= with a status the operation does not declare', () => {
     const body = { endpoint: 'http://127.0.0.1:1/hook', eventName: 'Items.Sku.Created', eventVersion: 1 };
     const reply = await h.call('POST', '/v1/notifications/webhook/subscriptions', {
       body,
-      headers: { prefer: 'code=409' },
+      // 418: a status no operation declares.
+      headers: { prefer: 'code=418' },
     });
     expectProblem(reply, 400, null);
     expect(

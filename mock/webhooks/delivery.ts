@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import type { Agent } from 'undici';
 import type { Clock } from '../clock.js';
-import { BLOCKED_CODE, isPrivateAddress } from './address.js';
+import { BLOCKED_CODE, BLOCKED_EXCERPT, type EndpointGuard } from './address.js';
 import { ExcerptHandler } from './excerpt-handler.js';
 import type { AttemptOutcome, DeliveryRequest, Transport } from './transport.js';
 
@@ -9,8 +9,8 @@ import type { AttemptOutcome, DeliveryRequest, Transport } from './transport.js'
 interface UndiciTransportOptions {
   /** Per-attempt timeout, ms. */
   readonly timeoutMs: number;
-  /** Refuse private and loopback receivers (the SSRF guard, `--block-private-endpoints`). */
-  readonly blockPrivate: boolean;
+  /** The SSRF guard (on a non-loopback host, or `--block-private-endpoints`), or null to reach any address. */
+  readonly guard: EndpointGuard | null;
   /** Real time, for the outcome's `startedAtMs`/`endedAtMs`. */
   readonly clock: Clock;
 }
@@ -25,9 +25,9 @@ interface UndiciTransportOptions {
  * - Redirects are never followed: a 3xx is an `HttpStatus` failure like any other non-2xx status.
  * - At most `MAX_READ_BYTES` of the response body are read and only `EXCERPT_CHARS` characters kept.
  * - Refused, reset or unresolvable connections are `ConnectionError`s.
- * - With `blockPrivate` (the SSRF guard), an IP literal is checked before sending and a host name is checked on
- *   every address it resolves to at connect time, the very addresses the socket then uses (no window for DNS
- *   rebinding between a check and the connection); a private or loopback address gives `BlockedEndpoint`.
+ * - With a `guard` (the SSRF guard), an IP literal is checked before sending and every address a host name resolves
+ *   to is checked at connect time, the very addresses the socket then uses (no window for DNS rebinding between a check
+ *   and the connection); a refused address gives `BlockedEndpoint`, its excerpt only saying so.
  */
 export class UndiciTransport implements Transport {
   /** `deliveryAgent` of ./agents.ts, whose module is loaded with the first delivery. */
@@ -38,7 +38,7 @@ export class UndiciTransport implements Transport {
   constructor(private readonly options: UndiciTransportOptions) {}
 
   async send(req: DeliveryRequest): Promise<AttemptOutcome> {
-    const { timeoutMs, blockPrivate, clock } = this.options;
+    const { timeoutMs, guard, clock } = this.options;
     const now = () => clock.now();
     const startedAtMs = now();
     const outcome: OutcomeOf = (errorKind, responseStatus = null, excerpt = null) => ({
@@ -57,16 +57,17 @@ export class UndiciTransport implements Transport {
       return outcome('ConnectionError');
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return outcome('ConnectionError');
+    // An IP literal is never looked up (node:net connects to it directly): it is checked here instead.
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (blockPrivate && isIP(host) && isPrivateAddress(host)) return outcome('BlockedEndpoint');
+    if (guard && isIP(host) && guard.refuses(host, host)) return outcome('BlockedEndpoint', null, BLOCKED_EXCERPT);
 
-    const dispatcher = await this.dispatcher(blockPrivate);
+    const dispatcher = await this.dispatcher(guard);
     // One deadline for the whole attempt: it settles the attempt at once, wherever the request is (still connecting
     // included), and aborts it as soon as undici lets it (./excerpt-handler.ts).
     return new Promise<AttemptOutcome>((resolve) => {
       const handler = new ExcerptHandler((errorKind, status, excerpt) => {
         clearTimeout(deadline);
-        resolve(outcome(errorKind, status, excerpt));
+        resolve(outcome(errorKind, status, errorKind === 'BlockedEndpoint' ? BLOCKED_EXCERPT : excerpt));
       }, classify);
       const deadline = setTimeout(() => handler.expire(), timeoutMs);
       dispatcher.dispatch(
@@ -88,15 +89,15 @@ export class UndiciTransport implements Transport {
     await Promise.all([this.agent?.close().catch(() => undefined), this.guardedAgent?.close().catch(() => undefined)]);
   }
 
-  /** The keep-alive agent of this transport, or with `guarded` the one whose sockets only reach public addresses. */
-  private async dispatcher(guarded: boolean): Promise<Agent> {
+  /** The keep-alive agent of this transport, or with a `guard` the one whose sockets only reach what it allows. */
+  private async dispatcher(guard: EndpointGuard | null): Promise<Agent> {
     this.agentOf ??= import('./agents.js').then((agents) => agents.deliveryAgent);
     const deliveryAgent = await this.agentOf;
-    if (guarded) {
-      this.guardedAgent ??= deliveryAgent(true);
+    if (guard) {
+      this.guardedAgent ??= deliveryAgent(guard);
       return this.guardedAgent;
     }
-    this.agent ??= deliveryAgent(false);
+    this.agent ??= deliveryAgent(null);
     return this.agent;
   }
 }

@@ -68,6 +68,7 @@ export function fanOut(
       lastAttemptAt: null,
       createdAt: occurredAt,
       lastModifiedAt: occurredAt,
+      failureReason: null,
       payload: buildPayload(
         eventId,
         event.eventName,

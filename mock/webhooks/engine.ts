@@ -5,13 +5,14 @@ import type { Store } from '../store/store.js';
 import type { TenantState } from '../store/tenant-state.js';
 import { fanOut, type EmitRequest, type Emission } from './emission.js';
 import { trimHistory } from './history.js';
+import { endOldestPending } from './pending-bound.js';
 import { serialisePayload } from './payload.js';
 import { firstAttempt, manualRetry, next, resumedAttempt } from './policy.js';
 import { recordAttempt } from './record.js';
 import { deliveryRequest, originOf } from './request.js';
 import { TenantRuntime, type Job } from './runtime.js';
 import { TenantScheduler, type SchedulerFactory } from './scheduler.js';
-import { KeyedSemaphore, Semaphore } from './semaphore.js';
+import { FairSlots, slotBounds, type TenantLoad } from './fair-slots.js';
 import type { Signer } from './signer.js';
 import { laterIso, placeAttempt } from './timeline.js';
 import { realTimers, type Timers } from './timers.js';
@@ -23,16 +24,22 @@ interface WebhookEngineOptions {
   readonly retrySchedule: readonly number[];
   /** Most attempts in flight at once, over all tenants and receivers. */
   readonly concurrency: number;
+  /** Most attempts of one tenant in flight at once (null or absent: the default of ./fair-slots.ts `slotBounds`). */
+  readonly perTenantConcurrency?: number | null;
   /**
-   * Most attempts in flight at once to one receiver (one origin: scheme, host and port); default a quarter of
-   * `concurrency` (at least 1), so a hanging receiver never holds every slot.
+   * Most attempts of one tenant in flight at once to one receiver (one origin: scheme, host and port); null or
+   * absent: the default of ./fair-slots.ts `slotBounds`.
    */
-  readonly perEndpointConcurrency?: number;
+  readonly perEndpointConcurrency?: number | null;
   /**
    * Most notifications a tenant keeps; beyond it the oldest finished ones (Success or Failure) are forgotten with
    * their attempts, so a long-running mock under webhook traffic stays bounded. Pending ones are always kept.
    */
   readonly maxNotificationsPerTenant?: number;
+  /** Most Pending notifications a tenant keeps; beyond it the oldest are ended as Failure (pending-bound.ts). */
+  readonly maxPendingPerTenant?: number;
+  /** Most attempts kept in a notification's record; beyond it the oldest is dropped (record.ts). */
+  readonly maxAttemptsPerNotification?: number;
 }
 
 /** The parts the engine composes, injected by the composition root (mock/server.ts) or a test. */
@@ -47,6 +54,11 @@ interface WebhookEngineParts {
   readonly timers?: Timers;
   /** Makes each tenant's schedule; default an in-memory `TenantScheduler` (a replicated mock shares one in Redis). */
   readonly schedulers?: SchedulerFactory<Job>;
+  /**
+   * Brings a tenant up to date with what other processes did (a replicated mock: a reset made on another replica
+   * drops this copy), before an attempt that waited for its slot is sent; absent: this process sees every reset.
+   */
+  readonly refresh?: (org: string) => Promise<unknown>;
 }
 
 /**
@@ -59,9 +71,11 @@ interface WebhookEngineParts {
  * due queue and timer), the transport and the signer (injected), and the bookkeeping through the tenant's write
  * seam (record.ts, timeline.ts).
  *
- * Delivery runs concurrently: every due attempt starts at once, bounded by `concurrency` over all receivers and by
- * `perEndpointConcurrency` per receiver; an attempt waits only for a free slot, never for another receiver's
- * answer, so a slow or hanging receiver costs its own attempts one timeout each and delays no one else.
+ * Delivery runs concurrently: every due attempt starts at once, bounded by `concurrency` over all tenants, by
+ * `perTenantConcurrency` per tenant and by `perEndpointConcurrency` per receiver of a tenant, the tenants waiting
+ * for a slot served in turn (fair-slots.ts); an attempt waits only for a free slot of its own tenant, never for
+ * another receiver's answer, so a slow or hanging receiver costs its own attempts one timeout each and delays no
+ * other tenant. A reset or an eviction of a tenant drops its attempts still waiting for a slot.
  *
  * Ordering: there is NO ordering guarantee, not even per endpoint or per subscription. Notifications of one
  * endpoint are sent concurrently, a retry of an older event can arrive after a newer event, and a manual retry
@@ -74,7 +88,7 @@ interface WebhookEngineParts {
  * plus the next delay.
  */
 export class WebhookEngine {
-  private readonly slots: KeyedSemaphore;
+  private readonly slots: FairSlots;
   private readonly runtimes = new Map<string, TenantRuntime>();
   private readonly running = new Set<Promise<unknown>>();
   private readonly clock: Clock;
@@ -82,6 +96,7 @@ export class WebhookEngine {
   private readonly signer: Signer;
   private readonly timers: Timers;
   private readonly schedulers: SchedulerFactory<Job>;
+  private readonly refresh: ((org: string) => Promise<unknown>) | undefined;
   /** Whether the schedules are not this process's own (given by the composition root: a replicated mock). */
   private readonly sharedSchedule: boolean;
   private eventCounter = 0;
@@ -98,12 +113,10 @@ export class WebhookEngine {
     this.timers = parts.timers ?? realTimers;
     this.schedulers = parts.schedulers ?? ((clock, timers, hooks) => new TenantScheduler<Job>(clock, timers, hooks));
     this.sharedSchedule = parts.schedulers !== undefined;
-    const concurrency = Math.max(1, Math.floor(options.concurrency));
-    const perEndpoint = Math.max(
-      1,
-      Math.min(concurrency, Math.floor(options.perEndpointConcurrency ?? Math.ceil(concurrency / 4))),
+    this.refresh = parts.refresh;
+    this.slots = new FairSlots(
+      slotBounds(options.concurrency, options.perTenantConcurrency, options.perEndpointConcurrency),
     );
-    this.slots = new KeyedSemaphore(new Semaphore(concurrency), perEndpoint);
     store.onChange((change) => this.onChange(change));
     store.onDrop.push((org) => this.drop(org));
   }
@@ -121,6 +134,12 @@ export class WebhookEngine {
     if ('error' in emission) return emission;
     for (const id of emission.notifications)
       this.enqueue(tenant, id, { ...first, queuedAt: now, queuedAtReal: realNow });
+    // The ended ones' scheduled attempts are cancelled at once; their attempts under way decide nothing (`attempt`).
+    const ended = endOldestPending(tenant, this.options.maxPendingPerTenant);
+    if (ended.length > 0) {
+      const scheduler = this.runtime(tenant).scheduler;
+      for (const id of ended) scheduler.cancel(id);
+    }
     trimHistory(tenant, this.options.maxNotificationsPerTenant);
     return emission;
   }
@@ -148,6 +167,7 @@ export class WebhookEngine {
     const pending: Notification = {
       ...notification,
       status: retry.status,
+      failureReason: null,
       nextAttemptAt: retry.next,
       lastModifiedAt: laterIso(notification.lastModifiedAt, now),
     };
@@ -208,6 +228,15 @@ export class WebhookEngine {
   /** Waits for every attempt under way and every queued dispatch (tests, shutdown). */
   async idle(): Promise<void> {
     while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
+
+  /** The delivery slots' load: over all tenants, and per tenant with attempts in flight or waiting. */
+  deliveryLoad(): {
+    readonly total: TenantLoad;
+    readonly bounds: FairSlots['bounds'];
+    tenants(): Iterable<[string, TenantLoad]>;
+  } {
+    return { total: this.slots.load, bounds: this.slots.bounds, tenants: () => this.slots.busyTenants() };
   }
 
   /** Notifications still scheduled, over all tenants. */
@@ -311,7 +340,16 @@ export class WebhookEngine {
     if (!notification) return;
     const body = serialisePayload(notification.payload);
     const request = deliveryRequest(notification, body, this.signer.sign(body, tenant.webhookSecret));
-    const outcome = await this.slots.run(originOf(notification.endpoint), () => this.transport.send(request));
+    const outcome = await this.slots.run(tenant.org, originOf(notification.endpoint), async (waited) => {
+      if (waited && this.refresh) {
+        // A reset seen only by another process while this attempt waited: catch up, and send nothing if it was.
+        await this.refresh(tenant.org).catch(() => undefined);
+        if (!this.live(rt)) return undefined;
+      }
+      return this.transport.send(request);
+    });
+    // Undefined: the tenant was reset or evicted while the attempt waited for its slot; nothing was sent.
+    if (!outcome) return;
     const current = tenant.notifications.get(id);
     if (!current || this.store.peek(tenant.org) !== tenant || this.runtimes.get(tenant.org) !== rt) return;
 
@@ -321,13 +359,19 @@ export class WebhookEngine {
       generation: rt.generation(id),
       subscribed: tenant.subscriptions.has(current.subscriptionId),
     };
-    const transition = next(view, job, outcome, this.options.retrySchedule);
-    recordAttempt(tenant, current, job, outcome, placed, transition);
+    // A notification the Pending bound ended (pending-bound.ts) is not moved on by an attempt that was already under
+    // way: recorded, deciding nothing, as an attempt of an older generation; a manual retry clears the reason.
+    const transition = current.failureReason
+      ? ({ decided: false } as const)
+      : next(view, job, outcome, this.options.retrySchedule);
+    recordAttempt(tenant, current, job, outcome, placed, transition, this.options.maxAttemptsPerNotification);
     if (transition.decided && transition.next)
       this.enqueue(tenant, id, { ...transition.next, queuedAt: placed.endedAt, queuedAtReal: this.clock.now() });
   }
 
   private drop(org: string): void {
+    // Its attempts waiting for a slot never start: nothing of a reset tenant reaches a receiver after the answer.
+    this.slots.cancel(org);
     const rt = this.runtimes.get(org);
     if (!rt) return;
     rt.scheduler.discard();

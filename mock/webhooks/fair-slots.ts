@@ -1,74 +1,227 @@
 /**
- * Bounds how many async tasks run at once; the rest wait in FIFO order. A finishing task hands its slot straight
- * to the first waiter, so a newcomer never overtakes a waiting task and `idle` is exact at every moment.
+ * The delivery slots of the webhook engine, shared fairly by the tenants of one mock (docs/DESIGN.md, "Shared
+ * sandbox"). Inferred: the reference says nothing of delivery capacity; a mock many teams share must not let one
+ * team's slow or silent receivers delay another team's deliveries.
+ *
+ * Three bounds: at most `global` attempts in flight over all tenants, at most `perTenant` of one tenant, and at most
+ * `perEndpoint` of one tenant to one receiver (its origin). An attempt that cannot start waits in its tenant's lane
+ * of its receiver; when a slot frees, the tenants with an attempt that may start are served in turn (round robin),
+ * and inside a tenant its receivers are served in turn, so:
+ * - a tenant whose receivers never answer holds at most `perTenant` of the slots: as long as `perTenant` is below
+ *   `global`, another tenant's attempt starts at once, however many attempts the first has waiting;
+ * - one silent receiver of a tenant holds at most `perEndpoint` of the tenant's share, and its other receivers are
+ *   still served;
+ * - a tenant's waiting attempts are dropped at once when it is reset or evicted (`cancel`), and never start.
+ *
+ * The bound per receiver is per tenant, not per origin over all tenants (the bound before tenants were served in
+ * turn): a receiver host several teams point at (a shared relay, one test host) would otherwise let one team's
+ * hanging attempts hold the origin's slots for every team.
  */
-export class Semaphore {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
 
-  constructor(private readonly limit: number) {
-    if (!Number.isInteger(limit) || limit < 1)
-      throw new RangeError(`a semaphore needs a positive integer limit, got ${limit}`);
-  }
-
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.active++;
-    try {
-      return await task();
-    } finally {
-      const next = this.waiting.shift();
-      // The slot passes to the next waiter (active unchanged) or is released.
-      if (next) next();
-      else this.active--;
-    }
-  }
-
-  /** Tasks running now. */
-  get inFlight(): number {
-    return this.active;
-  }
-
-  /** Tasks waiting for a slot. */
-  get queued(): number {
-    return this.waiting.length;
-  }
-
-  /** Nothing runs and nothing waits. */
-  get idle(): boolean {
-    return this.active === 0 && this.waiting.length === 0;
-  }
+/** The bounds of the slots. */
+interface SlotBounds {
+  readonly global: number;
+  readonly perTenant: number;
+  readonly perEndpoint: number;
 }
 
 /**
- * Two levels of bounds: at most `perKey` tasks per key (a receiver's origin) and at most the global semaphore's
- * limit over all keys. A task waiting for its key holds no global slot, so many tasks for one slow or hanging
- * receiver take at most `perKey` of the global slots and every other receiver keeps being served.
+ * The bounds from the options: `perTenant` defaults to a quarter of `global` (at least 2 when `global` allows, so one
+ * silent receiver never holds a tenant's every slot) and `perEndpoint` to half of `perTenant`; each is at most the
+ * bound above it (inferred: four tenants saturating their receivers still leave a fifth nothing to wait for only
+ * when `global` is larger than four shares; the defaults keep 64 slots, 16 per tenant, 8 per receiver).
  */
-export class KeyedSemaphore {
-  private readonly keys = new Map<string, Semaphore>();
+export function slotBounds(global: number, perTenant?: number | null, perEndpoint?: number | null): SlotBounds {
+  const g = Math.max(1, Math.floor(global));
+  const t = Math.max(1, Math.min(g, Math.floor(perTenant ?? Math.max(Math.min(g, 2), Math.ceil(g / 4)))));
+  const e = Math.max(1, Math.min(t, Math.floor(perEndpoint ?? Math.ceil(t / 2))));
+  return { global: g, perTenant: t, perEndpoint: e };
+}
 
-  constructor(
-    private readonly global: Semaphore,
-    private readonly perKey: number,
-  ) {}
+/** A first-in first-out queue with O(1) take (an array's `shift` is linear, and a silent receiver's lane grows long). */
+class Fifo<T> {
+  private items: (T | undefined)[] = [];
+  private head = 0;
 
-  async run<T>(key: string, task: () => Promise<T>): Promise<T> {
-    let semaphore = this.keys.get(key);
-    if (!semaphore) {
-      semaphore = new Semaphore(this.perKey);
-      this.keys.set(key, semaphore);
+  get size(): number {
+    return this.items.length - this.head;
+  }
+
+  push(item: T): void {
+    this.items.push(item);
+  }
+
+  take(): T | undefined {
+    if (this.head >= this.items.length) return undefined;
+    const item = this.items[this.head];
+    this.items[this.head++] = undefined;
+    // Compact once the taken half dominates, so the array never holds more than twice what waits.
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
     }
-    const own = semaphore;
-    try {
-      return await own.run(() => this.global.run(task));
-    } finally {
-      if (own.idle && this.keys.get(key) === own) this.keys.delete(key);
+    return item;
+  }
+
+  drain(): T[] {
+    const rest = this.items.slice(this.head) as T[];
+    this.items = [];
+    this.head = 0;
+    return rest;
+  }
+}
+
+/** An attempt waiting for a slot. */
+interface Waiter {
+  start(): void;
+  cancel(): void;
+}
+
+/** A tenant's attempts to one receiver: in flight, and waiting in arrival order. */
+interface Lane {
+  active: number;
+  readonly waiting: Fifo<Waiter>;
+}
+
+/** A tenant's lanes, and its receivers whose next attempt may start, in turn order. */
+interface TenantLanes {
+  active: number;
+  waiting: number;
+  readonly lanes: Map<string, Lane>;
+  readonly ready: Set<string>;
+}
+
+/** Attempts of one tenant, as the slots see them. */
+export interface TenantLoad {
+  readonly active: number;
+  readonly waiting: number;
+}
+
+export class FairSlots {
+  private active = 0;
+  private waitingCount = 0;
+  private readonly tenants = new Map<string, TenantLanes>();
+  /** Tenants with an attempt that may start, in turn order (a Set keeps insertion order: taken first, put back last). */
+  private readonly turns = new Set<string>();
+
+  constructor(readonly bounds: SlotBounds) {}
+
+  /**
+   * Runs `task` once a slot of `tenant` and its receiver `endpoint` is free and its turn comes (told whether it had
+   * to wait for it); resolves with the task's result, or `undefined` when the tenant's waiting attempts were
+   * cancelled before this one started.
+   */
+  run<T>(tenant: string, endpoint: string, task: (waited: boolean) => Promise<T>): Promise<T | undefined> {
+    return new Promise<T | undefined>((resolve, reject) => {
+      const lanes = this.lanesOf(tenant);
+      let lane = lanes.lanes.get(endpoint);
+      if (!lane) {
+        lane = { active: 0, waiting: new Fifo<Waiter>() };
+        lanes.lanes.set(endpoint, lane);
+      }
+      const waiter = {
+        /** Whether the attempt waited for its slot (false: it started in this call). */
+        waited: false,
+        start: () => {
+          let running: Promise<T>;
+          try {
+            running = task(waiter.waited);
+          } catch (error) {
+            running = Promise.reject(error);
+          }
+          // The slot is free before the caller hears of the result (its next attempt may take it at once).
+          running.finally(() => this.finished(tenant, endpoint)).then(resolve, reject);
+        },
+        cancel: () => resolve(undefined),
+      };
+      lane.waiting.push(waiter);
+      lanes.waiting++;
+      this.waitingCount++;
+      this.review(tenant, lanes, endpoint, lane);
+      this.pump();
+      waiter.waited = true;
+    });
+  }
+
+  /** Drops every waiting attempt of a tenant (they resolve `undefined`); attempts in flight finish. Returns how many. */
+  cancel(tenant: string): number {
+    const lanes = this.tenants.get(tenant);
+    if (!lanes) return 0;
+    const dropped: Waiter[] = [];
+    for (const [endpoint, lane] of lanes.lanes) {
+      dropped.push(...lane.waiting.drain());
+      if (lane.active === 0) lanes.lanes.delete(endpoint);
+    }
+    this.waitingCount -= lanes.waiting;
+    lanes.waiting = 0;
+    lanes.ready.clear();
+    this.turns.delete(tenant);
+    if (lanes.active === 0) this.tenants.delete(tenant);
+    for (const waiter of dropped) waiter.cancel();
+    return dropped.length;
+  }
+
+  /** Attempts in flight and waiting, over all tenants. */
+  get load(): TenantLoad {
+    return { active: this.active, waiting: this.waitingCount };
+  }
+
+  /** Attempts of one tenant in flight and waiting. */
+  loadOf(tenant: string): TenantLoad {
+    const lanes = this.tenants.get(tenant);
+    return { active: lanes?.active ?? 0, waiting: lanes?.waiting ?? 0 };
+  }
+
+  /** Tenants with attempts in flight or waiting, with their load. */
+  busyTenants(): IterableIterator<[string, TenantLoad]> {
+    return this.tenants.entries();
+  }
+
+  /** Starts attempts while a global slot is free and some tenant has one that may start, one per tenant per turn. */
+  private pump(): void {
+    while (this.active < this.bounds.global) {
+      const tenant = this.turns.values().next().value;
+      if (tenant === undefined) return;
+      this.turns.delete(tenant);
+      const lanes = this.tenants.get(tenant) as TenantLanes;
+      const endpoint = lanes.ready.values().next().value as string;
+      lanes.ready.delete(endpoint);
+      const lane = lanes.lanes.get(endpoint) as Lane;
+      const waiter = lane.waiting.take() as Waiter;
+      lanes.waiting--;
+      this.waitingCount--;
+      lane.active++;
+      lanes.active++;
+      this.active++;
+      this.review(tenant, lanes, endpoint, lane);
+      waiter.start();
     }
   }
 
-  /** Keys with a task running or waiting. */
-  get activeKeys(): number {
-    return this.keys.size;
+  private finished(tenant: string, endpoint: string): void {
+    this.active--;
+    const lanes = this.tenants.get(tenant) as TenantLanes;
+    lanes.active--;
+    const lane = lanes.lanes.get(endpoint) as Lane;
+    lane.active--;
+    if (lane.active === 0 && lane.waiting.size === 0) lanes.lanes.delete(endpoint);
+    if (lanes.active === 0 && lanes.waiting === 0) this.tenants.delete(tenant);
+    else this.review(tenant, lanes, endpoint, lane);
+    this.pump();
+  }
+
+  /** Puts a receiver and its tenant in turn when their next attempt may start (at the end, if not there already). */
+  private review(tenant: string, lanes: TenantLanes, endpoint: string, lane: Lane): void {
+    if (lane.waiting.size > 0 && lane.active < this.bounds.perEndpoint) lanes.ready.add(endpoint);
+    if (lanes.ready.size > 0 && lanes.active < this.bounds.perTenant) this.turns.add(tenant);
+  }
+
+  private lanesOf(tenant: string): TenantLanes {
+    let lanes = this.tenants.get(tenant);
+    if (!lanes) {
+      lanes = { active: 0, waiting: 0, lanes: new Map(), ready: new Set() };
+      this.tenants.set(tenant, lanes);
+    }
+    return lanes;
   }
 }

@@ -10,6 +10,10 @@ import type { AttemptOutcome } from './transport.js';
  * see both). Attempts are numbered in the order they end (`number` = the notification's `attemptCount` after it):
  * when a manual retry overlaps an automatic attempt still under way, the one that ends first has the lower number;
  * `startedAt` tells which was sent first.
+ *
+ * The record keeps at most `maxAttempts` attempts (`--max-attempts-per-notification`; docs/DESIGN.md, "Shared
+ * sandbox"): manual retries are unbounded in number, so beyond it the oldest attempt is dropped from the record
+ * (inferred: the newest tell what a receiver does now). `attemptCount` and `number` still count every attempt made.
  */
 export function recordAttempt(
   tenant: TenantState,
@@ -18,6 +22,7 @@ export function recordAttempt(
   outcome: AttemptOutcome,
   placed: Placement,
   transition: Transition,
+  maxAttempts?: number,
 ): void {
   const id = current.id;
   const number = current.attemptCount + 1;
@@ -36,6 +41,7 @@ export function recordAttempt(
     success: outcome.success,
   };
   tenant.commit('attempt', `${id}/${attemptId}`, attempt);
+  dropOldestAttempts(tenant, id, maxAttempts);
   const status = transition.decided ? transition.status : current.status;
   const nextAttemptAt = !transition.decided
     ? current.nextAttemptAt
@@ -53,4 +59,13 @@ export function recordAttempt(
     nextAttemptAt,
     lastModifiedAt: laterIso(current.lastModifiedAt, placed.endedAt),
   });
+}
+
+/** Drops a notification's oldest attempts from its record beyond `max`, through the write seam. */
+function dropOldestAttempts(tenant: TenantState, notificationId: string, max: number | undefined): void {
+  if (max === undefined) return;
+  const attempts = tenant.attemptsOf(notificationId);
+  if (attempts.length <= max) return;
+  for (const old of attempts.slice(0, attempts.length - max))
+    tenant.commit('attempt', `${notificationId}/${old.id}`, null);
 }

@@ -135,7 +135,11 @@ const HAND_TEXTS: Readonly<Partial<Record<ErrorCode, HandText>>> = {
   },
   'COMMON.TENANT.PLAN_LIMIT_EXCEEDED': {
     description: 'The operation would exceed a limit of the tenant plan.',
-    parameters: [{ key: 'limit', description: 'The plan limit that would be exceeded.' }],
+    parameters: [
+      { key: 'limit', description: 'The plan limit that would be exceeded.' },
+      { key: 'resource', description: 'Kind of the entity the limit counts.' },
+      { key: 'maximum', description: 'The most of that entity the tenant may hold.' },
+    ],
   },
   'COMMON.VALIDATION.EVENT_CONDITION_FORMULA_DESERIALIZATION_FAILED': {
     description: 'The event condition formula in the request cannot be deserialised.',

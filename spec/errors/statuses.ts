@@ -66,6 +66,10 @@ const STATUS_OVERRIDES: Readonly<Partial<Record<ErrorCode, { status: number; rat
     status: 400,
     rationale: `${NOT_SHOWN}; 400 Bad Request is used because the endpoint URL is a field of the subscription request body that fails validation.`,
   },
+  'COMMON.TENANT.PLAN_LIMIT_EXCEEDED': {
+    status: 409,
+    rationale: `${NOT_SHOWN}; 409 Conflict is used because the request is valid and permitted but conflicts with what the tenant already holds (it succeeds once the tenant holds less, as with COMMON.ENTITY.ALREADY_EXISTS), rather than 403 of the other COMMON.TENANT codes: 403 is the documented answer of a missing permission, which a client resolves with other credentials, not by deleting a record; not 429, since waiting does not help.`,
+  },
   'AGENTS.PERMISSIONS.NOT_GRANTED': {
     status: 403,
     rationale: `${NOT_SHOWN}; 403 Forbidden is used because the code reports a permission that is not granted.`,
@@ -112,7 +116,7 @@ const STATUS_RULES: readonly StatusRule[] = [
     name: 'tenant-prefix',
     status: 403,
     matches: (prefix) => prefix === 'COMMON.TENANT.',
-    rationale: `${NOT_SHOWN}; 403 Forbidden is used for COMMON.TENANT codes, which refuse the operation because of the tenant's subscription (expired, feature or limit of the plan).`,
+    rationale: `${NOT_SHOWN}; 403 Forbidden is used for COMMON.TENANT codes, which refuse the operation because of the tenant's subscription (expired, or a feature the plan lacks; a limit of the plan is 409, see the override).`,
   },
   {
     name: 'too-large',

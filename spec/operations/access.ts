@@ -1,6 +1,6 @@
 import type { OperationDef } from './types.js';
 import { DOC, INF } from './types.js';
-import { RATE_LIMITED, UNAUTHORIZED, bodyBadRequest, forbidden } from './standard-errors.js';
+import { RATE_LIMITED, UNAUTHORIZED, bodyBadRequest, forbidden, planLimitExceeded } from './standard-errors.js';
 import { link } from './links.js';
 
 /** Endpoints / Create an API key. */
@@ -40,5 +40,5 @@ export const createApiKey: OperationDef = {
     body: DOC('endpoints.create-key.response-body'),
     ...INF('Success status code: not shown. 201 Created is used for a created resource.'),
   },
-  errors: [bodyBadRequest(), UNAUTHORIZED, forbidden(true), RATE_LIMITED],
+  errors: [bodyBadRequest(), UNAUTHORIZED, forbidden(true), planLimitExceeded('API keys'), RATE_LIMITED],
 };

@@ -3,7 +3,14 @@ import { listExamples } from '../lists/examples.js';
 import { CREATED_BY_STOCK_EVENT, CREATED_BY_SUBSCRIPTION, DEMO } from '../examples/demo.js';
 import type { OperationDef } from './types.js';
 import { DOC, INF } from './types.js';
-import { RATE_LIMITED, UNAUTHORIZED, forbidden, listBadRequest, notFound } from './standard-errors.js';
+import {
+  RATE_LIMITED,
+  UNAUTHORIZED,
+  forbidden,
+  listBadRequest,
+  notFound,
+  planLimitExceeded,
+} from './standard-errors.js';
 import { idParam } from './common-params.js';
 import { FIRST_RESULT_ID, link } from './links.js';
 
@@ -102,6 +109,7 @@ export const createWebhookSubscription: OperationDef = {
     },
     UNAUTHORIZED,
     forbidden(true),
+    planLimitExceeded('webhook subscriptions'),
     RATE_LIMITED,
   ],
 };

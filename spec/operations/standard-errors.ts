@@ -100,3 +100,19 @@ export function notFound(quote: Quote | undefined, what: string): ErrorResponse 
         ),
       };
 }
+
+/**
+ * 409 COMMON.TENANT.PLAN_LIMIT_EXCEEDED on a create operation whose collection is bounded per tenant. Inferred: the
+ * reference names the code for limits whose values it does not give (Pagination and limits: "Other limits appear only
+ * as error codes"), and neither which operations hit one nor the status; the status is the catalog's inference.
+ */
+export function planLimitExceeded(what: string): ErrorResponse {
+  return {
+    status: 409,
+    codes: ['COMMON.TENANT.PLAN_LIMIT_EXCEEDED'],
+    description: `The organisation already holds the most ${what} it may hold; \`parameters\` name the \`limit\`, the \`resource\` and its \`maximum\`.`,
+    ...INF(
+      'Pagination and limits: "Other limits appear only as error codes (for example COMMON.TENANT.PLAN_LIMIT_EXCEEDED ...); their values are not given". Which operations hit a limit, its value and the status are not shown: a server may bound this collection otherwise, or not at all, and answer another status.',
+    ),
+  };
+}

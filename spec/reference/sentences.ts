@@ -191,3 +191,44 @@ export const SECTIONS = {
       '| Request rate | a per-tenant rate limit exists; exceeding it returns 429 with code `COMMON.RATE_LIMIT.EXCEEDED` | all operations |',
   },
 } as const;
+
+/**
+ * The reference's rules for clients and webhook receivers, verbatim, which no node of the contract describes (the
+ * document describes the service): the mock's client checks quote them (`mock/client-checks/checks.ts`, whose test
+ * fails on a sentence here that no check quotes). Ids and sections as in `SECTIONS`; none repeats a sentence there.
+ */
+export const CLIENT_SECTIONS = {
+  'What the service does': {
+    'service.data-formats':
+      'Data formats: requests and responses are JSON (`Content-Type: application/json` for bodies).',
+  },
+  'Endpoints / List and search endpoints (general rules)': {
+    'lists.walk': 'A client walks all pages by requesting pages while `pageNumber` is less than `totalPages`.',
+    'lists.filter-encoding': 'Inside a URL query string `&&` is sent percent-encoded (`%26%26`).',
+  },
+  'Authentication, point 5': {
+    'auth.5.receiver':
+      'A receiver computes the HMAC-SHA256 of the unmodified raw body with the secret, hex-encodes it, and compares it in constant time; a signature that is not 64 hexadecimal characters is invalid.',
+    'auth.5.reserialising': 'Re-serialising parsed JSON before checking may break the match.',
+  },
+  'Events, point 2': {
+    'events.2.read-names':
+      'Exact names and versions of an environment are read from `GET /v1/notifications/events/versions`; names are not to be constructed by hand.',
+  },
+  'Events, point 4': {
+    'events.4.receivers':
+      'Receivers should answer quickly and process in the background, and should store the event identifier to drop duplicates.',
+  },
+  'Events, point 5': {
+    'events.5.read-state':
+      'A notification may only announce a change; the receiver then reads the current state with the API using the identifier received.',
+  },
+  'Versioning, point 2': {
+    'versioning.2.mix':
+      'A consumer treats `eventVersion` as part of the contract and does not mix versions without testing the data received.',
+  },
+  'Versioning, point 3': {
+    'versioning.3.run-time':
+      'New features can add available events to an environment; the available events and versions are read at run time from the events endpoints.',
+  },
+} as const;

@@ -170,6 +170,14 @@ export const Notification = Type.Object(
     ),
     createdAt: DateTime('creation time', inferred(AUDIT_RATIONALE)),
     lastModifiedAt: DateTime('last change of status or attempts', inferred(AUDIT_RATIONALE)),
+    failureReason: Type.Optional(
+      NullableString(
+        'why the notification is Failure although its automatic attempts were not exhausted (a server that bounds the Pending notifications of a tenant ended it); null otherwise',
+        inferred(
+          'States and transitions give Failure for exhausted automatic attempts only; a server that bounds how many notifications may wait ends the oldest beyond the bound and says why here.',
+        ),
+      ),
+    ),
     payload: WebhookPayload,
   },
   {

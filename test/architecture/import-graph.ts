@@ -161,10 +161,14 @@ export const MOCK_LAYERS = [
       'mock/auth/',
       'mock/lists/',
       'mock/store/',
+      'mock/teams/',
       'mock/webhooks/',
     ],
   },
-  { name: 'behaviour', holds: ['mock/handlers/', 'mock/coverage/', 'mock/persistence/', 'mock/stats.ts'] },
+  {
+    name: 'behaviour',
+    holds: ['mock/handlers/', 'mock/coverage/', 'mock/persistence/', 'mock/stats.ts', 'mock/client-checks/'],
+  },
   { name: 'shell', holds: ['mock/http/'] },
   { name: 'admin', holds: ['mock/admin/'] },
   { name: 'decorators', holds: ['mock/faults/', 'mock/decisions/', 'mock/replication/'] },
@@ -177,6 +181,7 @@ export const MOCK_LAYERS = [
       'mock/shared-mode.ts',
       'mock/control/',
       'mock/recorders.ts',
+      'mock/webhook-key.ts',
     ],
   },
 ] as const;

@@ -9,6 +9,7 @@ import { registerDocument } from './openapi.js';
 import { registerRequests } from './requests.js';
 import { registerReset } from './reset.js';
 import { registerStats } from './stats.js';
+import { registerTeams } from './teams.js';
 import { registerTokens } from './tokens.js';
 import { registerWebhookSecret } from './webhook-secret.js';
 
@@ -21,6 +22,7 @@ export const ADMIN_ROUTES: readonly ((admin: AdminInstance, context: AdminContex
   registerHealth,
   registerDocument,
   registerStats,
+  registerTeams,
   registerTokens,
   registerReset,
   registerClock,

@@ -23,15 +23,26 @@ const JournalEntry = Type.Object(
     }),
     queryString: Type.String({ description: 'the query string as sent, without `?`' }),
     headers: Type.Record(Type.String(), Type.String(), { description: 'request headers, credentials redacted' }),
-    body: Type.Unknown({ description: 'the request body (a long one as a text excerpt)' }),
+    body: Type.Unknown({
+      description: 'the request body (one over 4,096 characters as an excerpt of its text, the first 4,096 characters)',
+    }),
     status: Type.Integer(),
     code: Type.Optional(Type.String({ description: 'the problem `code` of the answer, when it had one' })),
     operationId: Type.Union([Type.String(), Type.Null()], {
       description: 'the operation of the contract, null for other routes',
     }),
     durationMs: Type.Number({ minimum: 0 }),
+    truncated: Type.Optional(
+      Type.Array(Type.Union([Type.Literal('url'), Type.Literal('headers'), Type.Literal('body')]), {
+        description:
+          'what was cut to the bounds of an entry: the URL beyond 2,048 characters, a header value beyond 512 or the headers beyond 2,048 together, the body beyond 4,096; absent when nothing was',
+      }),
+    ),
   },
-  { description: 'One request as the tenant sent it and the status it got; credentials redacted.' },
+  {
+    description:
+      'One request as the tenant sent it and the status it got; credentials (`Authorization`, `X-Api-Key`, `X-Admin-Key`, `X-Team-Key`, cookies) redacted.',
+  },
 );
 
 const Journal = Type.Object({ requests: Type.Array(JournalEntry, { description: 'oldest first' }) });
@@ -45,7 +56,7 @@ export function registerRequests(admin: AdminInstance, { scoped }: AdminContext)
         operationId: 'mockRequests',
         tags: [TAG.tenant],
         summary: "The tenant's request journal",
-        description: `The tenant's most recent requests, oldest first (like WireMock's request log), credentials redacted. ${TENANT_NOTE}`,
+        description: `The tenant's most recent requests, oldest first (like WireMock's request log), credentials redacted. Every request is recorded (never sampled); the oldest are dropped beyond \`--journal-entries\` entries or \`--journal-kb\` KB, and each entry's URL, headers and body are cut to bounds of their own. ${TENANT_NOTE}`,
         security: TENANT_CREDENTIALS,
         response: { 200: jsonAnswer('The journal.', Journal), ...problemAnswers(NO_TENANT) },
       },

@@ -11,6 +11,8 @@ import {
   TAG,
   TENANT_NOTE,
 } from '../doc-parts.js';
+import { forbidden, notTenantAdmin } from '../guard.js';
+import { refOf } from '../../http/request-ref.js';
 import { BODY_NOT_OBJECT, parseJsonBody, type Described } from '../validation.js';
 
 /** `POST /__mock/reset`: `{all: true}` resets every tenant; any other body resets the caller's tenant. */
@@ -40,7 +42,7 @@ export function registerReset(admin: AdminInstance, { services, callerTenant }: 
         operationId: 'mockReset',
         tags: [TAG.tenant],
         summary: "Reset the caller's tenant, or every tenant",
-        description: `\`{"all": true}\` resets every tenant and needs no credentials; any other body resets the caller's tenant to its seeded world (data, journal, clock, rate-limit bucket). ${TENANT_NOTE}`,
+        description: `\`{"all": true}\` resets every tenant and needs no tenant credentials (the operator's alone: the admin key on a keyed mock); any other body resets the caller's tenant to its seeded world (data, journal, clock, rate-limit bucket). ${TENANT_NOTE}`,
         security: OPTIONAL_TENANT_CREDENTIALS,
         body: ResetBody.schema,
         response: { 200: jsonAnswer('Reset.', ResetDone), ...problemAnswers(...BODY_PROBLEMS, NO_TENANT) },
@@ -50,6 +52,13 @@ export function registerReset(admin: AdminInstance, { services, callerTenant }: 
     },
     async (req, reply) => {
       if (req.body.all === true) {
+        // Every tenant is the operator's alone (docs/DESIGN.md, "Team credentials (shared sandbox)").
+        if (req.adminCaller?.kind === 'team')
+          return send(
+            reply,
+            forbidden(req, "A reset of every tenant is the operator's: a team key does not reach it."),
+          );
+        if (req.adminCaller?.kind !== 'operator') return send(reply, notTenantAdmin(refOf(req)));
         // Like a tenant reset, a reset of all tenants gives every tenant a full rate-limit bucket again.
         services.limiter?.clear();
         store.resetAll();

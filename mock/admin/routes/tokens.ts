@@ -5,7 +5,8 @@ import { ok } from '../../handlers/context.js';
 import { send } from '../../http/send.js';
 import type { AdminContext, AdminInstance } from '../context.js';
 import { BODY_PROBLEMS, jsonAnswer, NO_CREDENTIALS, problemAnswers, TAG } from '../doc-parts.js';
-import { BODY_NOT_OBJECT, parseJsonBody, type Described } from '../validation.js';
+import { forbidden } from '../guard.js';
+import { BODY_NOT_OBJECT, invalid, parseJsonBody, type Described } from '../validation.js';
 
 /** Up to 200 strings of up to 200 characters: permissions and roles of a minted token. */
 const stringList = (description: string) => Type.Array(Type.String({ maxLength: 200 }), { maxItems: 200, description });
@@ -38,8 +39,13 @@ const MintedToken = Type.Object({
   token: Type.String({ description: 'an HS256 JWT for `Authorization: Bearer`' }),
 });
 
-/** `POST /__mock/tokens`: a token for any org. No credentials: the mock is a test double. */
-export function registerTokens(admin: AdminInstance, { services }: AdminContext): void {
+/**
+ * `POST /__mock/tokens`: the operator mints a token for any org (no credentials on a mock without `--admin-key`: the
+ * mock is a test double). A team (`X-Team-Key`, docs/DESIGN.md, "Team credentials (shared sandbox)") mints for the orgs
+ * starting with its prefix only (403 otherwise, whether or not the org exists), for at most `--team-token-lifetime`
+ * (also its default), and its tokens carry the team, so revoking the team ends them.
+ */
+export function registerTokens(admin: AdminInstance, { services, parts }: AdminContext): void {
   admin.post(
     '/__mock/tokens',
     {
@@ -48,7 +54,7 @@ export function registerTokens(admin: AdminInstance, { services }: AdminContext)
         tags: [TAG.mock],
         summary: 'Mint an access token',
         description:
-          "An HS256 JWT for any org, with the permissions and roles asked for (none by default), signed with the mock's `--jwt-secret`. No credentials needed: the mock is a test double.",
+          "An HS256 JWT for any org, with the permissions and roles asked for (none by default), signed with the mock's `--jwt-secret`. No credentials needed on a mock without `--admin-key`: the mock is a test double. With a team key, only for the team's orgs, for at most `--team-token-lifetime` (its default too); the token carries the team and ends when the team is revoked.",
         security: NO_CREDENTIALS,
         body: TokenBody.schema,
         response: { 201: jsonAnswer('The token.', MintedToken), ...problemAnswers(...BODY_PROBLEMS) },
@@ -58,7 +64,24 @@ export function registerTokens(admin: AdminInstance, { services }: AdminContext)
     },
     async (req, reply) => {
       const { org, permissions = [], roles = [], expiresIn } = req.body;
-      const token = await mintToken(services.options.jwtSecret, { org, permissions, roles }, expiresIn);
+      const caller = req.adminCaller;
+      if (caller?.kind !== 'team') {
+        const token = await mintToken(services.options.jwtSecret, { org, permissions, roles }, expiresIn);
+        return send(reply, ok(201, { token }));
+      }
+      const { team } = caller;
+      if (!org.startsWith(team.orgPrefix))
+        return send(reply, forbidden(req, `A team key mints tokens for orgs starting with '${team.orgPrefix}' only.`));
+      const longest = parts.teamTokenSeconds;
+      if (expiresIn !== undefined && expiresIn > longest)
+        return invalid(
+          req,
+          reply,
+          `expiresIn must be at most ${longest} seconds for a token a team mints.`,
+          'expiresIn',
+        );
+      const claims = { org, permissions, roles, team: team.id };
+      const token = await mintToken(services.options.jwtSecret, claims, expiresIn ?? longest);
       return send(reply, ok(201, { token }));
     },
   );

@@ -13,9 +13,12 @@ describe('the table of mock options', () => {
     }
   });
 
-  it('declares `--x <value>` for a value, `--x` for a switch off by default and `--no-x` for one on by default', () => {
+  it('declares `--x <value>` for a value (`--x [value]` for a list that means something given alone), `--x` for a switch off by default and `--no-x` for one on by default', () => {
     for (const [name, spec] of ENTRIES) {
-      if (spec.value.kind !== 'switch') expect(spec.flag, name).toMatch(/^--[a-z-]+ <[a-z]+>$/);
+      const kind = spec.value;
+      if (kind.kind === 'list' && kind.whenBare !== undefined)
+        expect(spec.flag, name).toMatch(/^--[a-z-]+ \[[a-z|,.]+\]$/);
+      else if (kind.kind !== 'switch') expect(spec.flag, name).toMatch(/^--[a-z-]+ <[a-z,.]+>$/);
       else expect(spec.flag.startsWith('--no-'), name).toBe(spec.default === true);
     }
   });

@@ -149,14 +149,15 @@ describe('state that survives restarts (--state FILE)', () => {
     const mock = await startMock({ port: 0, rateLimit: null, stateFile: file });
     await call(mock.url, token, 'POST', '/v1/access/apiKeys', { name: 'one' });
     // The key's write is already durable: a write is synced before its response is sent (http/app.ts onSend).
-    // Closing only the app stops the mock without the final snapshot, so the journal file stays as written.
-    await mock.app.close();
+    // The journal is copied as written (the mock still holds its own file's lock), then corrupted in the copy.
+    const copy = join(dir, 'corrupt-copy.json');
     const journal = readFileSync(`${file}.journal`, 'utf8').split('\n');
+    await mock.close();
     journal.splice(1, 0, '00000000 {"t":"change","org":"x"}');
-    writeFileSync(`${file}.journal`, journal.join('\n'));
-    await expect(startMock({ port: 0, stateFile: file })).rejects.toBeInstanceOf(StateFileError);
-    writeFileSync(file, '{not json');
-    await expect(startMock({ port: 0, stateFile: file })).rejects.toThrow(/not valid JSON/);
+    writeFileSync(`${copy}.journal`, journal.join('\n'));
+    await expect(startMock({ port: 0, stateFile: copy })).rejects.toBeInstanceOf(StateFileError);
+    writeFileSync(copy, '{not json');
+    await expect(startMock({ port: 0, stateFile: copy })).rejects.toThrow(/not valid JSON/);
   });
 
   it('drops a torn last line (an unacknowledged write) and starts with everything before it', async () => {

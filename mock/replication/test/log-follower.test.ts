@@ -6,7 +6,7 @@ import { applyEntries, laterId } from '../log-follower.js';
 
 const FIXED = { now: () => Date.UTC(2026, 0, 1) };
 const copyOf = () =>
-  new Store({ seed: DEFAULT_SEED, skus: 5, maxTenants: 10, jwtSecret: 'follower-test', clock: FIXED }).tenant('acme');
+  new Store({ seed: DEFAULT_SEED, skus: 5, maxTenants: 10, webhookKey: 'follower-test', clock: FIXED }).tenant('acme');
 const clock = (replica: string, offset: number): ReadEntry => ({
   replica,
   record: { entity: 'clock', id: 'offset', after: offset },

@@ -4,7 +4,7 @@ import { Store } from '../store.js';
 
 const FIXED = { now: () => Date.UTC(2026, 0, 1) };
 const storeOf = (maxWorlds = 256) =>
-  new Store({ seed: DEFAULT_SEED, skus: 40, maxTenants: 100, jwtSecret: 'shared-world', clock: FIXED, maxWorlds });
+  new Store({ seed: DEFAULT_SEED, skus: 40, maxTenants: 100, webhookKey: 'shared-world', clock: FIXED, maxWorlds });
 
 describe("the seed's content is built once and shared by every tenant's world, each under its own identifiers", () => {
   it('gives two tenants the same records, with identifiers of their own', () => {

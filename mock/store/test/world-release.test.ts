@@ -4,7 +4,7 @@ import { Store } from '../store.js';
 
 const FIXED = { now: () => Date.UTC(2026, 0, 1) };
 const storeOf = (maxWorlds: number) =>
-  new Store({ seed: DEFAULT_SEED, skus: 20, maxTenants: 100, jwtSecret: 'world-release', clock: FIXED, maxWorlds });
+  new Store({ seed: DEFAULT_SEED, skus: 20, maxTenants: 100, webhookKey: 'world-release', clock: FIXED, maxWorlds });
 const skusOf = (store: Store, org: string) => JSON.stringify([...store.tenant(org).skus]);
 
 describe('tenants cost little until they write: worlds of read-only tenants are dropped and built again', () => {

@@ -8,7 +8,7 @@ import type { TenantState } from '../tenant-state.js';
 const FIXED = { now: () => Date.UTC(2025, 0, 1) };
 
 function newStore(): Store {
-  return new Store({ seed: DEFAULT_SEED, skus: 5, maxTenants: 10, jwtSecret: 'write-seam-test', clock: FIXED });
+  return new Store({ seed: DEFAULT_SEED, skus: 5, maxTenants: 10, webhookKey: 'write-seam-test', clock: FIXED });
 }
 
 /** The first value of a seeded collection (every seeded world holds at least one of each). */

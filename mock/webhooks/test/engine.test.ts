@@ -25,7 +25,7 @@ function setUp() {
     seed: DEFAULT_SEED,
     skus: 5,
     maxTenants: 10,
-    jwtSecret: 'engine-test-secret',
+    webhookKey: 'engine-test-secret',
     clock: time,
   });
   const engine = new WebhookEngine(

@@ -1,4 +1,6 @@
-import type { CheckResult, Report } from '../types.js';
+import type { CheckResult, CheckReport, Counts, Verdict } from './types.js';
+
+type Report = CheckReport;
 
 /**
  * The wording every report shares: why a run is or is not certified, how much of the MUST set ran, and how much of a
@@ -31,7 +33,7 @@ function rank(r: CheckResult): number {
 }
 
 /** The checks, failing first (a stable sort: the registry order within each rank). */
-export function failuresFirst(checks: CheckResult[]): CheckResult[] {
+export function failuresFirst<C extends CheckResult>(checks: readonly C[]): C[] {
   return checks
     .map((r, i) => ({ r, i }))
     .sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i)
@@ -66,7 +68,7 @@ export function certificationReasons(report: Report): string[] {
  * "12 MUST checks were not selected" (or the SHOULD checks, when only those were left out): a certificate covers
  * the whole registry, so a run `--only`/`--skip` narrowed is never one. Undefined when nothing was left out.
  */
-export function notSelectedLine(report: Report): string | undefined {
+function notSelectedLine(report: Report): string | undefined {
   const s = report.selection;
   if (!s) return undefined;
   if (s.notSelected.MUST > 0) return `${plural(s.notSelected.MUST, 'MUST check was', 'MUST checks were')} not selected`;
@@ -128,4 +130,60 @@ export function infoHeading(r: CheckResult): string {
 /** A check's own duration: "120 ms" or "1.24 s". */
 export function duration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
+
+/** A verdict: its label and the causes that follow it. */
+export function makeVerdict(label: Verdict['label'], because: string[]): Verdict {
+  return { label, text: `${label}: ${because.join('; ')}`, because };
+}
+
+/** Whether a verdict is a good one (the colour of its badge). */
+export function isGood(v: Verdict): boolean {
+  return v.label === 'CERTIFIED' || v.label === 'PASSED';
+}
+
+/** Exit 0: what held, how much of the MUST set ran, what the selection left out and the SHOULD checks that failed. */
+export function passedBecause(report: Report): string[] {
+  const accepted = report.checks.filter((r) => r.level === 'MUST' && r.baselined).length;
+  const should = report.checks.filter((r) => r.level === 'SHOULD' && isBroken(r));
+  const leftOut = notSelectedLine(report);
+  return [
+    `no MUST check failed or errored${accepted ? ` outside the baseline (${plural(accepted, 'MUST failure', 'MUST failures')} accepted by it)` : ''}`,
+    mustRanLine(report),
+    ...(leftOut ? [leftOut] : []),
+    ...(should.length
+      ? [
+          `${plural(should.length, 'SHOULD check', 'SHOULD checks')} failed or errored (not gating without --strict): ${idList(should.map((r) => r.id))}`,
+        ]
+      : []),
+  ];
+}
+
+function emptyCounts(): Counts {
+  const z = () => ({ MUST: 0, SHOULD: 0, total: 0 });
+  return { pass: z(), fail: z(), skip: z(), error: z() };
+}
+
+/** The outcomes of some checks, per level. */
+export function countOutcomes(results: readonly Pick<CheckResult, 'outcome' | 'level'>[]): Counts {
+  const counts = emptyCounts();
+  for (const r of results) {
+    counts[r.outcome][r.level]++;
+    counts[r.outcome].total++;
+  }
+  return counts;
+}
+
+/** The rule of every certificate: every MUST check ran and passed (a skip, a failure or an error is none). */
+export function everyMustPassed(results: readonly Pick<CheckResult, 'outcome' | 'level'>[]): boolean {
+  return !results.some((r) => r.level === 'MUST' && r.outcome !== 'pass');
+}
+
+/** How many MUST checks there are, and how many of them ran (passed, failed or errored: not skipped). */
+export function mustTally(results: readonly Pick<CheckResult, 'outcome' | 'level'>[]): {
+  mustRan: number;
+  mustTotal: number;
+} {
+  const must = results.filter((r) => r.level === 'MUST');
+  return { mustRan: must.filter((r) => r.outcome !== 'skip').length, mustTotal: must.length };
 }

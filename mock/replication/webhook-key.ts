@@ -1,0 +1,19 @@
+import { replicationKeys } from './keys.js';
+import { connectRedis } from './redis-commands.js';
+
+/**
+ * The webhook key every replica on one Redis signs with (docs/DESIGN.md, "Shared sandbox"): the first
+ * replica to start stores its candidate (SET NX), every other one reads it, so a receiver checks one secret per tenant
+ * whichever replica delivered. Read once, before the replica's store is built (each tenant's secret derives from it).
+ * Throws `RedisUnavailableError` when Redis cannot be reached.
+ */
+export async function sharedWebhookKey(url: string, candidate: string): Promise<string> {
+  const link = await connectRedis(url, () => undefined);
+  try {
+    const key = `${replicationKeys().prefix}webhook-key`;
+    await link.client.set(key, candidate, 'NX');
+    return (await link.client.get(key)) ?? candidate;
+  } finally {
+    link.client.disconnect();
+  }
+}

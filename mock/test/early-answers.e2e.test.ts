@@ -1,0 +1,96 @@
+import { request } from 'node:http';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './harness.js';
+
+const BODY = Buffer.alloc(2 * 1024 * 1024, 0x20);
+
+/** POSTs the 2 MB body with node:http; the status read, or the error that came instead. */
+function post(url: string, headers: Record<string, string> = {}): Promise<string> {
+  return new Promise((resolve) => {
+    const req = request(
+      `${url}/v1/items/skus`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(BODY.length), ...headers },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(String(res.statusCode)));
+        res.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+      },
+    );
+    req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+    req.end(BODY);
+  });
+}
+
+/**
+ * A client that sends its whole body before it reads anything (many do): headers, then the body in 64 KB chunks, and
+ * only once all is written (or refused) does it read. Without a lingering close the mock's reset reaches it before it
+ * reads, and takes the answer with it.
+ */
+function postThenRead(port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    let text = '';
+    let failed = '';
+    socket.pause();
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      failed = error.code ?? 'error';
+    });
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+    });
+    socket.on('close', () => resolve(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? (failed || 'closed without an answer')));
+    socket.write(
+      `POST /v1/items/skus HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${BODY.length}\r\n\r\n`,
+    );
+    let offset = 0;
+    const next = () => {
+      if (offset >= BODY.length || socket.destroyed) {
+        setTimeout(() => {
+          socket.end();
+          socket.resume();
+        }, 50);
+        return;
+      }
+      const chunk = BODY.subarray(offset, offset + 65_536);
+      offset += chunk.length;
+      socket.write(chunk, () => setTimeout(next, 2));
+    };
+    next();
+  });
+}
+
+describe('an answer sent before the body was read', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness({ bodyLimit: 1024 * 1024 });
+  });
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('reaches 150 clients of 2 MB bodies as 413, one after another and five at a time', async () => {
+    const statuses: string[] = [];
+    for (let i = 0; i < 75; i++) statuses.push(await post(h.url, { authorization: `Bearer ${h.admin}` }));
+    for (let i = 0; i < 15; i++) statuses.push(...(await Promise.all([1, 2, 3, 4, 5].map(() => post(h.url)))));
+    expect(statuses).toHaveLength(150);
+    expect(statuses.filter((s) => s !== '413')).toEqual([]);
+  });
+
+  it('reaches a client that writes its whole body before reading', async () => {
+    const port = Number(new URL(h.url).port);
+    const statuses: string[] = [];
+    for (let i = 0; i < 10; i++) statuses.push(await postThenRead(port));
+    expect(statuses).toEqual(Array(10).fill('413'));
+  });
+
+  it('keeps the connection of a request whose body was read', async () => {
+    const reply = await h.call('POST', '/v1/items/skus', { raw: '{}' });
+    expect(reply.headers.connection).not.toBe('close');
+  });
+});

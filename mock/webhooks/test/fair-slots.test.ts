@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { FairSlots, slotBounds } from '../fair-slots.js';
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+/** A task held until released; `started` says whether its slot came. */
+function held(slots: FairSlots, tenant: string, endpoint: string, log: string[]) {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const task = { started: false, release: () => release(), done: undefined as unknown as Promise<string | undefined> };
+  task.done = slots.run(tenant, endpoint, async () => {
+    task.started = true;
+    log.push(`${tenant}:${endpoint}`);
+    await gate;
+    return 'sent';
+  });
+  return task;
+}
+
+describe('FairSlots', () => {
+  it('derives the bounds: a quarter per tenant (at least 2), half of that per receiver, none above the one above', () => {
+    expect(slotBounds(64)).toEqual({ global: 64, perTenant: 16, perEndpoint: 8 });
+    expect(slotBounds(4)).toEqual({ global: 4, perTenant: 2, perEndpoint: 1 });
+    expect(slotBounds(1)).toEqual({ global: 1, perTenant: 1, perEndpoint: 1 });
+    expect(slotBounds(8, 100, 100)).toEqual({ global: 8, perTenant: 8, perEndpoint: 8 });
+    expect(slotBounds(8, 3, null)).toEqual({ global: 8, perTenant: 3, perEndpoint: 2 });
+  });
+
+  it("holds a silent tenant to its share: another tenant's attempt starts at once, however many wait", async () => {
+    const slots = new FairSlots({ global: 4, perTenant: 2, perEndpoint: 1 });
+    const log: string[] = [];
+    const silent = Array.from({ length: 50 }, (_, i) => held(slots, 'a', `http://silent-${i % 5}`, log));
+    await tick();
+    expect(silent.filter((t) => t.started)).toHaveLength(2);
+    expect(slots.load).toEqual({ active: 2, waiting: 48 });
+    const other = held(slots, 'b', 'http://b', log);
+    await tick();
+    expect(other.started).toBe(true);
+    other.release();
+    expect(await other.done).toBe('sent');
+    for (const t of silent) t.release();
+    await Promise.all(silent.map((t) => t.done));
+    expect(slots.load).toEqual({ active: 0, waiting: 0 });
+    expect([...slots.busyTenants()]).toEqual([]);
+  });
+
+  it('serves the waiting tenants in turn as slots free up, and the receivers of a tenant in turn', async () => {
+    const slots = new FairSlots({ global: 1, perTenant: 1, perEndpoint: 1 });
+    const log: string[] = [];
+    const tasks = [
+      held(slots, 'a', 'x', log),
+      held(slots, 'a', 'x', log),
+      held(slots, 'a', 'y', log),
+      held(slots, 'a', 'x', log),
+      held(slots, 'b', 'z', log),
+      held(slots, 'c', 'z', log),
+      held(slots, 'b', 'z', log),
+    ];
+    for (let i = 0; i < tasks.length; i++) {
+      await tick();
+      const running = tasks.filter((t) => t.started && !log.includes(`released ${tasks.indexOf(t)}`));
+      expect(running.length).toBeLessThanOrEqual(1);
+      const current = tasks.find((t, j) => t.started && !log.includes(`released ${j}`));
+      if (!current) break;
+      log.push(`released ${tasks.indexOf(current)}`);
+      current.release();
+      await current.done;
+    }
+    expect(log.filter((l) => !l.startsWith('released'))).toEqual(['a:x', 'b:z', 'c:z', 'a:y', 'b:z', 'a:x', 'a:x']);
+  });
+
+  it('drops a tenant’s waiting attempts on cancel (they resolve undefined and never start); those in flight finish', async () => {
+    const slots = new FairSlots({ global: 2, perTenant: 1, perEndpoint: 1 });
+    const log: string[] = [];
+    const first = held(slots, 'a', 'x', log);
+    const waiting = [held(slots, 'a', 'x', log), held(slots, 'a', 'y', log)];
+    const other = held(slots, 'b', 'x', log);
+    await tick();
+    expect(slots.cancel('a')).toBe(2);
+    expect(await Promise.all(waiting.map((t) => t.done))).toEqual([undefined, undefined]);
+    first.release();
+    other.release();
+    expect(await first.done).toBe('sent');
+    expect(await other.done).toBe('sent');
+    await tick();
+    expect(waiting.some((t) => t.started)).toBe(false);
+    expect(log).toEqual(['a:x', 'b:x']);
+    expect(slots.load).toEqual({ active: 0, waiting: 0 });
+  });
+
+  it('frees the slot of a task that throws', async () => {
+    const slots = new FairSlots(slotBounds(1));
+    await expect(slots.run('a', 'x', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(
+      slots.run('a', 'x', () => {
+        throw new Error('sync');
+      }),
+    ).rejects.toThrow('sync');
+    expect(await slots.run('a', 'x', async () => 7)).toBe(7);
+    expect(slots.load).toEqual({ active: 0, waiting: 0 });
+  });
+});
