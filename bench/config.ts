@@ -19,6 +19,7 @@ export const SCENARIOS = [
   'redis',
   'baseline',
   'noisy-neighbour',
+  'compaction',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
@@ -64,6 +65,11 @@ export interface Settings {
    * beside it, and how many subscriptions to silent receivers the attacker tries (it stops at the mock's bound).
    */
   noisy: { quietS: number; loadS: number; subscriptions: number };
+  /**
+   * compaction: how many entities the state holds (written in at most `writeS` seconds), and seconds of the other
+   * tenant's list load before (quiet) and from the start of the compaction (during).
+   */
+  compaction: { entities: number; writeS: number; quietS: number; duringS: number };
   /** conform-remote: the certifying run against the mock 50 ms away (its goal is 30 s; stopped after this). */
   conformRemoteTimeoutS: number;
 }
@@ -107,6 +113,7 @@ const FULL: Settings = {
   conformTimeoutS: 180,
   conformRemoteTimeoutS: 180,
   noisy: { quietS: 10, loadS: 60, subscriptions: 1000 },
+  compaction: { entities: 100_000, writeS: 150, quietS: 10, duringS: 10 },
 };
 
 const QUICK: Settings = {
@@ -142,6 +149,8 @@ const QUICK: Settings = {
   // A second of each phase and 20 silent subscriptions prove every figure (the victim's p99s, delivery p50s, the heap
   // peak) without the full run's size.
   noisy: { quietS: 1, loadS: 1, subscriptions: 20 },
+  // 2,000 entities compact in a moment: enough to prove every figure, not to measure a stall.
+  compaction: { entities: 2_000, writeS: 5, quietS: 1, duringS: 1 },
 };
 
 export const USAGE = `Usage: npm run bench -- [options]

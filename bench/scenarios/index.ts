@@ -1,4 +1,5 @@
 import type { ScenarioName } from '../config.js';
+import { compactionScenario } from './compaction.js';
 import { conformScenario } from './conform.js';
 import { conformRemoteScenario } from './conform-remote.js';
 import {
@@ -36,4 +37,5 @@ export const SCENARIO_DEFS: Record<ScenarioName, ScenarioDef> = {
   redis: redisScenario,
   baseline: baselineScenario,
   'noisy-neighbour': noisyNeighbourScenario,
+  compaction: compactionScenario,
 };
