@@ -49,6 +49,13 @@ export class ClaimPoller {
   private looking = false;
   private again = false;
   private readonly working = new Set<Promise<void>>();
+  /**
+   * Attempts a look claimed that are not in the delivery slots yet (their tenant is being brought up to date first),
+   * per tenant, and over all tenants: the slots' load does not show them, and a look that ignored them would claim a
+   * tenant's share again, and more than the slots can start, while they are on their way.
+   */
+  private readonly handing = new Map<string, number>();
+  private handingTotal = 0;
 
   constructor(
     private readonly link: RedisLink,
@@ -93,16 +100,28 @@ export class ClaimPoller {
     const load = engine.deliveryLoad();
     // Claim only what this replica's slots can start now: an attempt claimed and left waiting here would hold its
     // lease while another replica has free slots, and lapse to be made twice.
-    const room = Math.min(this.settings.batch, load.bounds.global - load.total.active - load.total.waiting);
+    const room = Math.min(
+      this.settings.batch,
+      load.bounds.global - load.total.active - load.total.waiting - this.handingTotal,
+    );
     if (room <= 0) return;
     this.looking = true;
     void this.claim('', undefined, room, load)
       .then((claims) => {
-        for (const claim of claims)
+        for (const claim of claims) {
+          this.handed(claim.org, 1);
           this.track(claim, async () => {
-            const tenant = await this.replica.sync(claim.org);
-            await engine.startClaimed(tenant, claim.id, claim.job);
+            let made: Promise<void>;
+            try {
+              const tenant = await this.replica.sync(claim.org);
+              // The attempt is in the slots (or was dropped, its tenant gone) once this returns.
+              made = engine.startClaimed(tenant, claim.id, claim.job);
+            } finally {
+              this.handed(claim.org, -1);
+            }
+            await made;
           });
+        }
         if (claims.length === room) this.again = true;
       })
       .catch((error: Error) => this.warn(`could not claim webhook attempts: ${error.message}`))
@@ -113,6 +132,14 @@ export class ClaimPoller {
           setImmediate(() => this.look());
         }
       });
+  }
+
+  /** Counts attempts claimed by a look on their way to the slots (`handing`). */
+  private handed(org: string, delta: number): void {
+    const n = (this.handing.get(org) ?? 0) + delta;
+    if (n > 0) this.handing.set(org, n);
+    else this.handing.delete(org);
+    this.handingTotal += delta;
   }
 
   /** Makes one claimed attempt, appends what it recorded, then completes the claim. */
@@ -131,12 +158,17 @@ export class ClaimPoller {
 
   /**
    * Claims due attempts (./scripts.ts CLAIM): with `load`, fairly over tenants, at most a tenant's share of the slots
-   * minus what this replica already holds of it.
+   * minus what this replica already holds of it (in the slots, or claimed and on its way to them).
    */
   private async claim(org: string, offset?: number, max = this.settings.batch, load?: SlotsLoad): Promise<Claim[]> {
     const { leases, due } = this.keys;
     const held: (string | number)[] = [];
-    if (load) for (const [tenant, { active, waiting }] of load.tenants()) held.push(tenant, active + waiting);
+    if (load) {
+      const of = new Map(this.handing);
+      for (const [tenant, { active, waiting }] of load.tenants())
+        of.set(tenant, (of.get(tenant) ?? 0) + active + waiting);
+      for (const [tenant, n] of of) held.push(tenant, n);
+    }
     const flat = (await this.link.run(
       'opsapiClaim',
       [due, leases, `${leases}:owners`],
