@@ -19,6 +19,7 @@ const COMMANDS = {
   proxy: async () => (await import('./commands/proxy.js')).proxyCommand(),
   learn: async () => (await import('./commands/learn.js')).learnCommand(),
   team: async () => (await import('./commands/team.js')).teamCommand(),
+  'client-checks': async () => (await import('./commands/client-checks.js')).clientChecksCommand(),
 } as const satisfies Record<string, () => Promise<Command>>;
 
 /**

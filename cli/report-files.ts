@@ -14,15 +14,26 @@ export function reportNameProblem(file: string): string | null {
     : `--report ${file}: use a .json, .xml or .html file name`;
 }
 
-/** Writes a report (of `opsapi conform` or `opsapi proxy`) in the format its extension names. */
-export function writeReport(file: string, report: Report): void {
+/** How a tool renders its report as JUnit XML and as HTML (JSON is the report itself). */
+interface Renderers<R> {
+  junit(report: R): string;
+  html(report: R): string;
+}
+
+/** Writes a report in the format its extension names, rendered by the tool's own renderers. */
+export function writeReportWith<R>(file: string, report: R, render: Renderers<R>): void {
   const ext = extname(file).toLowerCase();
   const text =
     ext === '.json'
       ? `${JSON.stringify(report, null, 2)}\n`
       : ext === '.xml'
-        ? junitReport(report)
-        : htmlReport(report);
+        ? render.junit(report)
+        : render.html(report);
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, text);
+}
+
+/** Writes a report (of `opsapi conform` or `opsapi proxy`) in the format its extension names. */
+export function writeReport(file: string, report: Report): void {
+  writeReportWith(file, report, { junit: junitReport, html: htmlReport });
 }

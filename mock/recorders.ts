@@ -1,4 +1,8 @@
 import type { onResponseHookHandler, onSendHookHandler } from 'fastify';
+import type { RetryDelay } from '../spec/decisions/index.js';
+import { MOCK_RETRY_DELAY, noteAnswer, observeRequest, orgOfUnattributed } from './client-checks/observe.js';
+import { runOf } from './client-checks/tenants.js';
+import type { Clock } from './clock.js';
 import { answerHook } from './coverage/answer.js';
 import { recorderOf } from './coverage/tenants.js';
 import type { MockOptions } from './options.js';
@@ -16,14 +20,38 @@ interface Recorders {
   readonly onResponse: onResponseHookHandler[];
 }
 
+/** What the client checks need beside the store: the real clock, and the header a 429 tells its delay in. */
+interface ClientCheckParts {
+  readonly clock: Clock;
+  /** `--decisions` may move the delay to another header and unit (mock/decisions/retry-delay.ts). */
+  readonly retryDelay?: RetryDelay | undefined;
+}
+
 /**
  * Durability (an acknowledged write is on disk before its answer is sent: group commit, one fsync per batch), the
- * problem code of each error answer (and the tenant of refused credentials), then the tenant's journal and coverage.
+ * problem code of each error answer (and the tenant of refused credentials), then the tenant's journal and coverage,
+ * and the requests client checks judge (mock/client-checks/: a tenant without a run costs one lookup).
  */
-export function recorders(store: Store, options: RecorderOptions, persistence: Persistence | null): Recorders {
+export function recorders(
+  store: Store,
+  options: RecorderOptions,
+  persistence: Persistence | null,
+  checks: ClientCheckParts,
+): Recorders {
   const onSend: onSendHookHandler[] = [];
   if (persistence) onSend.push(durableAnswer(persistence, (m) => process.stderr.write(`opsapi mock: ${m}\n`)));
   onSend.push(answerHook(options.jwtSecret, store));
+  const runOfRequest = (org: string | undefined) => {
+    const tenant = org === undefined ? undefined : store.peek(org);
+    return tenant ? runOf(tenant) : undefined;
+  };
+  // A list's totalPages and a new subscription's id are read from the answer as it is sent, for the judged requests only.
+  onSend.push((req, reply, payload, done) => {
+    if (req.operationId !== undefined && runOfRequest(req.tenantOrg)) noteAnswer(req, reply.statusCode, payload);
+    done(null, payload);
+  });
+  const retryDelay = checks.retryDelay ?? MOCK_RETRY_DELAY;
+  const jwtKey = Buffer.from(options.jwtSecret, 'utf8');
   const limits: JournalLimits = { entries: options.journalEntries, bytes: options.journalKb * 1024 };
   const journal: onResponseHookHandler = (req, reply, done) => {
     const tenant = req.tenantOrg ? store.peek(req.tenantOrg) : undefined;
@@ -41,10 +69,20 @@ export function recorders(store: Store, options: RecorderOptions, persistence: P
           code: req.answerCode,
           operationId: req.operationId ?? null,
           durationMs: Math.round(reply.elapsedTime),
+          injected: req.clientCheckInjected === true,
         },
         limits,
       );
-      if (req.operationId !== undefined) recorderOf(tenant).record(req.operationId, reply.statusCode, req.answerCode);
+      // An injected 429 is the checks' perturbation, not the API's answer: not counted in coverage.
+      if (req.operationId !== undefined && !req.clientCheckInjected)
+        recorderOf(tenant).record(req.operationId, reply.statusCode, req.answerCode);
+      // Judged: the tenant's `/v1` requests (the admin API never names the tenant here).
+      const run = runOf(tenant);
+      if (run && req.url.startsWith('/v1')) observeRequest(run, req, reply, checks.clock.now(), retryDelay);
+    } else if (reply.statusCode >= 400 && req.url.startsWith('/v1')) {
+      // Refused before (or by) authentication, the request names no tenant here, yet client checks judge it.
+      const run = runOfRequest(orgOfUnattributed(req.headers, jwtKey, (key) => store.apiKeyOrg(key)));
+      if (run) observeRequest(run, req, reply, checks.clock.now(), retryDelay);
     }
     done();
   };

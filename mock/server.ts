@@ -23,7 +23,8 @@ import { endpointGuardFor } from './webhooks/address.js';
 import { hmacSigner } from './webhooks/signer.js';
 import { plantFaults } from './faults/index.js';
 import { adoptDecisions } from './decisions/index.js';
-import { decisionsOf } from '../spec/decisions/index.js';
+import { decisionsOf, type RetryDelay } from '../spec/decisions/index.js';
+import { watchDeliveries } from './client-checks/deliveries.js';
 import { Persistence, type RestoreReport } from './persistence/persistence.js';
 import { createControl, type MockControl } from './control/control.js';
 import { keepTeams } from './persistence/team-file.js';
@@ -70,7 +71,8 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
     );
   const { document, validator } = sharedContract();
   // Decisions observed at a real deployment (`--decisions`) decorate the faithful parts here, and only when given.
-  const decisions = given.decisions ? adoptDecisions(decisionsOf(given.decisions), clock) : null;
+  const decided = given.decisions ? decisionsOf(given.decisions) : null;
+  const decisions = decided ? adoptDecisions(decided, clock) : null;
   const options: MockOptions = decisions ? { ...given, ...decisions.options } : given;
   // Planted faults (`--fault`) decorate the faithful parts here, and only when some are planted.
   const faults = options.faults.size > 0 ? plantFaults(options.faults) : null;
@@ -123,6 +125,8 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
     },
   );
   replication?.start(engine);
+  // Client checks (docs/DESIGN.md, "Client certification") watch the attempts to receivers the client subscribed.
+  watchDeliveries(engine, clock);
   const persistence = options.stateFile
     ? new Persistence(options.stateFile, store, engine, { compactAfterLines: options.stateCompactLines, warn })
     : null;
@@ -154,7 +158,10 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
   try {
     app = await buildApp(services, handlers, document, {
       decorator: composeDecorators(replication?.gate, decisions?.app, faults?.app),
-      ...recorders(store, options, persistence),
+      ...recorders(store, options, persistence, {
+        clock,
+        retryDelay: decided?.get('retry-delay') as RetryDelay | undefined,
+      }),
       // A keyed admin API's document needs the key, which the docs page cannot send when it loads it: not offered there.
       docsSections: options.admin && options.adminKey === null ? [ADMIN_DOCUMENT] : [],
       // A loopback mock's admin API answers no web page of another site (docs/DESIGN.md, "Shared sandbox").

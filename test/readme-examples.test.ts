@@ -15,8 +15,17 @@ import { filesUnder, sectionBlocks } from './readme-examples.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const SECTION = '## Use it from your tests';
+const CERTIFY_SECTION = '## Certify your client';
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 const shown = sectionBlocks(readme, SECTION);
+/** The blocks of "Certify your client" that show a file: every block but its shell commands. */
+const certifyShown = sectionBlocks(readme, CERTIFY_SECTION)?.filter((block) => block.language !== 'sh') ?? null;
+
+/** Each block is the text of the file its title names, so the README shows code the test suite runs. */
+function expectShownAsInRepository(blocks: readonly { title: string | null; code: string }[] | null): void {
+  for (const block of blocks ?? [])
+    expect(block.code, `${block.title} in README.md`).toBe(readFileSync(join(root, block.title ?? ''), 'utf8'));
+}
 
 describe(`the README's "Use it from your tests" examples`, () => {
   it('are each titled with the example file they show', () => {
@@ -24,16 +33,16 @@ describe(`the README's "Use it from your tests" examples`, () => {
     expect(shown?.map((block) => block.title)).toEqual(shown?.map(() => expect.stringMatching(/^examples\//)));
   });
 
-  it('show every file of examples/, a Vitest test and a Jest test with its config', () => {
-    expect(shown?.map((block) => block.title).sort()).toEqual(filesUnder(root, 'examples'));
+  it('with the one of "Certify your client", show every file of examples/, a Vitest test and a Jest test with its config', () => {
+    const titles = [...(shown ?? []), ...(certifyShown ?? [])].map((block) => block.title);
+    expect(titles.sort()).toEqual(filesUnder(root, 'examples'));
     expect(filesUnder(root, 'examples')).toEqual(
       expect.arrayContaining(['examples/vitest/stock.test.ts', 'examples/jest/stock.test.mjs']),
     );
   });
 
   it('show each file exactly as it is in the repository, so they show code the test suite runs', () => {
-    for (const block of shown ?? [])
-      expect(block.code, `${block.title} in README.md`).toBe(readFileSync(join(root, block.title ?? ''), 'utf8'));
+    expectShownAsInRepository(shown);
   });
 
   it('read a section up to the next heading of its level, and a # line inside a block as code', () => {
@@ -56,6 +65,17 @@ describe(`the README's "Use it from your tests" examples`, () => {
       { language: 'js', title: null, code: 'b\n' },
     ]);
     expect(sectionBlocks('## A', '## Z')).toBeNull();
+  });
+});
+
+describe(`the README's "Certify your client" example`, () => {
+  it('is titled with the Vitest file it shows; its other blocks are shell commands', () => {
+    expect(certifyShown, `README.md has the section ${CERTIFY_SECTION}`).not.toBeNull();
+    expect(certifyShown?.map((block) => block.title)).toEqual(['examples/vitest/client-checks.test.ts']);
+  });
+
+  it('shows the file exactly as it is in the repository, so it shows code the test suite runs', () => {
+    expectShownAsInRepository(certifyShown);
   });
 });
 

@@ -3,6 +3,7 @@ import type { FixtureManifest } from '../fixtures/seed/model.js';
 import type { Coverage } from '../mock/coverage/schema.js';
 import type { TenantControl, TokenRequest } from '../mock/control/tenant.js';
 import { checkObject, expects, shown } from './check.js';
+import { type ClientChecks, type ClientChecksOptions, clientChecksOf } from './client-checks.js';
 import { filterRequests, type RecordedRequest, type RequestFilter } from './requests.js';
 import { listen, type ListenOptions, type OpenListener, type WebhookListener } from './webhooks.js';
 import { unusedPermissions } from '../spec/operations/index.js';
@@ -34,6 +35,15 @@ export interface TestTenant {
   readonly webhooks: {
     /** A loopback receiver subscribed for the tenant that verifies every signature. */
     listen(options?: ListenOptions): Promise<WebhookListener>;
+    /** The tenant's webhook signing secret, for a receiver of the client under test (`GET /__mock/webhook-secret`). */
+    secret(): string;
+  };
+  readonly clientChecks: {
+    /**
+     * Starts (or restarts, forgetting what was observed) the checks of the client under test: the mock judges the
+     * tenant's requests and the answers of the receivers it subscribed (docs/DESIGN.md, "Client certification").
+     */
+    start(options?: ClientChecksOptions): Promise<ClientChecks>;
   };
   /** The low-level control handle (mock/control/tenant.ts), for what this handle does not cover. */
   readonly control: TenantControl;
@@ -95,7 +105,12 @@ export function testTenant({ control, blockPrivateEndpoints, listeners, assertOp
         assertOpen('webhooks.listen');
         return listen(control, { blockPrivateEndpoints }, listeners, options);
       },
+      secret: () => {
+        assertOpen('webhooks.secret');
+        return control.webhookSecret();
+      },
     },
+    clientChecks: clientChecksOf({ control, assertOpen }),
     control,
   };
 }

@@ -126,7 +126,7 @@ export function bannerLines(running: RunningMock, options: Partial<MockOptions>,
       : []),
     ...(options.admin
       ? [
-          '  admin API:      /__mock/* (tokens, teams, reset, clock, events, fixtures, requests, webhook-secret, api-keys, coverage); documented at /__mock/openapi.json',
+          '  admin API:      /__mock/* (tokens, teams, reset, clock, events, fixtures, requests, webhook-secret, api-keys, coverage, client-checks); documented at /__mock/openapi.json',
           // Says that a key guards it, never the key: the banner lands in terminals and container logs.
           ...(options.adminKey
             ? ['  admin key:      required: every /__mock/* call but /__mock/health sends X-Admin-Key (--admin-key)']

@@ -1,15 +1,9 @@
+import { escapeHtml } from '../../common/report/html.js';
 import type { CoverageOperation, CoveragePair } from '../../mock/coverage/schema.js';
 import type { CoverageReport } from './document.js';
 import { formatPercent, operationLabel, pairLabel, percentOf } from './wording.js';
 
-function h(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
+const h = escapeHtml;
 
 /** One self-contained file: inline CSS, no script, no external address (it is opened from CI artefacts). */
 const CSS = `

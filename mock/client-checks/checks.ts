@@ -61,6 +61,15 @@ function check(def: Omit<ClientCheckDef, 'clause'> & { note?: string }): ClientC
 
 const CERTIFY = 'start the checks with the profile certify';
 
+/**
+ * What the rate-limit checks take for the refused request sent again, and what they cannot tell apart (the limit of
+ * judging from outside: a client's reason for a request is not in its traffic).
+ */
+const SENT_AGAIN =
+  'the same method, path, query and body is the refused request sent again, unless it reads the entity of a new ' +
+  "event delivered after the refusal (then it is that event's read); the same request sent for another reason the " +
+  'traffic does not show cannot be told from a retry and counts as one';
+
 /** The 17 checks, in report order (ids fixed: tools and baselines name them). */
 export const CLIENT_CHECKS: readonly ClientCheckDef[] = [
   check({
@@ -69,7 +78,7 @@ export const CLIENT_CHECKS: readonly ClientCheckDef[] = [
     family: 'requests',
     level: 'MUST',
     quotes: ['auth.1.bearer'],
-    note: 'the scheme name is case-insensitive, RFC 9110',
+    note: 'the scheme name is case-insensitive and one or more spaces separate it from the token, RFC 9110 section 11.4',
     exercisedBy: 'a /v1 request with an Authorization header',
   }),
   check({
@@ -121,7 +130,7 @@ export const CLIENT_CHECKS: readonly ClientCheckDef[] = [
     family: 'rate-limit',
     level: 'MUST',
     quotes: ['errors.pair.429'],
-    note: 'the delay in the header the mock names, --decisions included',
+    note: `the delay in the header the mock names, --decisions included; ${SENT_AGAIN}`,
     exercisedBy: `a 429 answer (${CERTIFY}, which injects some, or exceed the rate limit)`,
   }),
   check({
@@ -130,7 +139,7 @@ export const CLIENT_CHECKS: readonly ClientCheckDef[] = [
     family: 'rate-limit',
     level: 'SHOULD',
     quotes: ['errors.pair.429'],
-    note: 'inferred: a retry is expected within the observation window after the delay',
+    note: `inferred: a retry is expected within the observation window after the delay; ${SENT_AGAIN}`,
     exercisedBy: `a 429 answer (${CERTIFY}, which injects some, or exceed the rate limit)`,
   }),
   check({

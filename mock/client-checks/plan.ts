@@ -38,12 +38,16 @@ interface PlannedDelivery {
  * 1 s later; after the first notification of the subscription also a delivery signed with a wrong key, one whose
  * signature is 63 hexadecimal characters, one whose 64 characters are not hexadecimal (each naming an entity no
  * faithful delivery names), and a valid new event whose bytes differ from any re-serialisation; in an order and at
- * offsets (100 to 900 ms apart) drawn from the seed and the subscription.
+ * offsets (100 to 900 ms apart) drawn from the seed and the subscription's number in the run (1: the first perturbed).
  */
-export function deliveriesAfter(seed: number, subscriptionId: string, firstOfSubscription: boolean): PlannedDelivery[] {
+export function deliveriesAfter(
+  seed: number,
+  subscriptionNumber: number,
+  firstOfSubscription: boolean,
+): PlannedDelivery[] {
   const out: PlannedDelivery[] = [{ kind: 'duplicate', afterMs: DUPLICATE_AFTER_MS }];
   if (!firstOfSubscription) return out;
-  const rng = streamOf(`${seed}\u0000${subscriptionId}`, 'client-checks.deliveries');
+  const rng = streamOf(`${seed}\u0000${subscriptionNumber}`, 'client-checks.deliveries');
   const kinds: PlannedDelivery['kind'][] = ['wrong-key', 'hex-63', 'non-hex', 'raw-sensitive'];
   for (let i = kinds.length - 1; i > 0; i--) {
     const j = rng.int(i + 1);
@@ -58,8 +62,8 @@ export function deliveriesAfter(seed: number, subscriptionId: string, firstOfSub
 }
 
 /** The identifier a forged delivery names: one no faithful delivery names (a value no store holds). */
-export function forgedEntityValue(seed: number, subscriptionId: string, kind: DeliveryKind): string {
-  return `forged-${hash53(`${seed}\u0000${subscriptionId}\u0000${kind}`).toString(36)}`;
+export function forgedEntityValue(seed: number, subscriptionNumber: number, kind: DeliveryKind): string {
+  return `forged-${hash53(`${seed}\u0000${subscriptionNumber}\u0000${kind}`).toString(36)}`;
 }
 
 /** The wrong key of a run: never the tenant's secret (it is derived from the seed alone). */

@@ -11,6 +11,7 @@ import type {
   ObservedSubscription,
   Overflow,
   Perturbation,
+  PlannedDelivery,
   Trace,
 } from './trace.js';
 
@@ -56,15 +57,23 @@ type DeliveryInput = Omit<ObservedDelivery, 'seq' | 'answer'>;
 
 const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
-/** The shape of an Authorization header value (RFC 9110: the scheme is case-insensitive; one space, one token). */
-export function authShape(value: string | undefined): AuthSeen {
+/** A scheme, one or more spaces, one token: `auth-scheme 1*SP token68` (RFC 9110, section 11.4). */
+const SCHEME_AND_TOKEN = /^\S+ +\S+$/;
+
+/**
+ * The shape of an Authorization header value. RFC 9110, section 11.4: `credentials = auth-scheme [ 1*SP ( token68 /
+ * #auth-param ) ]`, the scheme case-insensitive; RFC 6750, section 2.1: `"Bearer" 1*SP b64token`. Whitespace around
+ * the value is not part of it (RFC 9110, section 5.5).
+ */
+function authShape(value: string | undefined): AuthSeen {
   if (value === undefined) return { shape: 'absent', jwt: false };
-  const words = value.trim().split(/\s+/).filter(Boolean);
+  const trimmed = value.replace(/^[ \t]+|[ \t]+$/g, '');
+  const words = trimmed.split(/\s+/).filter(Boolean);
   const jwt = words.some((w) => JWT.test(w));
   const first = words[0];
   if (!first) return { shape: 'bearer-malformed', jwt: false };
   if (first.toLowerCase() === 'bearer') {
-    const ok = /^\S+ \S+$/.test(value) && words.length === 2;
+    const ok = SCHEME_AND_TOKEN.test(trimmed);
     return { shape: ok ? 'bearer' : 'bearer-malformed', scheme: first, jwt };
   }
   if (words.length === 1) return { shape: 'no-scheme', jwt };
@@ -95,8 +104,11 @@ export class ClientTraceRecorder {
   private readonly subscriptions: Ring<ObservedSubscription>;
   private readonly perturbations: Ring<Perturbation>;
   private readonly eventReads: Ring<number>;
+  /** Perturbation deliveries scheduled and not sent yet, by id (at most a few per delivery, each sent or dropped). */
+  private readonly planned = new Map<number, PlannedDelivery>();
   private requestSeq = 0;
   private deliverySeq = 0;
+  private plannedSeq = 0;
 
   constructor(limits: TraceLimits = DEFAULT_TRACE_LIMITS) {
     this.requests = new Ring(limits.requests);
@@ -149,10 +161,26 @@ export class ClientTraceRecorder {
     return seq;
   }
 
-  /** The receiver's answer to a delivery (ignored when the delivery was dropped already). */
-  answer(deliverySeq: number, answer: DeliveryAnswer): void {
+  /**
+   * The receiver's answer to a delivery (ignored when the delivery was dropped already), and when the request really
+   * left, if the transport knows (the time before it, e.g. loading the transport, is not the receiver's).
+   */
+  answer(deliverySeq: number, answer: DeliveryAnswer, sentAt?: number): void {
     const d = this.deliveries.items.find((x) => x.seq === deliverySeq);
-    if (d && !d.answer) d.answer = answer;
+    if (!d || d.answer) return;
+    d.answer = answer;
+    if (sentAt !== undefined) d.sentAt = sentAt;
+  }
+
+  /** A perturbation delivery scheduled; returns its id, to forget it once sent (`unplan`). */
+  plan(input: Omit<PlannedDelivery, 'id'>): number {
+    const id = ++this.plannedSeq;
+    this.planned.set(id, { ...input, id });
+    return id;
+  }
+
+  unplan(id: number): void {
+    this.planned.delete(id);
   }
 
   subscription(input: ObservedSubscription): void {
@@ -173,6 +201,7 @@ export class ClientTraceRecorder {
       subscriptions: [...this.subscriptions.items],
       eventReads: [...this.eventReads.items],
       perturbations: [...this.perturbations.items],
+      planned: [...this.planned.values()].map((p) => ({ ...p })),
       overflow,
     };
   }

@@ -33,7 +33,7 @@ export interface ClientRun {
 }
 
 /** The report of client checks: the runner's report fields, and what only a run over a client's traffic has. */
-interface ClientReport extends CheckReport<ClientFamily> {
+export interface ClientReport extends CheckReport<ClientFamily> {
   profile: ClientProfile;
   seed: number;
   /** Observations the checks still wait for: a verdict may change until there is none. */

@@ -6,9 +6,10 @@
  */
 
 /**
- * The shape of an `Authorization` header. `bearer`: `Bearer <token>` (scheme in any case, one space, one token);
- * `bearer-malformed`: the Bearer scheme without a token, or with extra spaces or words; `no-scheme`: a bare token;
- * `other`: another scheme (`Basic`, `Token`...).
+ * The shape of an `Authorization` header. `bearer`: `Bearer <token>` (scheme in any case, one or more spaces, one
+ * token: RFC 9110, section 11.4; RFC 6750, section 2.1); `bearer-malformed`: the Bearer scheme without a token, with
+ * another separator than spaces, or with more words; `no-scheme`: a bare token; `other`: another scheme (`Basic`,
+ * `Token`...).
  */
 export type AuthShape = 'absent' | 'bearer' | 'bearer-malformed' | 'no-scheme' | 'other';
 
@@ -106,6 +107,18 @@ export interface Perturbation {
   eventId?: string;
 }
 
+/** A perturbation delivery the plan scheduled and the mock has not sent yet (a duplicate waits 1 s). */
+export interface PlannedDelivery {
+  /** 1 for the first planned since the checks started. */
+  id: number;
+  kind: Exclude<DeliveryKind, 'valid'>;
+  eventName: string;
+  eventId: string;
+  subscriptionId: string;
+  /** When it is due (epoch ms). */
+  dueAt: number;
+}
+
 /** How many records a run dropped, oldest first, beyond its bounds. */
 export interface Overflow {
   requests: number;
@@ -122,6 +135,8 @@ export interface Trace {
   /** When the events or versions endpoints were read (answered 2xx). */
   eventReads: readonly number[];
   perturbations: readonly Perturbation[];
+  /** Perturbation deliveries scheduled but not sent yet (absent: none). */
+  planned?: readonly PlannedDelivery[];
   overflow: Overflow;
 }
 

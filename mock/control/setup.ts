@@ -1,6 +1,7 @@
 import type { ApiKey } from '../../spec/schemas/access.js';
 import type { Subscription } from '../../spec/schemas/notifications.js';
 import { findEventVersion } from '../../spec/events/catalog.js';
+import { markSetUpSubscription } from '../client-checks/tenants.js';
 import { addApiKey, type KeyHolder } from '../handlers/access.js';
 import { addSubscription, endpointProblem } from '../handlers/notifications.js';
 import type { Store } from '../store/store.js';
@@ -19,7 +20,11 @@ export function setupWrites(store: Store, org: string) {
       if (problem) throw new RangeError(`subscribe: the endpoint '${endpoint}' ${problem}`);
       if (!findEventVersion(eventName, eventVersion))
         throw new RangeError(`subscribe: the catalog has no event '${eventName}' version ${eventVersion}`);
-      return structuredClone(addSubscription(store.tenant(org), { endpoint, eventName, eventVersion }));
+      const tenant = store.tenant(org);
+      const subscription = addSubscription(tenant, { endpoint, eventName, eventVersion });
+      // The kit's own listener, not the client's receiver: its deliveries are not judged by client checks.
+      markSetUpSubscription(tenant, subscription.id);
+      return structuredClone(subscription);
     },
     unsubscribe: (id: string): boolean => {
       const tenant = store.existing(org);

@@ -11,6 +11,7 @@ import { CONTRACT_UNIVERSE } from '../coverage/universe.js';
 import type { ApiKey } from '../../spec/schemas/access.js';
 import type { Subscription } from '../../spec/schemas/notifications.js';
 import { setupWrites } from './setup.js';
+import { clientChecksControl, type ClientChecksControl } from './client-checks.js';
 
 /** What a token carries besides its org; each field left out takes the admin preset's value (docs/DESIGN.md, "Testing API"). */
 export interface TokenRequest {
@@ -62,6 +63,8 @@ export interface TenantControl {
   unsubscribe(id: string): boolean;
   /** Creates an API key without a request, acting with the permissions and roles of `as` (default: the admin preset). */
   createApiKey(name: string, as?: TokenRequest): ApiKey;
+  /** Client checks of the tenant (what `/__mock/client-checks` does): start, the report so far, stop. */
+  readonly clientChecks: ClientChecksControl;
 }
 
 /** The control handle of one org. */
@@ -123,5 +126,6 @@ export function tenantControl(services: MockServices, org: string): TenantContro
         roles: as.roles ?? preset.roles ?? [],
       });
     },
+    clientChecks: clientChecksControl(services, org),
   };
 }

@@ -4,9 +4,15 @@ import type { Store } from '../store/store.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 
-/** The org of a JWT signed with the mock's own HS256 key, whatever its `exp` and `nbf`; undefined otherwise. */
+/** The org of a bearer JWT signed with the mock's own HS256 key, whatever its `exp` and `nbf`; undefined otherwise. */
 function orgOfGenuineToken(authorization: string, key: Buffer): string | undefined {
-  const m = /^Bearer[ ]+([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\s*$/i.exec(authorization);
+  const m = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
+  return m?.[1] ? orgOfSignedToken(m[1], key) : undefined;
+}
+
+/** The org of a JWT (`header.payload.signature`) signed with the mock's own HS256 key, whatever its `exp` and `nbf`. */
+export function orgOfSignedToken(token: string, key: Buffer): string | undefined {
+  const m = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(token);
   if (!m) return undefined;
   const [, header = '', payload = '', signature = ''] = m;
   const expected = createHmac('sha256', key).update(`${header}.${payload}`).digest();

@@ -1,6 +1,7 @@
 import type { Answer } from '../handlers/context.js';
 import { plainProblem } from '../problems.js';
 import type { Exchange, OperationRoute, RequestStep } from './exchange.js';
+import { clientChecks } from './steps/client-checks.js';
 import { credentials } from './steps/credentials.js';
 import { handle } from './steps/handler.js';
 import { latency } from './steps/latency.js';
@@ -10,7 +11,8 @@ import { rateLimit } from './steps/rate-limit.js';
 import { validation } from './steps/validation.js';
 
 /**
- * The faithful request path of every operation, in order: latency, authentication (401), rate limit (429),
+ * The faithful request path of every operation, in order: latency, authentication (401), the 429s client checks
+ * inject (profile certify: none without a run), rate limit (429),
  * `Prefer: code=` forcing, permission (403), path and body validation (400), then the handler. The first step that
  * answers ends it. Steps are plain function calls, not Fastify `preHandler` hooks: measured with the list and 401
  * bench scenarios, hooks cost 3-7% more CPU per request on the 401 path (inferred: the mock's speed is a goal,
@@ -20,6 +22,7 @@ import { validation } from './steps/validation.js';
 export const FAITHFUL_PATH: readonly RequestStep[] = [
   latency,
   credentials,
+  clientChecks,
   rateLimit,
   preference,
   permission,

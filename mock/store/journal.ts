@@ -22,6 +22,8 @@ export interface JournalEntry {
   readonly durationMs: number;
   /** What of the request was cut to the journal's bounds (absent: nothing). */
   readonly truncated?: readonly JournalPart[];
+  /** True when the answer was a 429 the client checks injected (profile certify), not the API's own. */
+  readonly injected?: true;
 }
 
 /** A part of a request the journal may cut. */
@@ -41,6 +43,7 @@ interface RecordedRequest {
   readonly code: string | undefined;
   readonly operationId: string | null;
   readonly durationMs: number;
+  readonly injected?: boolean;
 }
 
 /** How much a tenant's journal keeps (`--journal-entries`, `--journal-kb`). */
@@ -90,6 +93,7 @@ interface KeptEntry {
   readonly code: string | undefined;
   readonly operationId: string | null;
   readonly durationMs: number;
+  readonly injected: boolean;
   readonly truncated: readonly JournalPart[];
   /** Estimated bytes held by the entry (see `stringBytes`). */
   readonly bytes: number;
@@ -154,6 +158,7 @@ function keep(id: number, request: RecordedRequest): KeptEntry {
     code: request.code,
     operationId: request.operationId,
     durationMs: request.durationMs,
+    injected: request.injected === true,
     truncated: [...cut],
     bytes: ENTRY_OVERHEAD_BYTES + stringBytes(url) + headers.bytes + body.bytes,
   };
@@ -222,6 +227,7 @@ export class RequestJournal {
         operationId: kept.operationId,
         durationMs: kept.durationMs,
         ...(kept.truncated.length > 0 ? { truncated: [...kept.truncated] } : {}),
+        ...(kept.injected ? { injected: true as const } : {}),
       });
     }
     return out;

@@ -150,6 +150,7 @@ describe('the admin API document at /__mock/openapi.json', () => {
     };
     const bodies = validatedBodies();
     expect([...bodies.keys()].sort()).toEqual([
+      'POST /__mock/client-checks',
       'POST /__mock/clock',
       'POST /__mock/events',
       'POST /__mock/reset',
@@ -166,6 +167,7 @@ describe('the admin API document at /__mock/openapi.json', () => {
         .map(([key, op]) => [key, (op.requestBody as { required?: boolean }).required]),
     );
     expect(required).toEqual({
+      'POST /__mock/client-checks': false,
       'POST /__mock/clock': true,
       'POST /__mock/events': true,
       'POST /__mock/reset': false,

@@ -40,7 +40,9 @@ export class UndiciTransport implements Transport {
   async send(req: DeliveryRequest): Promise<AttemptOutcome> {
     const { timeoutMs, guard, clock } = this.options;
     const now = () => clock.now();
-    const startedAtMs = now();
+    // Set again once the agent is loaded (lazily, on the first delivery of the process): loading it is the mock's own
+    // set-up, not the receiver's time to answer.
+    let startedAtMs = now();
     const outcome: OutcomeOf = (errorKind, responseStatus = null, excerpt = null) => ({
       success: errorKind === null,
       responseStatus,
@@ -62,6 +64,7 @@ export class UndiciTransport implements Transport {
     if (guard && isIP(host) && guard.refuses(host, host)) return outcome('BlockedEndpoint', null, BLOCKED_EXCERPT);
 
     const dispatcher = await this.dispatcher(guard);
+    startedAtMs = now();
     // One deadline for the whole attempt: it settles the attempt at once, wherever the request is (still connecting
     // included), and aborts it as soon as undici lets it (./excerpt-handler.ts).
     return new Promise<AttemptOutcome>((resolve) => {

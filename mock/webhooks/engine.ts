@@ -16,7 +16,8 @@ import { FairSlots, slotBounds, type TenantLoad } from './fair-slots.js';
 import type { Signer } from './signer.js';
 import { laterIso, placeAttempt } from './timeline.js';
 import { realTimers, type Timers } from './timers.js';
-import type { Transport } from './transport.js';
+import type { DeliveryRequest, Transport } from './transport.js';
+import type { AttemptObserver, AttemptWatch } from './observer.js';
 
 /** Settings of the delivery engine. */
 interface WebhookEngineOptions {
@@ -94,7 +95,9 @@ export class WebhookEngine {
   private readonly clock: Clock;
   private readonly transport: Transport;
   private readonly signer: Signer;
-  private readonly timers: Timers;
+  readonly timers: Timers;
+  /** Told of each attempt as it goes out, and of its outcome (client checks: mock/client-checks/deliveries.ts). */
+  observer: AttemptObserver | undefined;
   private readonly schedulers: SchedulerFactory<Job>;
   private readonly refresh: ((org: string) => Promise<unknown>) | undefined;
   /** Whether the schedules are not this process's own (given by the composition root: a replicated mock). */
@@ -346,7 +349,10 @@ export class WebhookEngine {
         await this.refresh(tenant.org).catch(() => undefined);
         if (!this.live(rt)) return undefined;
       }
-      return this.transport.send(request);
+      const seen = this.observer?.(tenant, notification, request);
+      const sent = await this.transport.send(request);
+      seen?.(sent);
+      return sent;
     });
     // Undefined: the tenant was reset or evicted while the attempt waited for its slot; nothing was sent.
     if (!outcome) return;
@@ -367,6 +373,18 @@ export class WebhookEngine {
     recordAttempt(tenant, current, job, outcome, placed, transition, this.options.maxAttemptsPerNotification);
     if (transition.decided && transition.next)
       this.enqueue(tenant, id, { ...transition.next, queuedAt: placed.endedAt, queuedAtReal: this.clock.now() });
+  }
+
+  /** A request delivering no notification (client checks), through the slots and transport; never stored nor retried. */
+  sendExtra(tenant: TenantState, request: DeliveryRequest, sending: () => AttemptWatch | null): void {
+    const live = () => !this.closed && this.store.peek(tenant.org) === tenant;
+    if (!live()) return;
+    this.track(
+      this.slots.run(tenant.org, originOf(request.endpoint), async () => {
+        const seen = live() ? sending() : null;
+        if (seen) seen(await this.transport.send(request));
+      }),
+    );
   }
 
   private drop(org: string): void {

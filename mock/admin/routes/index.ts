@@ -1,5 +1,6 @@
 import type { AdminContext, AdminInstance } from '../context.js';
 import { registerApiKeys } from './api-keys.js';
+import { registerClientChecks } from './client-checks.js';
 import { registerClock } from './clock.js';
 import { registerCoverage } from './coverage.js';
 import { registerEvents } from './events.js';
@@ -32,4 +33,5 @@ export const ADMIN_ROUTES: readonly ((admin: AdminInstance, context: AdminContex
   registerApiKeys,
   registerWebhookSecret,
   registerEvents,
+  registerClientChecks,
 ];

@@ -38,6 +38,11 @@ const JournalEntry = Type.Object(
           'what was cut to the bounds of an entry: the URL beyond 2,048 characters, a header value beyond 512 or the headers beyond 2,048 together, the body beyond 4,096; absent when nothing was',
       }),
     ),
+    injected: Type.Optional(
+      Type.Literal(true, {
+        description: 'a 429 the client checks injected (profile `certify`), not an answer of the API; absent otherwise',
+      }),
+    ),
   },
   {
     description:

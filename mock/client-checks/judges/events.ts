@@ -2,14 +2,16 @@ import type { Evidence } from '../../../common/report/types.js';
 import { EVENT_READS } from '../reads.js';
 import type { ObservedSubscription } from '../trace.js';
 import { checkDef } from './defs.js';
-import { readsOf } from './receiver.js';
+import { firstDeliveries, readsOf } from './notifications.js';
 import { deliveryEvidence, failed, is2xx, notExercised, passed, plural, type Judge } from './support.js';
 
-/** client.reads-after-notification: after an accepted delivery the client reads the named entity within the window. */
+/**
+ * client.reads-after-notification: after an accepted delivery the client reads the named entity within the window.
+ * Only the first delivery of an event is judged: a receiver drops a later one of the same event id (the mock's
+ * retry of a delivery it refused, say) and has nothing to read after it.
+ */
 export const readsAfterNotification: Judge = (trace, options, now) => {
-  const readable = trace.deliveries.filter(
-    (d) => (d.kind === 'valid' || d.kind === 'raw-sensitive') && d.entity !== undefined && EVENT_READS.has(d.eventName),
-  );
+  const readable = firstDeliveries(trace).filter((d) => d.entity !== undefined && EVENT_READS.has(d.eventName));
   const evidence: Evidence[] = [];
   let decided = 0;
   for (const d of readable) {

@@ -16,7 +16,7 @@ import { retryAfterRetries, retryAfterWait } from './retry.js';
 import type { Judge } from './support.js';
 
 /** The judge of each check of the table. */
-export const JUDGES: Readonly<Record<string, Judge>> = {
+const JUDGES: Readonly<Record<string, Judge>> = {
   'client.auth-bearer': authBearer,
   'client.body-content-type': bodyContentType,
   'client.paging-bounds': pagingBounds,

@@ -1,31 +1,12 @@
 import type { Evidence } from '../../../common/report/types.js';
-import { EVENT_READS } from '../reads.js';
-import { FORGED_KINDS, type JudgeOptions, type ObservedDelivery, type ObservedRequest, type Trace } from '../trace.js';
+import { FORGED_KINDS, type ObservedDelivery, type Trace } from '../trace.js';
 import { checkDef } from './defs.js';
-import { deliveryEvidence, failed, is2xx, judged, names, notExercised, passed, plural, type Judge } from './support.js';
+import { readsOf, windowEnd } from './notifications.js';
+import { retries } from './retry.js';
+import { deliveryEvidence, failed, is2xx, notExercised, passed, plural, type Judge } from './support.js';
 
 const ofKind = (trace: Trace, kinds: readonly string[]) => trace.deliveries.filter((d) => kinds.includes(d.kind));
 const answered = (d: ObservedDelivery) => d.answer !== undefined;
-
-/** The end of the window in which a delivery's reads are counted (its answer, or its sending, plus the window). */
-export function windowEnd(d: ObservedDelivery, options: JudgeOptions): number {
-  return (d.answer?.at ?? d.sentAt) + options.readWithinMs;
-}
-
-/** Reads of the entity a delivery names (by the operation that reads it, else any request naming it) in a span. */
-export function readsOf(trace: Trace, d: ObservedDelivery, from: number, to: number): ObservedRequest[] {
-  const entity = d.entity;
-  if (!entity) return [];
-  const op = EVENT_READS.get(d.eventName)?.operationId;
-  return judged(trace).filter(
-    (r) =>
-      r.at >= from &&
-      r.at < to &&
-      r.method !== 'DELETE' &&
-      (op === undefined || r.operationId === op) &&
-      names(r, entity.value),
-  );
-}
 
 /** Deliveries of some kinds answered 2xx: pass, else the evidence (the unanswered ones are pending). */
 function answered2xx(trace: Trace, id: string, kinds: readonly string[], what: string) {
@@ -109,12 +90,17 @@ function firstOf(trace: Trace, dup: ObservedDelivery): ObservedDelivery | undefi
 /**
  * client.receiver-dedup: a duplicate (same event id) is answered 2xx and not processed twice: when reads of the
  * entity followed the first delivery before the duplicate came, as many do not follow the duplicate (until the
- * window ends or another event names the entity).
+ * window ends or another event names the entity). The retry of a read refused with 429 is that read again, not a
+ * new one: it is not counted (a read refused while processing the first delivery is sent again after the delay,
+ * which may well be after the duplicate came).
  */
 export const receiverDedup: Judge = (trace, options, now) => {
   const dups = ofKind(trace, ['duplicate']);
   const decided = dups.filter((d) => answered(d) && now > windowEnd(d, options));
   if (decided.length === 0) return notExercised(checkDef('client.receiver-dedup'), dups.length);
+  const again = retries(trace, options);
+  const reads = (d: ObservedDelivery, from: number, to: number) =>
+    readsOf(trace, d, from, to).filter((r) => !again.has(r.seq)).length;
   const evidence: Evidence[] = [];
   for (const dup of decided) {
     if (!is2xx(dup)) {
@@ -132,8 +118,8 @@ export const receiverDedup: Judge = (trace, options, now) => {
         d.entity.value === dup.entity?.value,
     );
     const end = Math.min(windowEnd(dup, options), next?.sentAt ?? Number.POSITIVE_INFINITY);
-    const before = readsOf(trace, first, first.sentAt, dup.sentAt).length;
-    const after = readsOf(trace, dup, dup.sentAt, end).length;
+    const before = reads(first, first.sentAt, dup.sentAt);
+    const after = reads(dup, dup.sentAt, end);
     if (before > 0 && after >= before)
       evidence.push(
         deliveryEvidence(

@@ -20,7 +20,7 @@ export const authBearer: Judge = (trace) => {
             ? 'a token without a scheme'
             : r.auth.shape === 'other'
               ? `a token under the scheme ${r.auth.scheme ?? ''}`
-              : `the scheme ${r.auth.scheme ?? ''} without exactly one token after one space`,
+              : `the scheme ${r.auth.scheme ?? ''} without exactly one token after it`,
         ),
       ),
     );

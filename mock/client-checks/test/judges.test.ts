@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { JUDGES } from '../judges/index.js';
+import { judgeAll } from '../judges/index.js';
+import { pendingOf } from '../pending.js';
 import type { Trace } from '../trace.js';
-import { delivery, LATER, OPTIONS, page, readSku, req, subscription, trace } from './traces.js';
+import { delivery, LATER, OPTIONS, page, readSku, refusedSku, req, subscription, trace } from './traces.js';
 
 const judge = (id: string, t: Trace, now = LATER) => {
-  const j = JUDGES[id];
+  const j = judgeAll(t, OPTIONS, now).find((r) => r.id === id);
   if (!j) throw new Error(id);
-  return j(t, OPTIONS, now);
+  return j;
 };
 
 /** A skip says it was not exercised and what would exercise it. */
@@ -149,10 +150,69 @@ describe('client.retry-after-wait and client.retry-after-retries', () => {
     expect(early.outcome).toBe('skip');
     expect(early.reason).toMatch(/^not judged yet: 1 observation pending/);
   });
+  it('fail a refused request sent again only after the window that follows the delay', () => {
+    const late = judge('client.retry-after-retries', trace({ requests: [refused(100), page(2, 3, { at: 6300 })] }));
+    expect(late.outcome).toBe('fail');
+    expect(late.evidence[0]?.message).toMatch(/not sent again within 5000 ms after the delay/);
+    expect(late.evidence[0]?.actual).toMatch(/^sent again \d+ ms after the delay \(request \d+\)$/);
+  });
   it('judge a real 429 too, never one forced with Prefer', () => {
     const real = { ...refused(100), answeredBy: 'api' as const };
     expect(judge('client.retry-after-wait', trace({ requests: [real, page(2, 3, { at: 200 })] })).outcome).toBe('fail');
     expectSkip('client.retry-after-wait', trace({ requests: [{ ...refused(100), answeredBy: 'prefer' }] }));
+  });
+});
+
+describe('client.retry-after-wait and client.retry-after-retries: the same request for another reason', () => {
+  // A read of SKU-1 refused at 100 (its delay passes at 1101); a delivery of a new event naming SKU-1 at 1500.
+  const newEvent = () => delivery({ eventId: 'e2', sentAt: 1500, answer: { status: 204, at: 1510 } });
+  it('do not take the read a new event prompted for the retry of a client that never retries', () => {
+    const t = trace({ requests: [refusedSku('SKU-1', 100), readSku('SKU-1', 1600)], deliveries: [newEvent()] });
+    const j = judge('client.retry-after-retries', t);
+    expect(j.outcome).toBe('fail');
+    expect(j.evidence[0]?.message).toMatch(/refused with 429 and never sent again/);
+  });
+  it('pass a client that retries and also reads the entity a new event names', () => {
+    const t = trace({
+      requests: [refusedSku('SKU-1', 100), readSku('SKU-1', 1150), readSku('SKU-1', 1600)],
+      deliveries: [newEvent()],
+    });
+    expect(judge('client.retry-after-wait', t).outcome).toBe('pass');
+    expect(judge('client.retry-after-retries', t).outcome).toBe('pass');
+  });
+  it('do not take the read of a new event within the delay for an early retry', () => {
+    const early = delivery({ eventId: 'e2', sentAt: 300, answer: { status: 204, at: 310 } });
+    const t = trace({
+      requests: [refusedSku('SKU-1', 100), readSku('SKU-1', 350), readSku('SKU-1', 1150)],
+      deliveries: [early],
+    });
+    expect(judge('client.retry-after-wait', t).outcome).toBe('pass');
+    expect(judge('client.retry-after-retries', t).outcome).toBe('pass');
+  });
+  it('explain one read per new event: a re-send at once is still early', () => {
+    const early = delivery({ eventId: 'e2', sentAt: 102, answer: { status: 204, at: 110 } });
+    const t = trace({
+      requests: [refusedSku('SKU-1', 100), readSku('SKU-1', 105), readSku('SKU-1', 120)],
+      deliveries: [early],
+    });
+    expect(judge('client.retry-after-wait', t).outcome).toBe('fail');
+  });
+  it('explain nothing by a delivery of an event seen before: the duplicate, the retry of a notification', () => {
+    const first = delivery({ eventId: 'e1', sentAt: 50, answer: { status: 204, at: 60 } });
+    const dup = delivery({ eventId: 'e1', kind: 'duplicate', sentAt: 300, answer: { status: 204, at: 310 } });
+    const again = delivery({ eventId: 'e1', sentAt: 400, answer: { status: 204, at: 410 } });
+    const t = trace({
+      requests: [refusedSku('SKU-1', 100), readSku('SKU-1', 420)],
+      deliveries: [first, dup, again],
+    });
+    expect(judge('client.retry-after-wait', t).outcome).toBe('fail');
+    expect(judge('client.retry-after-retries', t).outcome).toBe('pass');
+  });
+  it('explain nothing by a delivery naming another entity, or sent before the refused request', () => {
+    const other = delivery({ eventId: 'e2', sentAt: 1500, entity: { field: 'skuReference', value: 'SKU-2' } });
+    const before = delivery({ eventId: 'e3', sentAt: 90, answer: { status: 204, at: 95 } });
+    const t = trace({ requests: [refusedSku('SKU-1', 100), readSku('SKU-1', 1600)], deliveries: [before, other] });
+    expect(judge('client.retry-after-retries', t).outcome).toBe('pass');
   });
 });
 
@@ -218,6 +278,39 @@ describe('receiver checks', () => {
     expect(judge('client.receiver-dedup', trace({ deliveries: [first, refused] })).outcome).toBe('fail');
     expectSkip('client.receiver-dedup', trace({ deliveries: [first] }));
   });
+  describe('client.receiver-dedup when the read after the first delivery was refused with 429', () => {
+    // The first delivery at 1000; its read at 1100 refused (delay 1 s, due 2101); the duplicate at 2020.
+    const first = () => delivery({ eventId: 'e1', sentAt: 1000, answer: { status: 204, at: 1010 } });
+    const dup = () => delivery({ eventId: 'e1', kind: 'duplicate', sentAt: 2020, answer: { status: 204, at: 2030 } });
+    it('does not count the retry of the refused read, which lands after the duplicate', () => {
+      const t = trace({
+        deliveries: [first(), dup()],
+        requests: [refusedSku('SKU-1', 1100), readSku('SKU-1', 2110)],
+      });
+      expect(judge('client.receiver-dedup', t).outcome).toBe('pass');
+      expect(judge('client.retry-after-retries', t).outcome).toBe('pass');
+    });
+    it('counts a retry refused again as the same read too', () => {
+      const t = trace({
+        deliveries: [first(), dup()],
+        requests: [refusedSku('SKU-1', 1100), refusedSku('SKU-1', 2110), readSku('SKU-1', 3120)],
+      });
+      expect(judge('client.receiver-dedup', t).outcome).toBe('pass');
+    });
+    it('still fails a receiver that reads again after the duplicate: one retry per refusal', () => {
+      for (const processedAt of [2040, 2120]) {
+        const t = trace({
+          deliveries: [first(), dup()],
+          requests: [refusedSku('SKU-1', 1100), readSku('SKU-1', 2110), readSku('SKU-1', processedAt)].sort(
+            (a, b) => a.at - b.at,
+          ),
+        });
+        const j = judge('client.receiver-dedup', t);
+        expect(j.outcome, `read again at ${processedAt}`).toBe('fail');
+        expect(j.evidence[0]?.actual).toBe('1 after the duplicate');
+      }
+    });
+  });
 });
 
 describe('events checks', () => {
@@ -232,6 +325,23 @@ describe('events checks', () => {
     // An event no operation reads is left out.
     const order = delivery({ eventName: 'Production.Order.Finished', entity: { field: 'orderId', value: 'o1' } });
     expectSkip('client.reads-after-notification', trace({ deliveries: [order] }));
+  });
+  it('client.reads-after-notification: judges the first delivery of an event only, not a retry of it', () => {
+    // Refused (500) after the receiver stored it and read the SKU; the mock's retry 5 s later is dropped as seen.
+    const refused = delivery({ eventId: 'e1', sentAt: 1000, answer: { status: 500, at: 1010 } });
+    const retried = delivery({ eventId: 'e1', sentAt: 6010, answer: { status: 204, at: 6020 } });
+    const t = trace({ deliveries: [refused, retried], requests: [readSku('SKU-1', 1100)] });
+    expect(judge('client.reads-after-notification', t).outcome).toBe('pass');
+    expect(pendingOf(t, OPTIONS, 6100)).toEqual([]);
+    // Accepted, read, then delivered again (a manual retry): the second delivery is not a new notification.
+    const accepted = delivery({ eventId: 'e2', sentAt: 1000 });
+    const again = delivery({ eventId: 'e2', sentAt: 20_000, answer: { status: 204, at: 20_010 } });
+    const twice = trace({ deliveries: [accepted, again], requests: [readSku('SKU-1', 1100)] });
+    expect(judge('client.reads-after-notification', twice).outcome).toBe('pass');
+    // The raw-sensitive delivery is a new event (an id of its own): judged.
+    const raw = delivery({ eventId: 'e3', kind: 'raw-sensitive', sentAt: 30_000 });
+    const unread = trace({ deliveries: [accepted, raw], requests: [readSku('SKU-1', 1100)] });
+    expect(judge('client.reads-after-notification', unread).outcome).toBe('fail');
   });
   it('client.event-names-from-versions: a subscription before any read of the events endpoints fails', () => {
     expect(

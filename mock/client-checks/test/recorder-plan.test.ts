@@ -10,14 +10,40 @@ import {
   rawSensitiveBody,
 } from '../plan.js';
 import { EVENT_READS } from '../reads.js';
-import { authShape, ClientTraceRecorder } from '../recorder.js';
+import { ClientTraceRecorder } from '../recorder.js';
 
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl';
 
+/** The shape the recorder keeps of an Authorization header. */
+const authShape = (authorization: string) =>
+  new ClientTraceRecorder().request({
+    at: 0,
+    answeredAt: 0,
+    method: 'GET',
+    path: '/v1/items/skus',
+    rawQuery: '',
+    authorization,
+    apiKey: false,
+    status: 200,
+    answeredBy: 'api',
+  }).auth;
+
 describe('the recorder', () => {
+  it('reads Bearer with one or more spaces before the token, in any case (RFC 9110 section 11.4, RFC 6750)', () => {
+    expect(authShape(`Bearer  ${JWT}`)).toEqual({ shape: 'bearer', scheme: 'Bearer', jwt: true });
+    expect(authShape(`BEARER    ${JWT}`)).toEqual({ shape: 'bearer', scheme: 'BEARER', jwt: true });
+    // Whitespace around a field value is not part of it (RFC 9110 section 5.5).
+    expect(authShape(` Bearer ${JWT}\t`).shape).toBe('bearer');
+    // Still malformed: no token, a separator other than spaces, more than one word after the scheme.
+    expect(authShape('Bearer   ').shape).toBe('bearer-malformed');
+    expect(authShape(`Bearer\t${JWT}`).shape).toBe('bearer-malformed');
+    expect(authShape(`Bearer  ${JWT} extra`).shape).toBe('bearer-malformed');
+    // A bearer token without a scheme, or under another scheme, is still not Bearer <token>.
+    expect(authShape(`  ${JWT}`)).toEqual({ shape: 'no-scheme', jwt: true });
+    expect(authShape(`Token  ${JWT}`)).toEqual({ shape: 'other', scheme: 'Token', jwt: true });
+  });
   it('keeps the shape of the Authorization header, never the token', () => {
     expect(authShape(`bearer ${JWT}`)).toEqual({ shape: 'bearer', scheme: 'bearer', jwt: true });
-    expect(authShape(`Bearer  ${JWT}`).shape).toBe('bearer-malformed');
     expect(authShape('Bearer').shape).toBe('bearer-malformed');
     expect(authShape(JWT)).toEqual({ shape: 'no-scheme', jwt: true });
     expect(authShape('Basic dXNlcjpwYXNz')).toEqual({ shape: 'other', scheme: 'Basic', jwt: false });
@@ -99,12 +125,12 @@ describe('the perturbation plan', () => {
     });
   });
   it('follows each delivery with a duplicate, and the first of a subscription with the forged and raw ones', () => {
-    expect(deliveriesAfter(1, 'sub', false)).toEqual([{ kind: 'duplicate', afterMs: DUPLICATE_AFTER_MS }]);
-    const first = deliveriesAfter(1, 'sub', true);
+    expect(deliveriesAfter(1, 1, false)).toEqual([{ kind: 'duplicate', afterMs: DUPLICATE_AFTER_MS }]);
+    const first = deliveriesAfter(1, 1, true);
     expect(first.map((d) => d.kind).sort()).toEqual(['duplicate', 'hex-63', 'non-hex', 'raw-sensitive', 'wrong-key']);
-    expect(deliveriesAfter(1, 'sub', true)).toEqual(first);
-    expect(forgedEntityValue(1, 'sub', 'hex-63')).toBe(forgedEntityValue(1, 'sub', 'hex-63'));
-    expect(forgedEntityValue(1, 'sub', 'hex-63')).not.toBe(forgedEntityValue(1, 'sub', 'non-hex'));
+    expect(deliveriesAfter(1, 1, true)).toEqual(first);
+    expect(forgedEntityValue(1, 1, 'hex-63')).toBe(forgedEntityValue(1, 1, 'hex-63'));
+    expect(forgedEntityValue(1, 1, 'hex-63')).not.toBe(forgedEntityValue(1, 1, 'non-hex'));
   });
   it('signs forged deliveries so that no correct receiver accepts them', () => {
     const body = '{"id":"e"}';

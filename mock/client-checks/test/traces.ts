@@ -53,11 +53,22 @@ export function delivery(over: Partial<ObservedDelivery> = {}): ObservedDelivery
 }
 
 /** A read of a SKU by its reference (listSkus filtered on it). */
-export function readSku(reference: string, at: number): ObservedRequest {
+export function readSku(reference: string, at: number, over: Partial<ObservedRequest> = {}): ObservedRequest {
   return req({
     at,
     rawQuery: `filterBy=reference%5BEquals%5D${reference}`,
     list: { filterBy: `reference[Equals]${reference}` },
+    ...over,
+  });
+}
+
+/** A read of a SKU answered with an injected 429 that indicated a delay of 1 s. */
+export function refusedSku(reference: string, at: number): ObservedRequest {
+  return readSku(reference, at, {
+    answeredAt: at + 1,
+    status: 429,
+    answeredBy: 'injected',
+    retryAfter: { header: 'Retry-After', delayMs: 1000 },
   });
 }
 
