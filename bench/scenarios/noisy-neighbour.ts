@@ -184,7 +184,7 @@ export const noisyNeighbourScenario: ScenarioDef = {
   description: `one tenant at its rate limit (${RATE_PER_S}/s) sends the worst it can (fan-out to silent receivers, 1 MB invalid bodies, expired tokens, 15 KB headers, never-repeated 250-term filters); another tenant's list p99 and event-to-delivery p50 against its quiet values, and the mock's heap`,
   async run(ctx) {
     const n = ctx.settings.noisy;
-    const ours = await startOurs({ flags: ['--rate-limit', `${RATE_PER_S}/1s`] });
+    const ours = await startOurs({ flags: ['--rate-limit', `${RATE_PER_S}/1s`], profileDir: ctx.profileDir });
     const healthy = new Receiver();
     const silent = new SilentReceiver();
     await Promise.all([healthy.start(), silent.start()]);

@@ -18,49 +18,7 @@ import { laterIso, placeAttempt } from './timeline.js';
 import { realTimers, type Timers } from './timers.js';
 import type { DeliveryRequest, Transport } from './transport.js';
 import type { AttemptObserver, AttemptWatch } from './observer.js';
-
-/** Settings of the delivery engine. */
-interface WebhookEngineOptions {
-  /** Delay before each automatic attempt, seconds, each relative to the previous attempt's due time (first: to creation). */
-  readonly retrySchedule: readonly number[];
-  /** Most attempts in flight at once, over all tenants and receivers. */
-  readonly concurrency: number;
-  /** Most attempts of one tenant in flight at once (null or absent: the default of ./fair-slots.ts `slotBounds`). */
-  readonly perTenantConcurrency?: number | null;
-  /**
-   * Most attempts of one tenant in flight at once to one receiver (one origin: scheme, host and port); null or
-   * absent: the default of ./fair-slots.ts `slotBounds`.
-   */
-  readonly perEndpointConcurrency?: number | null;
-  /**
-   * Most notifications a tenant keeps; beyond it the oldest finished ones (Success or Failure) are forgotten with
-   * their attempts, so a long-running mock under webhook traffic stays bounded. Pending ones are always kept.
-   */
-  readonly maxNotificationsPerTenant?: number;
-  /** Most Pending notifications a tenant keeps; beyond it the oldest are ended as Failure (pending-bound.ts). */
-  readonly maxPendingPerTenant?: number;
-  /** Most attempts kept in a notification's record; beyond it the oldest is dropped (record.ts). */
-  readonly maxAttemptsPerNotification?: number;
-}
-
-/** The parts the engine composes, injected by the composition root (mock/server.ts) or a test. */
-interface WebhookEngineParts {
-  /** Real time (the tenants' virtual clocks run on it). */
-  readonly clock: Clock;
-  /** Sends the requests; closed with the engine. */
-  readonly transport: Transport;
-  /** Signs each body. */
-  readonly signer: Signer;
-  /** Default: Node's timers. */
-  readonly timers?: Timers;
-  /** Makes each tenant's schedule; default an in-memory `TenantScheduler` (a replicated mock shares one in Redis). */
-  readonly schedulers?: SchedulerFactory<Job>;
-  /**
-   * Brings a tenant up to date with what other processes did (a replicated mock: a reset made on another replica
-   * drops this copy), before an attempt that waited for its slot is sent; absent: this process sees every reset.
-   */
-  readonly refresh?: (org: string) => Promise<unknown>;
-}
+import type { WebhookEngineOptions, WebhookEngineParts } from './engine-options.js';
 
 /**
  * The webhook model of the reference, made real (Events, point 4; States and transitions): each event fans out to
@@ -141,7 +99,11 @@ export class WebhookEngine {
     const ended = endOldestPending(tenant, this.options.maxPendingPerTenant);
     if (ended.length > 0) {
       const scheduler = this.runtime(tenant).scheduler;
-      for (const id of ended) scheduler.cancel(id);
+      for (const id of ended) {
+        scheduler.cancel(id);
+        // And an attempt already waiting for a delivery slot never starts (behind silent receivers it would wait long).
+        this.slots.cancelKey(tenant.org, id);
+      }
     }
     trimHistory(tenant, this.options.maxNotificationsPerTenant);
     return emission;
@@ -341,20 +303,28 @@ export class WebhookEngine {
     const tenant = rt.tenant;
     const notification = tenant.notifications.get(id);
     if (!notification) return;
-    const body = serialisePayload(notification.payload);
-    const request = deliveryRequest(notification, body, this.signer.sign(body, tenant.webhookSecret));
-    const outcome = await this.slots.run(tenant.org, originOf(notification.endpoint), async (waited) => {
-      if (waited && this.refresh) {
-        // A reset seen only by another process while this attempt waited: catch up, and send nothing if it was.
-        await this.refresh(tenant.org).catch(() => undefined);
-        if (!this.live(rt)) return undefined;
-      }
-      const seen = this.observer?.(tenant, notification, request);
-      const sent = await this.transport.send(request);
-      seen?.(sent);
-      return sent;
-    });
-    // Undefined: the tenant was reset or evicted while the attempt waited for its slot; nothing was sent.
+    // Signed once the slot is taken: an attempt waiting for one holds no body (notifications to silent receivers can
+    // queue by the thousand), and one whose notification ended meanwhile is dropped (`cancelKey`, `emit`).
+    const outcome = await this.slots.run(
+      tenant.org,
+      originOf(notification.endpoint),
+      async (waited) => {
+        if (waited && this.refresh) {
+          // A reset seen only by another process while this attempt waited: catch up, and send nothing if it was.
+          await this.refresh(tenant.org).catch(() => undefined);
+          if (!this.live(rt)) return undefined;
+        }
+        const body = serialisePayload(notification.payload);
+        const request = deliveryRequest(notification, body, this.signer.sign(body, tenant.webhookSecret));
+        const seen = this.observer?.(tenant, notification, request);
+        const sent = await this.transport.send(request);
+        seen?.(sent);
+        return sent;
+      },
+      id,
+    );
+    // Undefined: the tenant was reset or evicted, or the notification ended, while the attempt waited for its slot;
+    // nothing was sent.
     if (!outcome) return;
     const current = tenant.notifications.get(id);
     if (!current || this.store.peek(tenant.org) !== tenant || this.runtimes.get(tenant.org) !== rt) return;

@@ -38,41 +38,44 @@ export function slotBounds(global: number, perTenant?: number | null, perEndpoin
   return { global: g, perTenant: t, perEndpoint: e };
 }
 
-/** A first-in first-out queue with O(1) take (an array's `shift` is linear, and a silent receiver's lane grows long). */
-class Fifo<T> {
-  private items: (T | undefined)[] = [];
-  private head = 0;
+/**
+ * The attempts waiting in a lane, in arrival order, with O(1) take and O(1) removal of any one of them (a Set keeps
+ * insertion order): an attempt whose notification ended while it waited leaves at once instead of holding memory
+ * until its turn, which behind a silent receiver may never come soon.
+ */
+class WaitingQueue<T> {
+  private readonly items = new Set<T>();
 
   get size(): number {
-    return this.items.length - this.head;
+    return this.items.size;
   }
 
   push(item: T): void {
-    this.items.push(item);
+    this.items.add(item);
   }
 
   take(): T | undefined {
-    if (this.head >= this.items.length) return undefined;
-    const item = this.items[this.head];
-    this.items[this.head++] = undefined;
-    // Compact once the taken half dominates, so the array never holds more than twice what waits.
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
+    const item = this.items.values().next().value;
+    if (item !== undefined) this.items.delete(item);
     return item;
   }
 
+  remove(item: T): boolean {
+    return this.items.delete(item);
+  }
+
   drain(): T[] {
-    const rest = this.items.slice(this.head) as T[];
-    this.items = [];
-    this.head = 0;
+    const rest = [...this.items];
+    this.items.clear();
     return rest;
   }
 }
 
 /** An attempt waiting for a slot. */
 interface Waiter {
+  /** What the attempt may be cancelled by while it waits (its notification), if anything. */
+  readonly key: string | undefined;
+  readonly endpoint: string;
   start(): void;
   cancel(): void;
 }
@@ -80,7 +83,7 @@ interface Waiter {
 /** A tenant's attempts to one receiver: in flight, and waiting in arrival order. */
 interface Lane {
   active: number;
-  readonly waiting: Fifo<Waiter>;
+  readonly waiting: WaitingQueue<Waiter>;
 }
 
 /** A tenant's lanes, and its receivers whose next attempt may start, in turn order. */
@@ -89,6 +92,8 @@ interface TenantLanes {
   waiting: number;
   readonly lanes: Map<string, Lane>;
   readonly ready: Set<string>;
+  /** The waiting attempts by key (`run`'s `key`), for `cancelKey`. */
+  readonly byKey: Map<string, Set<Waiter>>;
 }
 
 /** Attempts of one tenant, as the slots see them. */
@@ -108,18 +113,25 @@ export class FairSlots {
 
   /**
    * Runs `task` once a slot of `tenant` and its receiver `endpoint` is free and its turn comes (told whether it had
-   * to wait for it); resolves with the task's result, or `undefined` when the tenant's waiting attempts were
-   * cancelled before this one started.
+   * to wait for it); resolves with the task's result, or `undefined` when the attempt was cancelled before it started
+   * (the tenant's waiting attempts, `cancel`, or those of `key`, `cancelKey`).
    */
-  run<T>(tenant: string, endpoint: string, task: (waited: boolean) => Promise<T>): Promise<T | undefined> {
+  run<T>(
+    tenant: string,
+    endpoint: string,
+    task: (waited: boolean) => Promise<T>,
+    key?: string,
+  ): Promise<T | undefined> {
     return new Promise<T | undefined>((resolve, reject) => {
       const lanes = this.lanesOf(tenant);
       let lane = lanes.lanes.get(endpoint);
       if (!lane) {
-        lane = { active: 0, waiting: new Fifo<Waiter>() };
+        lane = { active: 0, waiting: new WaitingQueue<Waiter>() };
         lanes.lanes.set(endpoint, lane);
       }
       const waiter = {
+        key,
+        endpoint,
         /** Whether the attempt waited for its slot (false: it started in this call). */
         waited: false,
         start: () => {
@@ -135,6 +147,11 @@ export class FairSlots {
         cancel: () => resolve(undefined),
       };
       lane.waiting.push(waiter);
+      if (key !== undefined) {
+        const same = lanes.byKey.get(key) ?? new Set<Waiter>();
+        lanes.byKey.set(key, same);
+        same.add(waiter);
+      }
       lanes.waiting++;
       this.waitingCount++;
       this.review(tenant, lanes, endpoint, lane);
@@ -155,10 +172,38 @@ export class FairSlots {
     this.waitingCount -= lanes.waiting;
     lanes.waiting = 0;
     lanes.ready.clear();
+    lanes.byKey.clear();
     this.turns.delete(tenant);
     if (lanes.active === 0) this.tenants.delete(tenant);
     for (const waiter of dropped) waiter.cancel();
     return dropped.length;
+  }
+
+  /**
+   * Drops the waiting attempts of a tenant run with `key` (they resolve `undefined`, never start); one in flight
+   * finishes. Returns how many were dropped.
+   */
+  cancelKey(tenant: string, key: string): number {
+    const lanes = this.tenants.get(tenant);
+    const waiters = lanes?.byKey.get(key);
+    if (!lanes || !waiters) return 0;
+    lanes.byKey.delete(key);
+    let dropped = 0;
+    for (const waiter of waiters) {
+      const lane = lanes.lanes.get(waiter.endpoint);
+      if (!lane?.waiting.remove(waiter)) continue;
+      dropped++;
+      lanes.waiting--;
+      this.waitingCount--;
+      if (lane.waiting.size === 0) {
+        lanes.ready.delete(waiter.endpoint);
+        if (lane.active === 0) lanes.lanes.delete(waiter.endpoint);
+      }
+      waiter.cancel();
+    }
+    if (lanes.ready.size === 0) this.turns.delete(tenant);
+    if (lanes.active === 0 && lanes.waiting === 0) this.tenants.delete(tenant);
+    return dropped;
   }
 
   /** Attempts in flight and waiting, over all tenants. */
@@ -188,6 +233,11 @@ export class FairSlots {
       lanes.ready.delete(endpoint);
       const lane = lanes.lanes.get(endpoint) as Lane;
       const waiter = lane.waiting.take() as Waiter;
+      if (waiter.key !== undefined) {
+        const same = lanes.byKey.get(waiter.key);
+        same?.delete(waiter);
+        if (same?.size === 0) lanes.byKey.delete(waiter.key);
+      }
       lanes.waiting--;
       this.waitingCount--;
       lane.active++;
@@ -219,7 +269,7 @@ export class FairSlots {
   private lanesOf(tenant: string): TenantLanes {
     let lanes = this.tenants.get(tenant);
     if (!lanes) {
-      lanes = { active: 0, waiting: 0, lanes: new Map(), ready: new Set() };
+      lanes = { active: 0, waiting: 0, lanes: new Map(), ready: new Set(), byKey: new Map() };
       this.tenants.set(tenant, lanes);
     }
     return lanes;

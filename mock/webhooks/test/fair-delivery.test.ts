@@ -14,7 +14,7 @@ const EVENT = 'Warehouse.Shipment.Shipped';
  * An engine with 4 slots (2 per tenant, 1 per receiver of a tenant) whose transport holds every request to a
  * `silent` host until the test releases it, and answers any other at once.
  */
-function setUp() {
+function setUp(maxPendingPerTenant?: number) {
   const time = new FakeTime();
   const transport = new FakeTransport(time);
   const held: (() => void)[] = [];
@@ -25,7 +25,7 @@ function setUp() {
   const store = new Store({ seed: DEFAULT_SEED, skus: 5, maxTenants: 10, webhookKey: 'fair-test', clock: time });
   const engine = new WebhookEngine(
     store,
-    { retrySchedule: [0], concurrency: 4, perTenantConcurrency: 2, perEndpointConcurrency: 1 },
+    { retrySchedule: [0], concurrency: 4, perTenantConcurrency: 2, perEndpointConcurrency: 1, maxPendingPerTenant },
     { clock: time, transport, signer: hmacSigner, timers: time },
   );
   let subscriptions = 0;
@@ -54,6 +54,28 @@ function setUp() {
 }
 
 describe('fair delivery over tenants', () => {
+  it('drops the waiting attempts of notifications the Pending bound ended: what waits stays within the bound', async () => {
+    const { time, store, engine, subscribe, emit, sentTo, release } = setUp(5);
+    const noisy = store.tenant('noisy');
+    subscribe(noisy, 'http://silent-a/hook', 4);
+    // One event at a time, each one's attempts waiting for a slot before the next event ends the oldest notifications.
+    for (let i = 0; i < 30; i++) {
+      emit(noisy);
+      await time.settle();
+    }
+    // 120 notifications made, 5 Pending kept: 1 attempt in flight (one receiver, one slot; its notification may have
+    // ended since), and waiting only the attempts of the 5 Pending ones (119 waited before ended ones were dropped).
+    const load = engine.deliveryLoad().total;
+    expect(load.active).toBe(1);
+    expect(load.waiting).toBeLessThanOrEqual(5);
+    release();
+    await time.settle();
+    release();
+    await time.settle();
+    // Only attempts of notifications still Pending were ever sent after the first.
+    expect(sentTo('silent-a')).toBeLessThanOrEqual(7);
+  });
+
   it("gives a tenant whose receivers never answer only its share: another tenant's event is delivered at once", async () => {
     const { time, transport, store, engine, subscribe, emit, sentTo, release } = setUp();
     const noisy = store.tenant('noisy');

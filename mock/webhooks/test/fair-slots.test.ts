@@ -4,20 +4,48 @@ import { FairSlots, slotBounds } from '../fair-slots.js';
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 /** A task held until released; `started` says whether its slot came. */
-function held(slots: FairSlots, tenant: string, endpoint: string, log: string[]) {
+function held(slots: FairSlots, tenant: string, endpoint: string, log: string[], key?: string) {
   let release: () => void = () => undefined;
   const gate = new Promise<void>((resolve) => (release = resolve));
   const task = { started: false, release: () => release(), done: undefined as unknown as Promise<string | undefined> };
-  task.done = slots.run(tenant, endpoint, async () => {
-    task.started = true;
-    log.push(`${tenant}:${endpoint}`);
-    await gate;
-    return 'sent';
-  });
+  task.done = slots.run(
+    tenant,
+    endpoint,
+    async () => {
+      task.started = true;
+      log.push(`${tenant}:${endpoint}`);
+      await gate;
+      return 'sent';
+    },
+    key,
+  );
   return task;
 }
 
 describe('FairSlots', () => {
+  it('drops the waiting attempts of one key at once (a notification ended while it waited), and only those', async () => {
+    const slots = new FairSlots({ global: 4, perTenant: 1, perEndpoint: 1 });
+    const log: string[] = [];
+    const first = held(slots, 'a', 'x', log, 'n0');
+    const waiting = Array.from({ length: 5 }, (_, i) => held(slots, 'a', 'x', log, `n${i + 1}`));
+    const twice = held(slots, 'a', 'y', log, 'n3');
+    await tick();
+    expect(slots.loadOf('a')).toEqual({ active: 1, waiting: 6 });
+    expect(slots.cancelKey('a', 'n3')).toBe(2);
+    expect(slots.cancelKey('a', 'n0')).toBe(0); // in flight: it finishes
+    expect(slots.cancelKey('b', 'n1')).toBe(0);
+    expect(await waiting[2]?.done).toBeUndefined();
+    expect(await twice.done).toBeUndefined();
+    expect(slots.loadOf('a')).toEqual({ active: 1, waiting: 4 });
+    first.release();
+    for (const t of waiting) t.release();
+    await Promise.all([first.done, ...waiting.map((t) => t.done)]);
+    expect(log).toEqual(['a:x', 'a:x', 'a:x', 'a:x', 'a:x']);
+    expect(waiting[2]?.started).toBe(false);
+    expect(slots.load).toEqual({ active: 0, waiting: 0 });
+    expect([...slots.busyTenants()]).toEqual([]);
+  });
+
   it('derives the bounds: a quarter per tenant (at least 2), half of that per receiver, none above the one above', () => {
     expect(slotBounds(64)).toEqual({ global: 64, perTenant: 16, perEndpoint: 8 });
     expect(slotBounds(4)).toEqual({ global: 4, perTenant: 2, perEndpoint: 1 });

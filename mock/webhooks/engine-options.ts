@@ -1,0 +1,49 @@
+import type { Clock } from '../clock.js';
+import type { Job } from './runtime.js';
+import type { SchedulerFactory } from './scheduler.js';
+import type { Signer } from './signer.js';
+import type { Timers } from './timers.js';
+import type { Transport } from './transport.js';
+
+/** Settings of the delivery engine. */
+export interface WebhookEngineOptions {
+  /** Delay before each automatic attempt, seconds, each relative to the previous attempt's due time (first: to creation). */
+  readonly retrySchedule: readonly number[];
+  /** Most attempts in flight at once, over all tenants and receivers. */
+  readonly concurrency: number;
+  /** Most attempts of one tenant in flight at once (null or absent: the default of ./fair-slots.ts `slotBounds`). */
+  readonly perTenantConcurrency?: number | null;
+  /**
+   * Most attempts of one tenant in flight at once to one receiver (one origin: scheme, host and port); null or
+   * absent: the default of ./fair-slots.ts `slotBounds`.
+   */
+  readonly perEndpointConcurrency?: number | null;
+  /**
+   * Most notifications a tenant keeps; beyond it the oldest finished ones (Success or Failure) are forgotten with
+   * their attempts, so a long-running mock under webhook traffic stays bounded. Pending ones are always kept.
+   */
+  readonly maxNotificationsPerTenant?: number;
+  /** Most Pending notifications a tenant keeps; beyond it the oldest are ended as Failure (pending-bound.ts). */
+  readonly maxPendingPerTenant?: number;
+  /** Most attempts kept in a notification's record; beyond it the oldest is dropped (record.ts). */
+  readonly maxAttemptsPerNotification?: number;
+}
+
+/** The parts the engine composes, injected by the composition root (mock/server.ts) or a test. */
+export interface WebhookEngineParts {
+  /** Real time (the tenants' virtual clocks run on it). */
+  readonly clock: Clock;
+  /** Sends the requests; closed with the engine. */
+  readonly transport: Transport;
+  /** Signs each body. */
+  readonly signer: Signer;
+  /** Default: Node's timers. */
+  readonly timers?: Timers;
+  /** Makes each tenant's schedule; default an in-memory `TenantScheduler` (a replicated mock shares one in Redis). */
+  readonly schedulers?: SchedulerFactory<Job>;
+  /**
+   * Brings a tenant up to date with what other processes did (a replicated mock: a reset made on another replica
+   * drops this copy), before an attempt that waited for its slot is sent; absent: this process sees every reset.
+   */
+  readonly refresh?: (org: string) => Promise<unknown>;
+}
