@@ -1,14 +1,14 @@
 import { Command, type CommanderError } from 'commander';
-import { request } from 'undici';
-import { type MockKeys, mockKeyHeaders, mockKeyRefusal } from '../../common/mock-keys.js';
+import type { MockKeys } from '../../common/mock-keys.js';
 import { textReport } from '../../common/report/text.js';
 import { certificationReasons, idList, isBroken, makeVerdict } from '../../common/report/verdict.js';
 import { CLIENT_FAMILIES } from '../../mock/client-checks/checks.js';
 import { type ClientReport, clientReportHtml, clientReportJunit } from '../../mock/client-checks/report.js';
 import { START_BOUNDS } from '../../mock/client-checks/run.js';
 import { DEFAULT_MOCK_URL } from '../../mock/options.js';
+import { callMockAdmin } from '../mock-admin-call.js';
 import { duration, flag, integer } from '../options.js';
-import { checkWritableFile, oneLine } from '../preflight.js';
+import { checkWritableFile } from '../preflight.js';
 import { reportNameProblem, writeReportWith } from '../report-files.js';
 import { targetOptions } from '../target-options.js';
 
@@ -16,7 +16,6 @@ const NAME = 'opsapi client-checks';
 const PATH = '/__mock/client-checks';
 
 /** Longest one call to the mock's admin API may take (inferred: it answers in milliseconds; a hung one is a fault). */
-const CALL_TIMEOUT_MS = 15_000;
 /** How often `--wait` asks for the report again (inferred: pending windows last a second or more). */
 const POLL_MS = 250;
 
@@ -49,13 +48,6 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-/** The problem's `detail` (or `title`) of an answer, when its body is one. */
-function said(json: unknown): string | undefined {
-  const problem = json as { detail?: unknown; title?: unknown } | null | undefined;
-  const text = problem?.detail ?? problem?.title;
-  return typeof text === 'string' ? oneLine(text) : undefined;
-}
-
 /**
  * One call to `/__mock/client-checks*` for the token's tenant: the answer's JSON body, or one line and exit 2 (an
  * unreachable mock, refused keys or token, no checks running, an answer that is not the mock's).
@@ -63,47 +55,20 @@ function said(json: unknown): string | undefined {
 async function call(o: CommonFlags, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown> {
   const url = `${o.baseUrl.replace(/\/+$/, '')}${path}`;
   const keys: MockKeys = { adminKey: o.adminKey || undefined, teamKey: o.teamKey || undefined };
-  let res: Awaited<ReturnType<typeof request>>;
-  try {
-    res = await request(url, {
-      method,
-      headers: {
-        accept: 'application/json',
-        authorization: `Bearer ${o.token}`,
-        ...mockKeyHeaders(keys),
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-    });
-  } catch (error) {
-    fail(`cannot reach ${o.baseUrl}: ${oneLine(error)}`);
-  }
-  const text = await res.body.text().catch(() => '');
-  let json: unknown;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    fail(
-      `${method} ${url} answered ${res.statusCode} with a body that is not JSON; is it the mock, with its admin API on?`,
-    );
-  }
-  const detail = said(json);
-  const refusal = mockKeyRefusal(keys, {
-    status: res.statusCode,
-    wwwAuthenticate: res.headers['www-authenticate'],
-    detail,
-  });
-  if (refusal) fail(`${o.baseUrl}: ${refusal}`);
+  const {
+    status,
+    json,
+    said: detail,
+  } = await callMockAdmin({ baseUrl: o.baseUrl, method, path, body, keys, token: o.token }, fail);
   // The mock's 404 of a tenant without checks names their entity; any other 404 is a server without the route.
   const entity = (json as { parameters?: { entity?: unknown } } | undefined)?.parameters?.entity;
-  if (res.statusCode === 404 && entity === 'ClientChecks')
+  if (status === 404 && entity === 'ClientChecks')
     fail(`no client checks are running for the token's tenant; start them with ${NAME} start`);
-  if (res.statusCode === 404)
+  if (status === 404)
     fail(`${method} ${url} answered 404: is it a mock with client checks (a newer opsapi), with its admin API on?`);
-  if (res.statusCode === 401)
+  if (status === 401)
     fail(`the mock refused the token (401${detail ? `: ${detail}` : ''}): pass the tenant's access token in --token`);
-  if (res.statusCode >= 300) fail(`${method} ${url} answered ${res.statusCode}${detail ? `: ${detail}` : ''}`);
+  if (status >= 300) fail(`${method} ${url} answered ${status}${detail ? `: ${detail}` : ''}`);
   return json;
 }
 

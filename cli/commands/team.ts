@@ -1,15 +1,12 @@
 import { Command, type CommanderError } from 'commander';
-import { request } from 'undici';
-import { mockKeyHeaders, mockKeyRefusal } from '../../common/mock-keys.js';
 import { DEFAULT_MOCK_URL } from '../../mock/options.js';
+import { callMockAdmin } from '../mock-admin-call.js';
 import { flag, integer, orgName } from '../options.js';
-import { oneLine } from '../preflight.js';
 import { targetOptions } from '../target-options.js';
 
 const NAME = 'opsapi team';
 
 /** Longest a call to the mock's admin API may take (inferred: it answers in milliseconds; a hung one is a fault). */
-const CALL_TIMEOUT_MS = 15_000;
 
 /** A team as the mock shows it (docs/DESIGN.md, "Shared sandbox"). */
 interface Team {
@@ -46,43 +43,14 @@ async function call(
   body?: unknown,
 ): Promise<{ status: number; json: unknown }> {
   const url = `${o.baseUrl.replace(/\/+$/, '')}${path}`;
-  const keys = { adminKey: o.adminKey || undefined };
-  let res: Awaited<ReturnType<typeof request>>;
-  try {
-    res = await request(url, {
-      method,
-      headers: {
-        accept: 'application/json',
-        ...mockKeyHeaders(keys),
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-    });
-  } catch (error) {
-    fail(`cannot reach ${o.baseUrl}: ${oneLine(error)}`);
-  }
-  const text = await res.body.text().catch(() => '');
-  let json: unknown;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    fail(
-      `${method} ${url} answered ${res.statusCode} with a body that is not JSON; is it the mock, with its admin API on?`,
-    );
-  }
-  const detail = (json as { detail?: unknown } | undefined)?.detail;
-  const said = typeof detail === 'string' ? oneLine(detail) : undefined;
-  const refusal = mockKeyRefusal(keys, {
-    status: res.statusCode,
-    wwwAuthenticate: res.headers['www-authenticate'],
-    detail: said,
-  });
-  if (refusal) fail(`${o.baseUrl}: ${refusal}`);
-  if (res.statusCode === 404 && said === undefined)
+  const { status, json, said } = await callMockAdmin(
+    { baseUrl: o.baseUrl, method, path, body, keys: { adminKey: o.adminKey || undefined } },
+    fail,
+  );
+  if (status === 404 && said === undefined)
     fail(`${method} ${url} answered 404: is it a mock with teams (a newer opsapi), with its admin API on?`);
-  if (res.statusCode >= 300) fail(`${method} ${url} answered ${res.statusCode}${said ? `: ${said}` : ''}`);
-  return { status: res.statusCode, json };
+  if (status >= 300) fail(`${method} ${url} answered ${status}${said ? `: ${said}` : ''}`);
+  return { status, json };
 }
 
 /** The flags every subcommand takes: where the mock is and the operator's key. */
