@@ -6,7 +6,7 @@ import { oneLine } from './preflight.js';
 const CALL_TIMEOUT_MS = 15_000;
 
 /** What a call to the mock's admin API answered: its status, JSON body and the problem's words, if any. */
-export interface AdminAnswer {
+interface AdminAnswer {
   readonly status: number;
   readonly json: unknown;
   /** The problem's `detail` (or `title`) on one line, when the body is one. */
