@@ -6,6 +6,21 @@
  */
 export const REDACTED = '<redacted>';
 
+/**
+ * Headers whose values are credentials, wherever traffic is recorded or shown (the runner's report, the proxy's
+ * recordings, the mock's request journal): the API's two (Authentication: `Authorization: Bearer <JWT>`,
+ * `X-Api-Key`), the mock's admin and team keys, cookies and proxy credentials.
+ */
+export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
+  'authorization',
+  'proxy-authorization',
+  'x-api-key',
+  'x-admin-key',
+  'x-team-key',
+  'cookie',
+  'set-cookie',
+]);
+
 /** The options as a report shows them: credentials and header values redacted, callbacks left out. */
 export function redactOptions(options: object, secretKeys: ReadonlySet<string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -29,9 +44,12 @@ function decodedName(raw: string): string {
   }
 }
 
-/** Whether a query parameter carries a credential: those names, and any name ending in token, secret or apikey. */
-function isSecretParameter(name: string): boolean {
-  const plain = decodedName(name).toLowerCase().replace(/[-_]/g, '');
+/**
+ * Whether a query parameter, by its decoded name, carries a credential: `token`, `access_token`, `api_key`, `key`,
+ * `secret`, `signature`, and any name ending in token, secret or apikey (`id_token`, `client_secret`).
+ */
+export function isSecretParameter(name: string): boolean {
+  const plain = name.toLowerCase().replace(/[-_]/g, '');
   return (
     SECRET_PARAMETERS.has(plain) || plain.endsWith('token') || plain.endsWith('secret') || plain.endsWith('apikey')
   );
@@ -44,7 +62,7 @@ export function redactQueryString(raw: string): string {
     .map((part) => {
       const eq = part.indexOf('=');
       const name = eq === -1 ? part : part.slice(0, eq);
-      return eq !== -1 && isSecretParameter(name) ? `${name}=${REDACTED}` : part;
+      return eq !== -1 && isSecretParameter(decodedName(name)) ? `${name}=${REDACTED}` : part;
     })
     .join('&');
 }

@@ -1,23 +1,11 @@
+import { CREDENTIAL_HEADERS, isSecretParameter, REDACTED } from '../../common/report/redaction.js';
+
 /**
  * What the proxy's recordings never keep: credentials. Recorded traffic is shared (attached to issues, committed as
  * fixtures), so header values and query parameters that carry credentials are replaced by `<redacted>` (inferred).
  */
-const REDACTED = '<redacted>';
-
-/**
- * Headers whose values are credentials: the API's two (Authentication: `Authorization: Bearer <JWT>`, `X-Api-Key`),
- * the mock's admin key, webhook signatures (`X-HMAC-Signature`, Webhooks), cookies and proxy credentials.
- */
-const SECRET_HEADERS = new Set([
-  'authorization',
-  'proxy-authorization',
-  'x-api-key',
-  'x-admin-key',
-  'x-team-key',
-  'x-hmac-signature',
-  'cookie',
-  'set-cookie',
-]);
+/** Headers whose values the recordings hide: the credential headers, and webhook signatures (`X-HMAC-Signature`, Webhooks). */
+const SECRET_HEADERS = new Set([...CREDENTIAL_HEADERS, 'x-hmac-signature']);
 
 /** Headers of the form `<scheme> <credentials>`, whose scheme word is kept ("Bearer <redacted>"). */
 const WITH_SCHEME = new Set(['authorization', 'proxy-authorization']);
@@ -40,21 +28,6 @@ function redactHeaderValue(name: string, value: string): string {
 /** Headers (raw names, order kept) with the values of credential headers replaced by `<redacted>`. */
 export function redactHeaders(headers: readonly (readonly [string, string])[]): [string, string][] {
   return headers.map(([name, value]) => [name, redactHeaderValue(name, value)]);
-}
-
-/** Query parameter names compared without case, `-` and `_` (`api_key`, `apiKey`, `API-KEY` are one name). */
-const SECRET_PARAMETERS = new Set(['token', 'accesstoken', 'apikey', 'key', 'secret']);
-
-/**
- * Whether a query parameter carries a credential: `token`, `access_token`, `api_key`, `apikey`, `key`, `secret`,
- * and any name ending in token or secret (`id_token`, `client_secret`; inferred: better one harmless value hidden
- * than one credential kept).
- */
-function isSecretParameter(name: string): boolean {
-  const plain = name.toLowerCase().replace(/[-_]/g, '');
-  return (
-    SECRET_PARAMETERS.has(plain) || plain.endsWith('token') || plain.endsWith('secret') || plain.endsWith('apikey')
-  );
 }
 
 function decode(text: string): string {

@@ -1,13 +1,4 @@
-/** Headers whose values are credentials. */
-const SECRET_HEADERS = new Set([
-  'authorization',
-  'x-api-key',
-  'x-admin-key',
-  'x-team-key',
-  'cookie',
-  'set-cookie',
-  'proxy-authorization',
-]);
+import { CREDENTIAL_HEADERS } from '../../common/report/redaction.js';
 
 /**
  * Removes credentials from everything the runner records or prints: the values of credential headers, and every
@@ -15,7 +6,7 @@ const SECRET_HEADERS = new Set([
  */
 export class Redactor {
   private readonly secrets = new Set<string>();
-  private readonly secretHeaders = new Set(SECRET_HEADERS);
+  private readonly secretHeaders = new Set(CREDENTIAL_HEADERS);
 
   /**
    * Registers a secret to remove from any text. Values shorter than 12 characters are not searched for (they would

@@ -1,5 +1,4 @@
-import { ADMIN_KEY_HEADER } from '../../common/admin-key.js';
-import { TEAM_KEY_HEADER } from '../../common/team-key.js';
+import { CREDENTIAL_HEADERS } from '../../common/report/redaction.js';
 import { ownExcerpt } from './own-excerpt.js';
 
 /** One request as the journal shows it (like WireMock's request log): what a client sent and what it got. */
@@ -70,16 +69,6 @@ const stringBytes = (text: string): number => 16 + 2 * text.length;
 /** Estimated bytes of an entry beyond its strings: the entry object, its header list, numbers. */
 const ENTRY_OVERHEAD_BYTES = 256;
 
-/** Header names whose values the journal never shows. */
-const SECRET_HEADERS = new Set([
-  'authorization',
-  'proxy-authorization',
-  'x-api-key',
-  'cookie',
-  ADMIN_KEY_HEADER,
-  TEAM_KEY_HEADER,
-]);
-
 /** An entry as kept: every string owned and bounded, credentials already redacted. */
 interface KeptEntry {
   readonly id: number;
@@ -110,7 +99,7 @@ function keptHeaders(headers: RecordedRequest['headers'], cut: Set<JournalPart>)
       cut.add('headers');
       break;
     }
-    let value = SECRET_HEADERS.has(name.toLowerCase()) ? '[redacted]' : Array.isArray(raw) ? raw.join(', ') : raw;
+    let value = CREDENTIAL_HEADERS.has(name.toLowerCase()) ? '[redacted]' : Array.isArray(raw) ? raw.join(', ') : raw;
     const room = Math.min(HEADER_VALUE_CHARS, HEADERS_CHARS - chars);
     if (value.length > room) {
       value = ownExcerpt(value, room);
