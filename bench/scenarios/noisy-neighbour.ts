@@ -9,6 +9,7 @@ import { startOurs } from '../targets/index.js';
 import type { ScenarioDef } from './types.js';
 import { Receiver } from './webhooks.js';
 import { mintToken, adminClaims, DEFAULT_JWT_SECRET } from '../../index.js';
+import { listenOnLoopback } from '../loopback.js';
 
 /** The rate limit both tenants run under: the mock's default, written out so the attacker's pace matches it. */
 const RATE_PER_S = 300;
@@ -34,12 +35,7 @@ class SilentReceiver {
       // Read and drop whatever arrives, so the mock's writes never block on a full buffer.
       socket.resume();
     });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
-    });
-    const address = server.address();
-    this.url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    this.url = await listenOnLoopback(server);
     this.server = server;
   }
 

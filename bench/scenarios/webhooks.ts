@@ -6,6 +6,7 @@ import { expectStatus } from '../http.js';
 import { adminToken } from '../requests.js';
 import { median, round, summarise } from '../stats.js';
 import type { ScenarioDef } from './types.js';
+import { listenOnLoopback } from '../loopback.js';
 
 const EVENT_NAME = 'Warehouse.Shipment.Shipped';
 const EVENT_VERSION = 1;
@@ -51,12 +52,7 @@ export class Receiver {
       });
     });
     server.keepAliveTimeout = 30_000;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
-    });
-    const address = server.address();
-    this.url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    this.url = await listenOnLoopback(server);
     this.server = server;
   }
 
