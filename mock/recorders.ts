@@ -1,7 +1,7 @@
 import type { onResponseHookHandler, onSendHookHandler } from 'fastify';
 import type { RetryDelay } from '../spec/decisions/index.js';
 import { MOCK_RETRY_DELAY, noteAnswer, observeRequest, orgOfUnattributed } from './client-checks/observe.js';
-import { runOf } from './client-checks/tenants.js';
+import { anyRunStarted, runOf } from './client-checks/tenants.js';
 import type { Clock } from './clock.js';
 import { answerHook } from './coverage/answer.js';
 import { recorderOf } from './coverage/tenants.js';
@@ -79,8 +79,9 @@ export function recorders(
       // Judged: the tenant's `/v1` requests (the admin API never names the tenant here).
       const run = runOf(tenant);
       if (run && req.url.startsWith('/v1')) observeRequest(run, req, reply, checks.clock.now(), retryDelay);
-    } else if (reply.statusCode >= 400 && req.url.startsWith('/v1')) {
-      // Refused before (or by) authentication, the request names no tenant here, yet client checks judge it.
+    } else if (reply.statusCode >= 400 && req.url.startsWith('/v1') && anyRunStarted()) {
+      // Refused before (or by) authentication, the request names no tenant here, yet client checks judge it; a mock
+      // where checks never ran does not verify the refused credentials a second time (./coverage/answer.ts did once).
       const run = runOfRequest(orgOfUnattributed(req.headers, jwtKey, (key) => store.apiKeyOrg(key)));
       if (run) observeRequest(run, req, reply, checks.clock.now(), retryDelay);
     }

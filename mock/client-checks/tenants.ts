@@ -15,6 +15,17 @@ const runs = new WeakMap<TenantState, ClientCheckRun>();
  */
 const setUp = new WeakMap<TenantState, Set<string>>();
 
+/**
+ * Whether a run was ever started in this process: until one is, a request no tenant was found for (a refused one)
+ * is not worth attributing for the checks (a signature to verify, an API key to look up on every such request).
+ */
+let started = false;
+
+/** Whether client checks ever ran in this process (a tenant's run may have ended since). */
+export function anyRunStarted(): boolean {
+  return started;
+}
+
 /** The run of a tenant, if checks run for it. */
 export function runOf(tenant: TenantState): ClientCheckRun | undefined {
   return runs.get(tenant);
@@ -24,6 +35,7 @@ export function runOf(tenant: TenantState): ClientCheckRun | undefined {
 export function startRun(tenant: TenantState, start: ClientChecksStart, now: number): ClientCheckRun {
   const run = new ClientCheckRun(start, now);
   runs.set(tenant, run);
+  started = true;
   return run;
 }
 
