@@ -1,10 +1,7 @@
-import { request } from 'undici';
-import { type MockKeys, mockKeyHeaders, mockKeyRefusal } from '../common/mock-keys.js';
+import type { MockKeys } from '../common/mock-keys.js';
 import { adminClaims } from '../mock/auth/presets.js';
 import { mintToken } from '../mock/auth/tokens.js';
-
-/** Longest a call to the mock's admin API may take (inferred: it answers in milliseconds; a hung one is a fault). */
-const MINT_TIMEOUT_MS = 15_000;
+import { callMockAdmin } from './mock-admin-call.js';
 
 /**
  * A token could not be minted on the mock: refused keys, an org or a lifetime beyond the team's reach, or no mock at
@@ -22,58 +19,33 @@ interface Claims {
   readonly roles?: readonly string[] | undefined;
 }
 
-/** The problem's `detail` (or `title`) of an answer, when it is one. */
-function detailOf(text: string): string | undefined {
-  try {
-    const problem = JSON.parse(text) as { detail?: unknown; title?: unknown };
-    const said = problem.detail ?? problem.title;
-    return typeof said === 'string' ? said : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Mints a token on the mock (`POST /__mock/tokens`, docs/DESIGN.md, "Shared sandbox") with the
  * caller's keys: with a team key, only for the team's orgs and for at most the lifetime the mock allows teams (absent
  * `expiresIn`: the mock's default for the team), so a team never needs the JWT secret. Throws `MintError`.
  */
 export async function mintOnMock(baseUrl: string, keys: MockKeys, claims: Claims, expiresIn?: number): Promise<string> {
-  const url = `${baseUrl.replace(/\/+$/, '')}/__mock/tokens`;
-  let res: Awaited<ReturnType<typeof request>>;
-  try {
-    res = await request(url, {
+  const { status, json, said } = await callMockAdmin(
+    {
+      baseUrl,
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', ...mockKeyHeaders(keys) },
-      body: JSON.stringify({
+      path: '/__mock/tokens',
+      body: {
         org: claims.org,
         permissions: claims.permissions ?? [],
         roles: claims.roles ?? [],
         ...(expiresIn !== undefined ? { expiresIn } : {}),
-      }),
-      signal: AbortSignal.timeout(MINT_TIMEOUT_MS),
-    });
-  } catch (error) {
-    throw new MintError(`cannot reach ${baseUrl} to mint a token: ${(error as Error).message}`);
-  }
-  const text = await res.body.text().catch(() => '');
-  const detail = detailOf(text);
-  const refusal = mockKeyRefusal(keys, {
-    status: res.statusCode,
-    wwwAuthenticate: res.headers['www-authenticate'],
-    detail,
-  });
-  if (refusal) throw new MintError(`${baseUrl}: ${refusal}`);
-  if (res.statusCode === 201) {
-    try {
-      const token = (JSON.parse(text) as { token?: unknown }).token;
-      if (typeof token === 'string' && token) return token;
-    } catch {
-      // answered below
-    }
-  }
+      },
+      keys,
+    },
+    (message) => {
+      throw new MintError(message);
+    },
+  );
+  const token = (json as { token?: unknown } | undefined)?.token;
+  if (status === 201 && typeof token === 'string' && token) return token;
   throw new MintError(
-    `${url} answered ${res.statusCode}${detail ? `: ${detail.replace(/\s+/g, ' ').slice(0, 300)}` : ' without a token; is it the mock, with its admin API on?'}`,
+    `${baseUrl.replace(/\/+$/, '')}/__mock/tokens answered ${status}${said ? `: ${said.slice(0, 300)}` : ' without a token; is it the mock, with its admin API on?'}`,
   );
 }
 
