@@ -205,7 +205,7 @@ export const MOCK_OPTIONS = {
   bodyLimit: option({
     flag: '--body-limit <bytes>',
     env: 'BODY_LIMIT',
-    help: 'largest request body',
+    help: 'largest request body; an operation whose schema bounds its body reads at most twice what a valid one can be',
     value: integer(1024, 100 * 1024 * 1024, 'bytes'),
     default: 1024 * 1024,
   }),

@@ -59,7 +59,8 @@ function attackerPlans(
 ): Record<string, RequestPlan> {
   const auth = { authorization: `Bearer ${token}`, accept: 'application/json' };
   const stockPath = `/v1/items/skus/${encodeURIComponent(sku)}/stock`;
-  // 1,000,000 bytes (under the default 1 MB body limit, so the body is read and refused by validation, and journaled).
+  // 1,000,000 bytes: under --body-limit (1 MiB) but far over the 32 KiB a stock update can need, so refused with 413
+  // from its Content-Length, before it is read (mock/http/body-limits.ts).
   const invalidBody = `{"stock":"${'x'.repeat(1_000_000 - 12)}"`;
   const filler = 'h'.repeat(15 * 1024);
   // 250 terms (within the 4,096 characters a filter may have, spec/limits.ts), the first naming a value no earlier
@@ -68,7 +69,7 @@ function attackerPlans(
     '||',
   );
   const filterOf = (i: number) => encodeURIComponent(`name[Equals]${i.toString(36)}||${terms}`);
-  const refused = [400, 429];
+  const refused = [400, 413, 429];
   return {
     fanOut: {
       method: 'PUT',

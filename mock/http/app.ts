@@ -14,7 +14,7 @@ import { allowedMethods } from './route-table.js';
 import { send } from './send.js';
 import { decorateApp, sendFrameworkProblem, type AppDecorator } from './decorator.js';
 import { successSerializerSchema } from './serializers.js';
-import type { MockServices } from './services.js';
+import type { MockServices, ShellOptions } from './services.js';
 import { registerDocs, type DocsSection } from './docs.js';
 import { registerErrorPages } from './error-pages.js';
 import type { onRequestHookHandler, onResponseHookHandler, onSendHookHandler } from 'fastify';
@@ -123,7 +123,7 @@ export async function buildApp(
     const ref = refOf(req);
     switch (error.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return send(reply, plainProblem(413, `The body is larger than ${options.bodyLimit} bytes.`, ref));
+        return send(reply, plainProblem(413, tooLarge(req.routeOptions.bodyLimit ?? options.bodyLimit, options), ref));
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         return send(
           reply,
@@ -181,6 +181,13 @@ export async function buildApp(
 }
 
 /** The answer to a request node:http refused before any route (malformed, headers too large, or too slow). */
+/** The 413's detail: the global limit, or an operation's own (./body-limits.ts), which says why it is lower. */
+function tooLarge(limit: number, options: ShellOptions): string {
+  return limit < options.bodyLimit
+    ? `The body is larger than ${limit} bytes, the most a valid body of this operation can need (its schema bounds every field; --body-limit ${options.bodyLimit} is the ceiling).`
+    : `The body is larger than ${limit} bytes.`;
+}
+
 function clientErrorAnswer(code: string | undefined) {
   // 431 is RFC 6585's, which RFC 9110 does not define: its type stays the one of every malformed request.
   if (code === 'HPE_HEADER_OVERFLOW')

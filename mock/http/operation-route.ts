@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OperationDef } from '../../spec/operations/index.js';
 import type { Handler } from '../handlers/context.js';
+import { operationBodyLimit } from './body-limits.js';
 import { openExchange, type OperationRoute } from './exchange.js';
 import { answerThrough, FAITHFUL_PATH } from './request-path.js';
 import { send } from './send.js';
@@ -28,6 +29,7 @@ export function registerOperation(
   app.route({
     method: op.method.toUpperCase() as 'GET' | 'POST' | 'PUT' | 'DELETE',
     url: op.path.replace(/\{(\w+)\}/g, ':$1'),
+    bodyLimit: operationBodyLimit(op, services.validator.document, services.options.bodyLimit),
     ...(response ? { schema: { response }, serializerCompiler: cachedSerializerCompiler } : {}),
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
       req.operationId = op.operationId;

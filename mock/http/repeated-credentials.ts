@@ -10,12 +10,18 @@ const CREDENTIAL_HEADERS = new Set(['authorization', 'x-api-key', 'x-admin-key',
  * would be used silently. Inferred (Authentication, point 3): credentials sent twice are no valid authentication.
  */
 export function repeatedCredential(rawHeaders: readonly string[]): string | undefined {
-  const seen = new Set<string>();
+  // Every request passes here: a request with one credential header (most) allocates nothing but its lowercase name.
+  let first: string | undefined;
+  let seen: Set<string> | undefined;
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]?.toLowerCase() ?? '';
     if (!CREDENTIAL_HEADERS.has(name)) continue;
-    if (seen.has(name)) return name;
-    seen.add(name);
+    if (name === first || seen?.has(name)) return name;
+    if (first === undefined) first = name;
+    else {
+      seen ??= new Set();
+      seen.add(name);
+    }
   }
   return undefined;
 }

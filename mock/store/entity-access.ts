@@ -18,6 +18,7 @@ interface EntityCollections {
   readonly apiKeysByValue: Map<string, string>;
   readonly subscriptions: ListCollection<Subscription>;
   readonly notifications: ListCollection<Notification>;
+  readonly pendingNotifications: Set<string>;
   readonly attempts: Map<string, DeliveryAttempt[]>;
   readonly clock: { readonly offset: number; restore(offsetMs: number): void };
 }
@@ -109,7 +110,11 @@ export function entityAccess(state: EntityCollections): EntityAccess {
       read: (id) => state.notifications.get(id),
       write: (id, notification) => {
         if (notification) state.notifications.set(notification);
-        else {
+        // A notification still Pending keeps its place; one that becomes Pending again (a manual retry) goes last.
+        if (notification?.status === 'Pending') {
+          if (!state.pendingNotifications.has(id)) state.pendingNotifications.add(id);
+        } else state.pendingNotifications.delete(id);
+        if (!notification) {
           state.notifications.delete(id);
           state.attempts.delete(id);
         }

@@ -39,6 +39,12 @@ export class TenantData {
   readonly subscriptions: ListCollection<Subscription>;
   readonly notifications: ListCollection<Notification>;
   /**
+   * Ids of the Pending notifications, in the order they became Pending (kept by the write seam, ./entity-access.ts):
+   * the bound on Pending notifications (mock/webhooks/pending-bound.ts) reads its count and its oldest on every
+   * emission, which a pass over thousands of finished notifications made the largest part of a fan-out's cost.
+   */
+  readonly pendingNotifications = new Set<string>();
+  /**
    * Attempts per notification, oldest first. Plain arrays, not indexed collections: a notification has a handful
    * of attempts and a tenant may hold thousands of notifications, so an index per notification would cost more
    * memory than it saves time (the list engine filters and sorts iterables directly).

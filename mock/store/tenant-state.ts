@@ -77,6 +77,9 @@ export class TenantState {
   get notifications(): ListCollection<Notification> {
     return this.world().notifications;
   }
+  get pendingNotifications(): Set<string> {
+    return this.world().pendingNotifications;
+  }
   get attempts(): Map<string, DeliveryAttempt[]> {
     return this.world().attempts;
   }

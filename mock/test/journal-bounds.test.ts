@@ -35,11 +35,12 @@ describe('the request journal', () => {
     expect(entries.map((e) => e.id)).toEqual([4, 5, 6, 7, 8]);
   });
 
-  it('keeps an excerpt of 1 MB invalid bodies, also of expired tokens, and drops the oldest beyond --journal-kb', async () => {
+  it('keeps an excerpt of invalid bodies as long as the operation reads, also of expired tokens, and drops the oldest beyond --journal-kb', async () => {
     const org = freshOrg('bodies');
     const token = await h.token(adminClaims(org));
     const expired = await h.token(adminClaims(org), -60);
-    const raw = `{"name": "${'x'.repeat(1_000_000)}`;
+    // Just under the 16 KiB createApiKey reads (mock/http/body-limits.ts): read whole, refused, journaled.
+    const raw = `{"name": "${'x'.repeat(16_000)}`;
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {
       const reply = await h.call('POST', '/v1/access/apiKeys', { token: i % 2 ? expired : token, raw });
@@ -55,6 +56,11 @@ describe('the request journal', () => {
       expect(entry.body).toBe(raw.slice(0, 4096));
       expect(entry.truncated).toEqual(['body']);
     }
+    // A 1 MB body is the 413 before it is read: journaled with no more of it than an excerpt.
+    const huge = await h.call('POST', '/v1/access/apiKeys', { token, raw: `{"name": "${'x'.repeat(1_000_000)}` });
+    expect(huge.status).toBe(413);
+    const last = (await h.mock.control.tenant(org).requests()).at(-1);
+    expect(String(last?.body ?? '').length).toBeLessThanOrEqual(4096);
   });
 
   it('cuts a 15 KB header and a URL of a 250-term filter to their bounds, and says so', async () => {

@@ -1,5 +1,5 @@
-import type { Notification } from '../../spec/schemas/notifications.js';
-import { findEvent, findEventVersion, latestVersion } from '../../spec/events/catalog.js';
+import type { Notification, WebhookPayload } from '../../spec/schemas/notifications.js';
+import { findEvent, findEventVersion, latestVersion, type EventVersionDef } from '../../spec/events/catalog.js';
 import type { TenantState } from '../store/tenant-state.js';
 import { buildPayload, projectData } from './payload.js';
 import { sampleData } from './sample-data.js';
@@ -49,6 +49,19 @@ export function fanOut(
     request.eventVersion !== undefined ? findEventVersion(event.eventName, request.eventVersion) : latestVersion(event);
   const base = request.data ?? sampleData((sampled ?? latestVersion(event)).data, tenant, times.sampleCounter());
   const notifications: string[] = [];
+  const nextAttemptAt = new Date(times.firstDueAt).toISOString();
+  // One payload per version, shared by the notifications of this emission (it is the same event; nothing changes a
+  // stored payload in place): a fan-out to many subscriptions then keeps one copy of the data instead of one each.
+  const payloads = new Map<number, WebhookPayload>();
+  const payloadOf = (version: EventVersionDef): WebhookPayload => {
+    let payload = payloads.get(version.version);
+    if (!payload) {
+      const data = request.data && !request.project ? { ...request.data } : projectData(version, base);
+      payload = buildPayload(eventId, event.eventName, version.version, occurredAt, tenant.org, data);
+      payloads.set(version.version, payload);
+    }
+    return payload;
+  };
   for (const subscription of tenant.subscriptions) {
     if (subscription.eventName !== event.eventName) continue;
     if (request.eventVersion !== undefined && subscription.eventVersion !== request.eventVersion) continue;
@@ -64,19 +77,12 @@ export function fanOut(
       subscriptionId: subscription.id,
       endpoint: subscription.endpoint,
       attemptCount: 0,
-      nextAttemptAt: new Date(times.firstDueAt).toISOString(),
+      nextAttemptAt,
       lastAttemptAt: null,
       createdAt: occurredAt,
       lastModifiedAt: occurredAt,
       failureReason: null,
-      payload: buildPayload(
-        eventId,
-        event.eventName,
-        subscription.eventVersion,
-        occurredAt,
-        tenant.org,
-        request.data && !request.project ? { ...request.data } : projectData(version, base),
-      ),
+      payload: payloadOf(version),
     };
     tenant.commit('notification', id, notification);
     notifications.push(id);

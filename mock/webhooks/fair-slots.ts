@@ -71,6 +71,24 @@ class WaitingQueue<T> {
   }
 }
 
+/** Files a waiter under its key: alone, or with the others of the key in a Set. */
+function addKeyed(byKey: Map<string, Waiter | Set<Waiter>>, key: string, waiter: Waiter): void {
+  const keyed = byKey.get(key);
+  if (keyed === undefined) byKey.set(key, waiter);
+  else if (keyed instanceof Set) keyed.add(waiter);
+  else byKey.set(key, new Set([keyed, waiter]));
+}
+
+/** Takes a waiter off its key (the key goes once it has none). */
+function removeKeyed(byKey: Map<string, Waiter | Set<Waiter>>, key: string, waiter: Waiter): void {
+  const keyed = byKey.get(key);
+  if (keyed === waiter) byKey.delete(key);
+  else if (keyed instanceof Set) {
+    keyed.delete(waiter);
+    if (keyed.size === 0) byKey.delete(key);
+  }
+}
+
 /** An attempt waiting for a slot. */
 interface Waiter {
   /** What the attempt may be cancelled by while it waits (its notification), if anything. */
@@ -92,8 +110,12 @@ interface TenantLanes {
   waiting: number;
   readonly lanes: Map<string, Lane>;
   readonly ready: Set<string>;
-  /** The waiting attempts by key (`run`'s `key`), for `cancelKey`. */
-  readonly byKey: Map<string, Set<Waiter>>;
+  /**
+   * The waiting attempts by key (`run`'s `key`), for `cancelKey`: the one attempt of a key (nearly always: a key is a
+   * notification), or a Set of them. A Set per attempt was most of what an attempt waiting behind a silent receiver
+   * kept alive.
+   */
+  readonly byKey: Map<string, Waiter | Set<Waiter>>;
 }
 
 /** Attempts of one tenant, as the slots see them. */
@@ -109,7 +131,19 @@ export class FairSlots {
   /** Tenants with an attempt that may start, in turn order (a Set keeps insertion order: taken first, put back last). */
   private readonly turns = new Set<string>();
 
-  constructor(readonly bounds: SlotBounds) {}
+  /**
+   * `onRoom`: told that a tenant's lanes have room again (an attempt of it finished, started or was dropped), so
+   * attempts held back until their receiver's batch moves on can come (the engine's `mayStart`).
+   */
+  constructor(
+    readonly bounds: SlotBounds,
+    private readonly onRoom: (tenant: string) => void = () => undefined,
+  ) {}
+
+  /** Attempts of a tenant waiting for a slot of one receiver. */
+  waitingIn(tenant: string, endpoint: string): number {
+    return this.tenants.get(tenant)?.lanes.get(endpoint)?.waiting.size ?? 0;
+  }
 
   /**
    * Runs `task` once a slot of `tenant` and its receiver `endpoint` is free and its turn comes (told whether it had
@@ -147,11 +181,7 @@ export class FairSlots {
         cancel: () => resolve(undefined),
       };
       lane.waiting.push(waiter);
-      if (key !== undefined) {
-        const same = lanes.byKey.get(key) ?? new Set<Waiter>();
-        lanes.byKey.set(key, same);
-        same.add(waiter);
-      }
+      if (key !== undefined) addKeyed(lanes.byKey, key, waiter);
       lanes.waiting++;
       this.waitingCount++;
       this.review(tenant, lanes, endpoint, lane);
@@ -185,11 +215,11 @@ export class FairSlots {
    */
   cancelKey(tenant: string, key: string): number {
     const lanes = this.tenants.get(tenant);
-    const waiters = lanes?.byKey.get(key);
-    if (!lanes || !waiters) return 0;
+    const keyed = lanes?.byKey.get(key);
+    if (!lanes || !keyed) return 0;
     lanes.byKey.delete(key);
     let dropped = 0;
-    for (const waiter of waiters) {
+    for (const waiter of keyed instanceof Set ? keyed : [keyed]) {
       const lane = lanes.lanes.get(waiter.endpoint);
       if (!lane?.waiting.remove(waiter)) continue;
       dropped++;
@@ -203,6 +233,7 @@ export class FairSlots {
     }
     if (lanes.ready.size === 0) this.turns.delete(tenant);
     if (lanes.active === 0 && lanes.waiting === 0) this.tenants.delete(tenant);
+    if (dropped > 0) this.onRoom(tenant);
     return dropped;
   }
 
@@ -233,11 +264,7 @@ export class FairSlots {
       lanes.ready.delete(endpoint);
       const lane = lanes.lanes.get(endpoint) as Lane;
       const waiter = lane.waiting.take() as Waiter;
-      if (waiter.key !== undefined) {
-        const same = lanes.byKey.get(waiter.key);
-        same?.delete(waiter);
-        if (same?.size === 0) lanes.byKey.delete(waiter.key);
-      }
+      if (waiter.key !== undefined) removeKeyed(lanes.byKey, waiter.key, waiter);
       lanes.waiting--;
       this.waitingCount--;
       lane.active++;
@@ -245,6 +272,7 @@ export class FairSlots {
       this.active++;
       this.review(tenant, lanes, endpoint, lane);
       waiter.start();
+      this.onRoom(tenant);
     }
   }
 
@@ -258,6 +286,7 @@ export class FairSlots {
     if (lanes.active === 0 && lanes.waiting === 0) this.tenants.delete(tenant);
     else this.review(tenant, lanes, endpoint, lane);
     this.pump();
+    this.onRoom(tenant);
   }
 
   /** Puts a receiver and its tenant in turn when their next attempt may start (at the end, if not there already). */

@@ -1,5 +1,4 @@
 import type { TenantState } from '../store/tenant-state.js';
-import { laterIso } from './timeline.js';
 
 /**
  * Ends a tenant's oldest Pending notifications beyond `max` (`--max-pending-notifications`; docs/DESIGN.md, "Shared
@@ -14,19 +13,20 @@ import { laterIso } from './timeline.js';
  * can still read and retry. Ended, a notification stays readable, says why, and a manual retry re-delivers it as for
  * any Failure. Its attempts still under way are recorded when they end but decide nothing (engine.ts).
  *
- * Cost: one pass over the tenant's notifications, made only when it holds more notifications than the bound.
+ * Cost: the ended ones only; the tenant keeps its Pending ids in the order they became Pending
+ * (TenantState.pendingNotifications), so "the oldest" is the one Pending the longest.
  */
 export function endOldestPending(tenant: TenantState, max: number | undefined): string[] {
-  if (max === undefined || tenant.notifications.size <= max) return [];
-  let pending = 0;
-  for (const n of tenant.notifications.values()) if (n.status === 'Pending') pending++;
-  if (pending <= max) return [];
+  if (max === undefined || tenant.notificationCount <= max) return [];
+  const pending = tenant.pendingNotifications;
+  if (pending.size <= max) return [];
   const ended: string[] = [];
-  for (const n of tenant.notifications.values()) {
-    if (ended.length === pending - max) break;
-    if (n.status === 'Pending') ended.push(n.id);
+  for (const id of pending) {
+    if (ended.length === pending.size - max) break;
+    ended.push(id);
   }
   const now = tenant.clock.now();
+  const nowIso = new Date(now).toISOString();
   const failureReason = `Ended by the tenant's bound of ${max} Pending notifications (--max-pending-notifications): newer ones were made while this one waited for a 2xx answer; no further automatic attempt is made.`;
   for (const id of ended) {
     const n = tenant.notifications.get(id);
@@ -36,7 +36,7 @@ export function endOldestPending(tenant: TenantState, max: number | undefined): 
       status: 'Failure',
       nextAttemptAt: null,
       failureReason,
-      lastModifiedAt: laterIso(n.lastModifiedAt, now),
+      lastModifiedAt: Date.parse(n.lastModifiedAt) >= now ? n.lastModifiedAt : nowIso,
     });
   }
   return ended;

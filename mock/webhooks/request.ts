@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Notification } from '../../spec/schemas/notifications.js';
 import { EVENT_ID_HEADER, SIGNATURE_HEADER } from '../../common/signature.js';
 import type { DeliveryRequest } from './transport.js';
@@ -23,11 +24,19 @@ export function deliveryRequest(notification: Notification, body: string, signat
   };
 }
 
+/** Origins of recent endpoints: every attempt asks for one, and a tenant's subscriptions name few endpoints. */
+const origins = new LRUCache<string, string>({ max: 1024 });
+
 /** The key of a receiver for the per-endpoint concurrency bound: its origin (scheme, host and port). */
 export function originOf(endpoint: string): string {
-  try {
-    return new URL(endpoint).origin;
-  } catch {
-    return endpoint;
+  let origin = origins.get(endpoint);
+  if (origin === undefined) {
+    try {
+      origin = new URL(endpoint).origin;
+    } catch {
+      origin = endpoint;
+    }
+    origins.set(endpoint, origin);
   }
+  return origin;
 }

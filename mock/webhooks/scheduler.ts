@@ -19,6 +19,11 @@ export interface SchedulerHooks<J> {
   changed(): void;
   /** A dispatch queued for the next turn of the event loop; the engine waits for it when asked to be idle. */
   track(dispatched: Promise<void>): void;
+  /**
+   * Whether a due job may start now; one that may not stays queued, due, until `resume` (the engine holds back an
+   * attempt whose receiver already has a batch waiting for a slot).
+   */
+  mayStart?(id: string, job: J): boolean;
 }
 
 /**
@@ -36,6 +41,10 @@ export interface JobScheduler<J extends Due> {
   afterClockJump(): void | Promise<void>;
   stop(): void;
   discard(): void;
+  /** Starts the due jobs held back by `mayStart`, on the next turn (at most one dispatch per turn). */
+  resume?(): void;
+  /** Jobs due and not started (held back, or about to start), as far as this process knows. */
+  dueCount?(): number;
 }
 
 /** Makes the schedule of one tenant (the engine's default: `new TenantScheduler(tenant.clock, timers, hooks)`). */
@@ -87,22 +96,41 @@ export class TenantScheduler<J extends Due> implements JobScheduler<J> {
     else if (job.dueAt < this.timerAt) this.arm(job.dueAt);
   }
 
-  /** Drops the id's job, if any. */
+  /**
+   * Drops the id's job, if any. The timer stays armed for the time it was: fired early, it starts nothing and arms
+   * again for the earliest job left (`dispatch`). Scanning the queue for a new earliest on every cancel made ending
+   * many notifications at once quadratic (the Pending bound ends the oldest ones: ./pending-bound.ts).
+   */
   cancel(id: string): void {
-    this.queue.delete(id);
-    this.rearm();
+    if (!this.queue.delete(id)) return;
+    if (this.queue.size === 0) this.disarm();
+    this.hooks.changed();
   }
 
-  /** Starts every due job without waiting for any, then arms the timer for the earliest one left. */
+  /**
+   * Starts every due job without waiting for any (but those `mayStart` holds back, kept until `resume`), then arms
+   * the timer for the earliest job not yet due.
+   */
   dispatch(): void {
     if (this.stopped || !this.hooks.live()) return;
     const now = this.clock.now();
     for (const [id, job] of this.queue) {
-      if (job.dueAt > now) continue;
+      if (job.dueAt > now || this.hooks.mayStart?.(id, job) === false) continue;
       this.queue.delete(id);
       this.hooks.start(id, job);
     }
-    this.rearm();
+    this.rearm(now);
+  }
+
+  resume(): void {
+    this.kick();
+  }
+
+  dueCount(): number {
+    const now = this.clock.now();
+    let due = 0;
+    for (const job of this.queue.values()) if (job.dueAt <= now) due++;
+    return due;
   }
 
   /** The tenant clock jumped: the timer's real-time delay is stale; start what fell due and arm again. */
@@ -137,9 +165,10 @@ export class TenantScheduler<J extends Due> implements JobScheduler<J> {
     );
   }
 
-  private rearm(): void {
+  /** Arms the timer for the earliest job due after `now` (jobs due already are started or held back by dispatch). */
+  private rearm(now: number): void {
     let earliest = Infinity;
-    for (const job of this.queue.values()) if (job.dueAt < earliest) earliest = job.dueAt;
+    for (const job of this.queue.values()) if (job.dueAt < earliest && job.dueAt > now) earliest = job.dueAt;
     if (earliest === Infinity) this.disarm();
     else if (earliest !== this.timerAt || !this.timer) this.arm(earliest);
     this.hooks.changed();

@@ -95,4 +95,48 @@ describe('the write seam of a tenant', () => {
     expect(store.apiKeyOrg('opsk_seam_c')).toBeUndefined();
     expect(tenant.apiKeysByValue.has('opsk_seam_c')).toBe(false);
   });
+
+  it('keeps the Pending notifications in the order they became Pending, whatever writes them (commit or replay)', () => {
+    const tenant = newStore().tenant('seam-d');
+    const notification = (id: string, status: 'Pending' | 'Success' | 'Failure') => ({
+      id,
+      status,
+      eventId: 'evt_1',
+      eventName: 'Warehouse.Stock.Updated',
+      eventVersion: 1,
+      subscriptionId: 'sub_1',
+      endpoint: 'https://receiver.example/hooks',
+      attemptCount: 0,
+      nextAttemptAt: null,
+      lastAttemptAt: null,
+      createdAt: tenant.nowIso(),
+      lastModifiedAt: tenant.nowIso(),
+      failureReason: null,
+      payload: {
+        id: 'evt_1',
+        eventName: 'Warehouse.Stock.Updated',
+        eventVersion: 1,
+        occurredAt: '',
+        orgCode: '',
+        data: {},
+      },
+    });
+    for (const id of ['ntf_1', 'ntf_2', 'ntf_3']) tenant.commit('notification', id, notification(id, 'Pending'));
+    // Still Pending after an attempt: keeps its place.
+    tenant.commit('notification', 'ntf_1', { ...notification('ntf_1', 'Pending'), attemptCount: 1 });
+    tenant.commit('notification', 'ntf_2', notification('ntf_2', 'Failure'));
+    tenant.apply({
+      org: 'seam-d',
+      entity: 'notification',
+      id: 'ntf_4',
+      before: null,
+      after: notification('ntf_4', 'Success'),
+      at: 0,
+    });
+    expect([...tenant.pendingNotifications]).toEqual(['ntf_1', 'ntf_3']);
+    // A manual retry makes a finished one Pending again: it is then the newest.
+    tenant.commit('notification', 'ntf_2', notification('ntf_2', 'Pending'));
+    tenant.commit('notification', 'ntf_3', null);
+    expect([...tenant.pendingNotifications]).toEqual(['ntf_1', 'ntf_2']);
+  });
 });

@@ -120,6 +120,22 @@ describe('the per-tenant scheduler', () => {
     expect(started).toEqual([]);
   });
 
+  it('cancelling the earliest job keeps the timer, which then starts nothing and arms for the job left', async () => {
+    const { time, scheduler, started, at } = setUp();
+    const soon = at(5);
+    const late = at(60);
+    scheduler.add('soon', { name: 'soon', dueAt: soon });
+    scheduler.add('late', { name: 'late', dueAt: late });
+    scheduler.cancel('soon');
+    scheduler.cancel('unknown');
+    expect(scheduler.size).toBe(1);
+    await time.advance(5 * SECOND);
+    expect(started).toEqual([]);
+    expect(scheduler.armedAt).toBe(late);
+    await time.advance(55 * SECOND);
+    expect(started).toEqual(['late']);
+  });
+
   it('starts nothing once stopped (engine closed), and nothing while its owner is not live (tenant replaced)', async () => {
     const stopped = setUp();
     stopped.scheduler.add('n', { name: 'n', dueAt: stopped.at(5) });
