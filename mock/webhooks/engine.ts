@@ -12,7 +12,7 @@ import { recordAttempt } from './record.js';
 import { deliveryRequest, originOf } from './request.js';
 import { TenantRuntime, type Job } from './runtime.js';
 import { TenantScheduler, type SchedulerFactory } from './scheduler.js';
-import { FairSlots, slotBounds, type TenantLoad } from './fair-slots.js';
+import { FairSlots, slotBounds, type DeliveryLoad } from './fair-slots.js';
 import type { Signer } from './signer.js';
 import { laterIso, placeAttempt } from './timeline.js';
 import { realTimers, type Timers } from './timers.js';
@@ -77,7 +77,10 @@ export class WebhookEngine {
     this.refresh = parts.refresh;
     this.slots = new FairSlots(
       slotBounds(options.concurrency, options.perTenantConcurrency, options.perEndpointConcurrency),
-      (org) => this.runtimes.get(org)?.scheduler.resume?.(),
+      (org, origin) => {
+        const rt = this.runtimes.get(org);
+        if (rt?.heldOrigins.delete(origin)) rt.scheduler.resume?.();
+      },
     );
     store.onChange((change) => this.onChange(change));
     store.onDrop.push((org) => this.drop(org));
@@ -198,12 +201,8 @@ export class WebhookEngine {
   }
 
   /** The delivery slots' load: over all tenants, and per tenant with attempts in flight or waiting. */
-  deliveryLoad(): {
-    readonly total: TenantLoad;
-    readonly bounds: FairSlots['bounds'];
-    tenants(): Iterable<[string, TenantLoad]>;
-  } {
-    // Attempts held back in a schedule (`mayStart`) wait for a slot as much as those in the slots do.
+  deliveryLoad(): DeliveryLoad {
+    // Attempts held back in a schedule (`mayStart`) wait for a slot as those in the slots do.
     const held = (org: string) => this.runtimes.get(org)?.scheduler.dueCount?.() ?? 0;
     let waiting = this.slots.load.waiting;
     for (const org of this.runtimes.keys()) waiting += held(org);
@@ -268,15 +267,17 @@ export class WebhookEngine {
   }
 
   /**
-   * Whether a due attempt goes to the slots now: not while its receiver already has a batch of the tenant's attempts
-   * waiting there. Held back, it stays a due entry of the schedule until the batch moves on (`resume`); in the slots
-   * it would be an attempt under way, whose promises behind a silent receiver a fan-out made by the thousand per
-   * second (bench noisy-neighbour: most of what the collector copied).
+   * Whether a due attempt goes to the slots now: not while its receiver has a batch of the tenant's attempts waiting
+   * there. Held back, it is a due entry of the schedule until the batch moves on; in the slots it would be an attempt
+   * under way, whose promises a fan-out to silent receivers made by the thousand per second (bench noisy-neighbour).
    */
   private mayStart(rt: TenantRuntime, id: string): boolean {
     const notification = rt.tenant.notifications.get(id);
     if (!notification) return true;
-    return this.slots.waitingIn(rt.tenant.org, originOf(notification.endpoint)) < this.slots.bounds.perEndpoint;
+    const origin = originOf(notification.endpoint);
+    if (this.slots.waitingIn(rt.tenant.org, origin) < this.slots.bounds.perEndpoint) return true;
+    rt.heldOrigins.add(origin);
+    return false;
   }
 
   /** Whether a runtime still belongs to a live tenant. */

@@ -124,6 +124,13 @@ export interface TenantLoad {
   readonly waiting: number;
 }
 
+/** The load of the slots as the engine tells it: over all tenants, per tenant with attempts, and the bounds. */
+export interface DeliveryLoad {
+  readonly total: TenantLoad;
+  readonly bounds: SlotBounds;
+  tenants(): Iterable<[string, TenantLoad]>;
+}
+
 export class FairSlots {
   private active = 0;
   private waitingCount = 0;
@@ -132,12 +139,12 @@ export class FairSlots {
   private readonly turns = new Set<string>();
 
   /**
-   * `onRoom`: told that a tenant's lanes have room again (an attempt of it finished, started or was dropped), so
-   * attempts held back until their receiver's batch moves on can come (the engine's `mayStart`).
+   * `onRoom`: told that a tenant's receiver has one attempt fewer waiting (it started, or was dropped), so attempts
+   * held back until that receiver's batch moves on can come (the engine's `mayStart`).
    */
   constructor(
     readonly bounds: SlotBounds,
-    private readonly onRoom: (tenant: string) => void = () => undefined,
+    private readonly onRoom: (tenant: string, endpoint: string) => void = () => undefined,
   ) {}
 
   /** Attempts of a tenant waiting for a slot of one receiver. */
@@ -230,10 +237,10 @@ export class FairSlots {
         if (lane.active === 0) lanes.lanes.delete(waiter.endpoint);
       }
       waiter.cancel();
+      this.onRoom(tenant, waiter.endpoint);
     }
     if (lanes.ready.size === 0) this.turns.delete(tenant);
     if (lanes.active === 0 && lanes.waiting === 0) this.tenants.delete(tenant);
-    if (dropped > 0) this.onRoom(tenant);
     return dropped;
   }
 
@@ -272,7 +279,7 @@ export class FairSlots {
       this.active++;
       this.review(tenant, lanes, endpoint, lane);
       waiter.start();
-      this.onRoom(tenant);
+      this.onRoom(tenant, endpoint);
     }
   }
 
@@ -286,7 +293,6 @@ export class FairSlots {
     if (lanes.active === 0 && lanes.waiting === 0) this.tenants.delete(tenant);
     else this.review(tenant, lanes, endpoint, lane);
     this.pump();
-    this.onRoom(tenant);
   }
 
   /** Puts a receiver and its tenant in turn when their next attempt may start (at the end, if not there already). */

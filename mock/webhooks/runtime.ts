@@ -19,6 +19,8 @@ export class TenantRuntime {
   readonly inflight = new Set<Promise<void>>();
   /** Attempts under way per notification id. */
   private readonly busy = new Map<string, number>();
+  /** Receivers (origins) with due attempts held back in the schedule until their batch moves on (engine `mayStart`). */
+  readonly heldOrigins = new Set<string>();
   /** Notifications retried manually, by id: their current generation (absent: 0). */
   private readonly generations = new Map<string, number>();
 
