@@ -1,5 +1,5 @@
 import { request } from 'undici';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver } from '../../../common/receiver.js';
 import { startRedisServer } from '../../../common/redis-server.js';
 import { redisAvailability } from '../../../test/support/redis.js';
@@ -48,61 +48,60 @@ describe.skipIf(!availability.run)('an attempt under way on a replica that dies 
   }, 30_000);
 });
 
-describe.skipIf(!availability.run)('a Redis that lost its data (restarted without persistence)', () => {
-  it('is noticed: the replica drops its copies (503 once), then serves the fresh state, never the stale one', async () => {
-    let redis = await startRedisServer();
-    let replica: Replica | undefined;
-    try {
-      replica = await startReplica(redis.url);
-      const token = await tenantToken();
-      const key = await call(replica.url, token, 'POST', '/v1/access/apiKeys', { name: 'before-the-loss' });
-      expect(key.status).toBe(201);
-      await redis.stop();
-      redis = await startRedisServer({ port: redis.port });
-      const base = replica.url;
-      // The first request after Redis is back finds the loss out (until the reconnection, 503s as for any outage).
-      await until(
-        async () => (await call(base, token, 'GET', '/v1/admin/tenants/self')).status === 200,
-        8000,
-        'the replica answering again',
-      );
-      // The key lived only in the lost data: the replica's copy of the tenant must not accept it any more.
-      const res = await request(`${base}/v1/admin/tenants/self`, { headers: { 'x-api-key': key.body.key } });
-      expect(res.statusCode).toBe(401);
-      await res.body.dump();
-      expect(replica.process.output()).toMatch(/Redis lost the shared state/);
-    } finally {
-      await replica?.process.stop();
-      await redis.stop();
-    }
-  }, 30_000);
-});
+/**
+ * One Redis and one replica serve the two tests below (inferred: a replica process and a Redis of their own for each
+ * proved nothing more): the loss first, after which the replica serves the restarted Redis, then an outage of that one.
+ */
+describe.skipIf(!availability.run)('a Redis that goes away under a replica', () => {
+  let redis: Awaited<ReturnType<typeof startRedisServer>>;
+  let replica: Replica | undefined;
+  let token: string;
 
-describe.skipIf(!availability.run)('a Redis that is down', () => {
-  it("is named by its address in the 503's detail, not by the client library's words", async () => {
-    const redis = await startRedisServer();
-    let replica: Replica | undefined;
-    try {
-      replica = await startReplica(redis.url);
-      const token = await tenantToken();
-      expect((await call(replica.url, token, 'GET', '/v1/admin/tenants/self')).status).toBe(200);
-      await redis.stop();
-      const base = replica.url;
-      let answer: Awaited<ReturnType<typeof call>> | undefined;
-      await until(
-        async () => {
-          answer = await call(base, token, 'GET', '/v1/admin/tenants/self');
-          return answer.status === 503;
-        },
-        8000,
-        'a 503',
-      );
-      expect(answer?.body.detail).toBe(
-        `The shared state is unavailable: Redis at 127.0.0.1:${redis.port} is unreachable.`,
-      );
-    } finally {
-      await replica?.process.stop();
-      await redis.stop();
-    }
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    replica = await startReplica(redis.url);
+    token = await tenantToken();
+  }, 60_000);
+
+  afterAll(async () => {
+    await replica?.process.stop();
+    await redis?.stop();
+  });
+
+  it('that lost its data (restarted without persistence) is noticed: the replica drops its copies (503 once), then serves the fresh state, never the stale one', async () => {
+    const base = replica!.url;
+    const key = await call(base, token, 'POST', '/v1/access/apiKeys', { name: 'before-the-loss' });
+    expect(key.status).toBe(201);
+    await redis.stop();
+    redis = await startRedisServer({ port: redis.port });
+    // The first request after Redis is back finds the loss out (until the reconnection, 503s as for any outage).
+    await until(
+      async () => (await call(base, token, 'GET', '/v1/admin/tenants/self')).status === 200,
+      8000,
+      'the replica answering again',
+    );
+    // The key lived only in the lost data: the replica's copy of the tenant must not accept it any more.
+    const res = await request(`${base}/v1/admin/tenants/self`, { headers: { 'x-api-key': key.body.key } });
+    expect(res.statusCode).toBe(401);
+    await res.body.dump();
+    expect(replica!.process.output()).toMatch(/Redis lost the shared state/);
+  }, 30_000);
+
+  it("that is down is named by its address in the 503's detail, not by the client library's words", async () => {
+    const base = replica!.url;
+    expect((await call(base, token, 'GET', '/v1/admin/tenants/self')).status).toBe(200);
+    await redis.stop();
+    let answer: Awaited<ReturnType<typeof call>> | undefined;
+    await until(
+      async () => {
+        answer = await call(base, token, 'GET', '/v1/admin/tenants/self');
+        return answer.status === 503;
+      },
+      8000,
+      'a 503',
+    );
+    expect(answer?.body.detail).toBe(
+      `The shared state is unavailable: Redis at 127.0.0.1:${redis.port} is unreachable.`,
+    );
   }, 30_000);
 });

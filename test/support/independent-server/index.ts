@@ -4,7 +4,7 @@ import { parseFaults } from './faults.js';
 import { DEFAULT_RATE_LIMIT, type RateLimit } from './rate-limit.js';
 import { Shell } from './server.js';
 import { TenantRegistry } from './tenants.js';
-import { Deliverer } from './webhooks.js';
+import { DEFAULT_RETRY_DELAYS_MS, Deliverer } from './webhooks.js';
 import type { DataFile } from './world.js';
 
 /**
@@ -21,6 +21,11 @@ interface IndependentServerOptions {
   faults?: Iterable<string>;
   /** Fixed window per tenant; default 1200 requests per 10 s; null turns it off. */
   rateLimit?: RateLimit | null;
+  /**
+   * Delays of the automatic delivery attempts of a notification: the first after the event, each next one after the
+   * attempt before it; default 0, 1, 2 and 4 s. A notification whose attempts all fail ends in Failure after the last.
+   */
+  retryDelaysMs?: readonly number[];
   /** Lifetime of the tokens of `tenant()`, default 3600. */
   tokenLifetimeSeconds?: number;
 }
@@ -59,7 +64,10 @@ export async function startIndependentServer(options: IndependentServerOptions =
   // Separate secrets for access tokens and for deriving the tenants' webhook secrets.
   const tokens = new TokenAuthority(randomBytes(32));
   const tenants = new TenantRegistry(randomBytes(32));
-  const deliverer = new Deliverer(faults);
+  const retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+  if (retryDelaysMs.length === 0 || !retryDelaysMs.every((d) => d >= 0))
+    throw new Error('retryDelaysMs needs at least one delay, none negative');
+  const deliverer = new Deliverer(faults, retryDelaysMs);
   const shell = new Shell({ faults, rateLimit, tokens, tenants, deliverer });
   const url = await shell.listen(options.port ?? 0);
   let closing: Promise<void> | undefined;

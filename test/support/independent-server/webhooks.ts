@@ -6,7 +6,7 @@ import { MAX_NOTIFICATIONS, type Notification, nextId, type Tenant } from './ten
  * Webhook notifications and their delivery (Events 4; States and transitions). The schedule, time-out, payload
  * shape and event identifier header are not shown in the reference; these are this server's choices.
  */
-const AUTOMATIC_DELAYS_MS = [0, 1000, 2000, 4000];
+export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [0, 1000, 2000, 4000];
 const ATTEMPT_TIMEOUT_MS = 3000;
 const EVENT_ID_HEADER = 'X-Webhook-Id';
 
@@ -22,7 +22,11 @@ export class Deliverer {
   private readonly timers = new Set<NodeJS.Timeout>();
   private closed = false;
 
-  constructor(private readonly faults: ReadonlySet<string>) {}
+  /** `delaysMs`: the delay of each automatic attempt, the first after the event, the next after the attempt before. */
+  constructor(
+    private readonly faults: ReadonlySet<string>,
+    private readonly delaysMs: readonly number[],
+  ) {}
 
   /**
    * Announces a change: one notification per subscription of the tenant to this event and version, all carrying
@@ -60,7 +64,7 @@ export class Deliverer {
         body,
         signature,
         attempts: [],
-        automaticLeft: AUTOMATIC_DELAYS_MS.length,
+        automaticLeft: this.delaysMs.length,
         timer: undefined,
       };
       tenant.notifications.set(notification.id, notification);
@@ -100,7 +104,7 @@ export class Deliverer {
 
   private schedule(tenant: Tenant, notification: Notification): void {
     if (this.closed || notification.automaticLeft <= 0) return;
-    const delay = AUTOMATIC_DELAYS_MS[AUTOMATIC_DELAYS_MS.length - notification.automaticLeft] ?? 0;
+    const delay = this.delaysMs[this.delaysMs.length - notification.automaticLeft] ?? 0;
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       notification.timer = undefined;
