@@ -170,15 +170,12 @@ export class TenantState {
 
   /** Records a write: builds the change, applies it, and hands it to the listeners. The one write seam. */
   commit<K extends EntityKind>(entity: K, id: string, after: EntityMap[K] | null, event?: ChangeEvent): Change<K> {
-    const change: Change<K> = {
-      org: this.org,
-      entity,
-      id,
-      before: this.current(entity, id) ?? null,
-      after,
-      at: this.clock.now(),
-      ...(event ? { event } : {}),
-    };
+    const before = this.current(entity, id) ?? null;
+    const at = this.clock.now();
+    // Two literals rather than a spread of `{ event }` or `{}`: every write passes here (a fan-out, hundreds at once).
+    const change: Change<K> = event
+      ? { org: this.org, entity, id, before, after, at, event }
+      : { org: this.org, entity, id, before, after, at };
     this.apply(change);
     this.writes++;
     // Widening a change of one kind to the union of all kinds is sound, but TypeScript cannot relate a generic

@@ -114,11 +114,13 @@ export class TenantScheduler<J extends Due> implements JobScheduler<J> {
   dispatch(): void {
     if (this.stopped || !this.hooks.live()) return;
     const now = this.clock.now();
-    for (const [id, job] of this.queue) {
-      if (job.dueAt > now || this.hooks.mayStart?.(id, job) === false) continue;
+    // forEach, not `for (const [id, job] of ...)`: an entry pair per job held back was most of what a dispatch
+    // allocated behind a silent receiver (deleting the entry being visited is allowed).
+    this.queue.forEach((job, id) => {
+      if (job.dueAt > now || this.hooks.mayStart?.(id, job) === false) return;
       this.queue.delete(id);
       this.hooks.start(id, job);
-    }
+    });
     this.rearm(now);
   }
 

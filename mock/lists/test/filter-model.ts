@@ -188,7 +188,7 @@ function recase(s: string, bits: number): string {
   return out;
 }
 
-function conditionArb(items: readonly Item[]): fc.Arbitrary<GenCond> {
+export function conditionArb(items: readonly Item[]): fc.Arbitrary<GenCond> {
   return (
     fc
       .record({

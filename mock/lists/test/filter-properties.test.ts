@@ -12,6 +12,7 @@ import {
   isNullish,
   reference,
   exprArb,
+  conditionArb,
   random,
   render,
   type Item,
@@ -131,6 +132,27 @@ describe('filter properties', () => {
     );
     // values are drawn from the items, so a good share of expressions must select something
     expect(matchedSomething).toBeGreaterThan(100);
+  });
+
+  it('selects as a naive evaluation does for long ORs, whose Equals terms on one field are merged into one lookup', () => {
+    // Values drawn from the items: Equals terms often share a field and name a value some item holds.
+    const scenario = itemsArb.chain((items) =>
+      fc.record({
+        items: fc.constant(items),
+        terms: fc.array(conditionArb(items), { minLength: 2, maxLength: 12 }),
+        seed: fc.integer(),
+      }),
+    );
+    fc.assert(
+      fc.property(scenario, ({ items, terms, seed }) => {
+        const expr = { kind: 'or' as const, children: terms };
+        const filterBy = render(expr, random(seed));
+        const expected = items.filter((item) => reference(expr, item)).map((i) => i.id);
+        expect(selected(items, filterBy)).toEqual(expected);
+        expect(selected(new ListCollection(items), filterBy)).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('sorts exactly like a naive multi-key comparator with an ascending id tiebreak', () => {
