@@ -66,6 +66,8 @@ export function learnCommand(): Command {
     )
     .addOption(targetOptions.noMockAdmin())
     .addOption(targetOptions.adminKey())
+    .addOption(targetOptions.teamKey())
+    .addOption(targetOptions.org())
     .addOption(flag('--out <file>', 'where to write the decisions (JSON; required)', 'OUT'))
     .addOption(
       flag(

@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../mock/server.js';
@@ -89,6 +92,14 @@ describe('teams of a shared mock, driven by the CLI (opsapi team, --team-key)', 
     });
     expect(coverage.code, coverage.stderr).toBe(0);
     expect(coverage.stdout).toMatch(/operations/i);
+  });
+
+  it('runs opsapi learn with --team-key on one of the team orgs, the key never printed', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'opsapi-team-learn-')), 'decisions.json');
+    const learn = await opsapi(['learn', ...at, '--team-key', team.teamKey, '--org', 'acme-learn', '--out', out]);
+    expect(learn.code, learn.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toHaveProperty('decisions');
+    expect(`${learn.stdout}${learn.stderr}`).not.toContain(team.teamKey);
   });
 
   it('has opsapi conform say in one line that a team key does not reach a fresh org', async () => {
