@@ -33,14 +33,17 @@ export const TENANT_BOUND_OPTIONS = {
   }),
   /**
    * Most Pending notifications a tenant holds; beyond it the oldest Pending ones are ended as Failure, the reason on
-   * the notification (mock/webhooks/pending-bound.ts). Inferred: 1,000 is ten events fanned out to 100 subscriptions.
+   * the notification (mock/webhooks/pending-bound.ts). Inferred: as many as `--max-notifications` keeps, so a burst a
+   * healthy receiver takes in seconds is delivered, not ended (at 1,000, the 3,000 notifications of bench webhooks'
+   * 300 events to 10 subscriptions lost two thirds before their first attempt); a Pending notification waiting for a
+   * slot is an entry of the schedule, about a kilobyte.
    */
   maxPendingNotifications: option({
     flag: '--max-pending-notifications <n>',
     env: 'MAX_PENDING_NOTIFICATIONS',
     help: 'Pending webhook notifications per tenant (beyond it the oldest are ended as Failure)',
     value: integer(1, 10_000_000),
-    default: 1000,
+    default: 10_000,
   }),
   /** Attempts kept in the record of one notification; beyond it (manual retries) the oldest is dropped from the record. */
   maxAttemptsPerNotification: option({

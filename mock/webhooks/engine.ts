@@ -13,6 +13,7 @@ import { deliveryRequest, originOf } from './request.js';
 import { TenantRuntime, type Job } from './runtime.js';
 import { TenantScheduler, type SchedulerFactory } from './scheduler.js';
 import { FairSlots, slotBounds, type DeliveryLoad } from './fair-slots.js';
+import { loadWithHeld } from './held-attempts.js';
 import type { Signer } from './signer.js';
 import { laterIso, placeAttempt } from './timeline.js';
 import { realTimers, type Timers } from './timers.js';
@@ -32,19 +33,17 @@ import type { WebhookEngineOptions, WebhookEngineParts } from './engine-options.
  *
  * Delivery runs concurrently: every due attempt starts at once, bounded by `concurrency` over all tenants, by
  * `perTenantConcurrency` per tenant and by `perEndpointConcurrency` per receiver of a tenant, the tenants waiting
- * for a slot served in turn (fair-slots.ts); an attempt waits only for a free slot of its own tenant, never for
- * another receiver's answer, so a slow or hanging receiver costs its own attempts one timeout each and delays no
- * other tenant. A reset or an eviction of a tenant drops its attempts still waiting for a slot.
+ * for a slot served in turn (fair-slots.ts; beyond a batch per receiver, held back: held-attempts.ts); a slow or
+ * hanging receiver costs its own attempts one timeout each and delays no other tenant. A reset or an eviction of a
+ * tenant drops its attempts still waiting for a slot.
  *
  * Ordering: there is NO ordering guarantee, not even per endpoint or per subscription. Notifications of one
  * endpoint are sent concurrently, a retry of an older event can arrive after a newer event, and a manual retry
  * re-sends an event at any time. Receivers order by `occurredAt`, drop duplicates by the event id, and read the
  * current state with the API (Events, point 5) instead of relying on arrival order.
  *
- * Timeline of the attempt records: an attempt that runs when it falls due is recorded at the time it ran. When the
- * virtual clock jumps (`advance`), the attempts that fall due in the jump run straight away, one after the other,
- * but each is recorded at the tenant time it fell due (timeline.ts): attempt n+1 starts at attempt n's due time
- * plus the next delay.
+ * Timeline of the attempt records: attempts that fall due in a jump of the virtual clock (`advance`) run at once,
+ * each recorded at the tenant time it fell due (timeline.ts).
  */
 export class WebhookEngine {
   private readonly slots: FairSlots;
@@ -77,10 +76,7 @@ export class WebhookEngine {
     this.refresh = parts.refresh;
     this.slots = new FairSlots(
       slotBounds(options.concurrency, options.perTenantConcurrency, options.perEndpointConcurrency),
-      (org, origin) => {
-        const rt = this.runtimes.get(org);
-        if (rt?.heldOrigins.delete(origin)) rt.scheduler.resume?.();
-      },
+      (org, origin) => this.roomFor(org, origin),
     );
     store.onChange((change) => this.onChange(change));
     store.onDrop.push((org) => this.drop(org));
@@ -106,6 +102,7 @@ export class WebhookEngine {
       const scheduler = this.runtime(tenant).scheduler;
       for (const id of ended) {
         scheduler.cancel(id);
+        this.dropHeld(this.runtime(tenant), id);
         // And an attempt already waiting for a delivery slot never starts (behind silent receivers it would wait long).
         this.slots.cancelKey(tenant.org, id);
       }
@@ -115,10 +112,8 @@ export class WebhookEngine {
   }
 
   /**
-   * Manual retry (policy.ts): allowed in any state, also after the subscription was deleted; a re-delivery now,
-   * recorded as a `Manual` attempt. Automatic attempts still scheduled are cancelled, and an attempt still under
-   * way no longer decides the state; the notification is Pending while the manual attempt runs and ends Success or
-   * Failure by that attempt. Returns the notification as it stands (Pending), or undefined for an unknown id.
+   * Manual retry (policy.ts): in any state, also after the subscription was deleted; a `Manual` attempt now, the
+   * automatic ones cancelled, one under way deciding nothing. Returns the notification (Pending), or undefined.
    */
   retry(tenant: TenantState, notificationId: string): Notification | undefined {
     const notification = tenant.notifications.get(notificationId);
@@ -142,16 +137,13 @@ export class WebhookEngine {
       lastModifiedAt: laterIso(notification.lastModifiedAt, now),
     };
     tenant.commit('notification', notificationId, pending);
+    this.dropHeld(rt, notificationId);
     this.start(rt, notificationId, { ...retry.attempt, queuedAt: now, queuedAtReal: this.clock.now() });
     rt.scheduler.cancel(notificationId);
     return pending;
   }
 
-  /**
-   * Resumes the deliveries of a restored tenant: every Pending notification is scheduled again, at its
-   * `nextAttemptAt` (or now, when an attempt was under way at shutdown), continuing its schedule.
-   * Returns how many were resumed.
-   */
+  /** Schedules a restored tenant's Pending notifications again (at `nextAttemptAt`, or now); returns how many. */
   resume(tenant: TenantState): number {
     let resumed = 0;
     const now = tenant.clock.now();
@@ -202,19 +194,7 @@ export class WebhookEngine {
 
   /** The delivery slots' load: over all tenants, and per tenant with attempts in flight or waiting. */
   deliveryLoad(): DeliveryLoad {
-    // Attempts held back in a schedule (`mayStart`) wait for a slot as those in the slots do.
-    const held = (org: string) => this.runtimes.get(org)?.scheduler.dueCount?.() ?? 0;
-    let waiting = this.slots.load.waiting;
-    for (const org of this.runtimes.keys()) waiting += held(org);
-    const slots = this.slots;
-    return {
-      total: { active: slots.load.active, waiting },
-      bounds: slots.bounds,
-      *tenants() {
-        for (const [org, load] of slots.busyTenants())
-          yield [org, { active: load.active, waiting: load.waiting + held(org) }];
-      },
-    };
+    return loadWithHeld(this.slots, (org) => this.runtimes.get(org)?.held.size ?? 0, this.runtimes.keys());
   }
 
   /** Notifications still scheduled, over all tenants. */
@@ -254,7 +234,6 @@ export class WebhookEngine {
             start: (id, job) => this.start(fresh, id, job),
             changed: () => this.pin(fresh),
             track: (dispatched) => this.track(dispatched),
-            mayStart: (id) => this.mayStart(fresh, id),
           },
           tenant.org,
         ),
@@ -266,18 +245,32 @@ export class WebhookEngine {
     return rt;
   }
 
-  /**
-   * Whether a due attempt goes to the slots now: not while its receiver has a batch of the tenant's attempts waiting
-   * there. Held back, it is a due entry of the schedule until the batch moves on; in the slots it would be an attempt
-   * under way, whose promises a fan-out to silent receivers made by the thousand per second (bench noisy-neighbour).
-   */
-  private mayStart(rt: TenantRuntime, id: string): boolean {
-    const notification = rt.tenant.notifications.get(id);
-    if (!notification) return true;
-    const origin = originOf(notification.endpoint);
-    if (this.slots.waitingIn(rt.tenant.org, origin) < this.slots.bounds.perEndpoint) return true;
-    rt.heldOrigins.add(origin);
-    return false;
+  /** The receiver of a notification when a batch of the tenant's attempts already waits there for a slot. */
+  private fullLane(rt: TenantRuntime, id: string): string | undefined {
+    const endpoint = rt.tenant.notifications.get(id)?.endpoint;
+    const origin = endpoint === undefined ? undefined : originOf(endpoint);
+    return origin !== undefined && !this.room(rt.tenant.org, origin) ? origin : undefined;
+  }
+
+  private room(org: string, origin: string): boolean {
+    return this.slots.waitingIn(org, origin) < this.slots.bounds.perEndpoint;
+  }
+
+  /** A receiver's batch moved on (told by the slots once they are consistent): its held attempts come, as room allows. */
+  private roomFor(org: string, origin: string): void {
+    const rt = this.runtimes.get(org);
+    if (!rt || rt.held.size === 0 || !this.live(rt)) return;
+    rt.held.release(
+      origin,
+      (o) => this.room(org, o),
+      (id, job) => this.start(rt, id, job),
+    );
+    this.pin(rt);
+  }
+
+  private dropHeld(rt: TenantRuntime, id: string): void {
+    const endpoint = rt.held.size > 0 ? rt.tenant.notifications.get(id)?.endpoint : undefined;
+    if (endpoint !== undefined) rt.held.drop(originOf(endpoint), id);
   }
 
   /** Whether a runtime still belongs to a live tenant. */
@@ -296,11 +289,18 @@ export class WebhookEngine {
    */
   startClaimed(tenant: TenantState, id: string, job: Job): Promise<void> {
     if (this.closed) return Promise.resolve();
-    return this.start(this.runtime(tenant), id, job);
+    // Never held back: a claim holds a lease of the shared schedule, and the poller claims only what can start.
+    return this.start(this.runtime(tenant), id, job, false);
   }
 
-  /** Starts one attempt and tracks it until it is recorded; resolves then. */
-  private start(rt: TenantRuntime, id: string, job: Job): Promise<void> {
+  /** Starts an attempt, resolved once recorded; held back (./held-attempts.ts) while its receiver's batch is full. */
+  private start(rt: TenantRuntime, id: string, job: Job, mayHold = true): Promise<void> {
+    const full = mayHold ? this.fullLane(rt, id) : undefined;
+    if (full !== undefined) {
+      rt.held.hold(full, id, job);
+      this.pin(rt);
+      return Promise.resolve();
+    }
     rt.begin(id);
     // One settled promise per attempt (attempts to silent receivers wait for slots by the thousand).
     const settle = () => {
@@ -318,7 +318,7 @@ export class WebhookEngine {
   /** A tenant with attempts scheduled or under way is never evicted. */
   private pin(rt: TenantRuntime): void {
     if (this.store.peek(rt.tenant.org) !== rt.tenant || this.runtimes.get(rt.tenant.org) !== rt) return;
-    this.store.pin(rt.tenant.org, rt.scheduler.size > 0 || rt.inflight.size > 0);
+    this.store.pin(rt.tenant.org, rt.scheduler.size > 0 || rt.inflight.size > 0 || rt.held.size > 0);
   }
 
   private track<T>(promise: Promise<T>): void {

@@ -237,10 +237,11 @@ export class FairSlots {
         if (lane.active === 0) lanes.lanes.delete(waiter.endpoint);
       }
       waiter.cancel();
-      this.onRoom(tenant, waiter.endpoint);
     }
     if (lanes.ready.size === 0) this.turns.delete(tenant);
     if (lanes.active === 0 && lanes.waiting === 0) this.tenants.delete(tenant);
+    // Told once the slots are consistent again: what it starts comes through `run` and `pump` afresh.
+    for (const waiter of keyed instanceof Set ? keyed : [keyed]) this.onRoom(tenant, waiter.endpoint);
     return dropped;
   }
 
@@ -262,9 +263,10 @@ export class FairSlots {
 
   /** Starts attempts while a global slot is free and some tenant has one that may start, one per tenant per turn. */
   private pump(): void {
+    const started: [string, string][] = [];
     while (this.active < this.bounds.global) {
       const tenant = this.turns.values().next().value;
-      if (tenant === undefined) return;
+      if (tenant === undefined) break;
       this.turns.delete(tenant);
       const lanes = this.tenants.get(tenant) as TenantLanes;
       const endpoint = lanes.ready.values().next().value as string;
@@ -279,8 +281,10 @@ export class FairSlots {
       this.active++;
       this.review(tenant, lanes, endpoint, lane);
       waiter.start();
-      this.onRoom(tenant, endpoint);
+      started.push([tenant, endpoint]);
     }
+    // Told once the loop is done, so what it starts comes through `run` and a pump of its own, not into this loop.
+    for (const [tenant, endpoint] of started) this.onRoom(tenant, endpoint);
   }
 
   private finished(tenant: string, endpoint: string): void {

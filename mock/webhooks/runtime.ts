@@ -1,5 +1,6 @@
 import type { TenantState } from '../store/tenant-state.js';
 import type { PlannedAttempt } from './policy.js';
+import { HeldAttempts } from './held-attempts.js';
 import type { JobScheduler } from './scheduler.js';
 
 /** An attempt as the engine tracks it: the policy's plan plus where it sits on the timeline (see timeline.ts). */
@@ -19,8 +20,8 @@ export class TenantRuntime {
   readonly inflight = new Set<Promise<void>>();
   /** Attempts under way per notification id. */
   private readonly busy = new Map<string, number>();
-  /** Receivers (origins) with due attempts held back in the schedule until their batch moves on (engine `mayStart`). */
-  readonly heldOrigins = new Set<string>();
+  /** Due attempts held back until their receiver's batch moves on (./held-attempts.ts). */
+  readonly held = new HeldAttempts<Job>();
   /** Notifications retried manually, by id: their current generation (absent: 0). */
   private readonly generations = new Map<string, number>();
 

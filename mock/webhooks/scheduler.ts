@@ -19,11 +19,6 @@ export interface SchedulerHooks<J> {
   changed(): void;
   /** A dispatch queued for the next turn of the event loop; the engine waits for it when asked to be idle. */
   track(dispatched: Promise<void>): void;
-  /**
-   * Whether a due job may start now; one that may not stays queued, due, until `resume` (the engine holds back an
-   * attempt whose receiver already has a batch waiting for a slot).
-   */
-  mayStart?(id: string, job: J): boolean;
 }
 
 /**
@@ -41,10 +36,6 @@ export interface JobScheduler<J extends Due> {
   afterClockJump(): void | Promise<void>;
   stop(): void;
   discard(): void;
-  /** Starts the due jobs held back by `mayStart`, on the next turn (at most one dispatch per turn). */
-  resume?(): void;
-  /** Jobs due and not started (held back, or about to start), as far as this process knows. */
-  dueCount?(): number;
 }
 
 /** Makes the schedule of one tenant (the engine's default: `new TenantScheduler(tenant.clock, timers, hooks)`). */
@@ -107,32 +98,17 @@ export class TenantScheduler<J extends Due> implements JobScheduler<J> {
     this.hooks.changed();
   }
 
-  /**
-   * Starts every due job without waiting for any (but those `mayStart` holds back, kept until `resume`), then arms
-   * the timer for the earliest job not yet due.
-   */
+  /** Starts every due job without waiting for any, then arms the timer for the earliest job not yet due. */
   dispatch(): void {
     if (this.stopped || !this.hooks.live()) return;
     const now = this.clock.now();
-    // forEach, not `for (const [id, job] of ...)`: an entry pair per job held back was most of what a dispatch
-    // allocated behind a silent receiver (deleting the entry being visited is allowed).
+    // forEach, not `for (const [id, job] of ...)`: no entry pair per job (deleting the entry being visited is allowed).
     this.queue.forEach((job, id) => {
-      if (job.dueAt > now || this.hooks.mayStart?.(id, job) === false) return;
+      if (job.dueAt > now) return;
       this.queue.delete(id);
       this.hooks.start(id, job);
     });
     this.rearm(now);
-  }
-
-  resume(): void {
-    this.kick();
-  }
-
-  dueCount(): number {
-    const now = this.clock.now();
-    let due = 0;
-    for (const job of this.queue.values()) if (job.dueAt <= now) due++;
-    return due;
   }
 
   /** The tenant clock jumped: the timer's real-time delay is stale; start what fell due and arm again. */
@@ -167,7 +143,7 @@ export class TenantScheduler<J extends Due> implements JobScheduler<J> {
     );
   }
 
-  /** Arms the timer for the earliest job due after `now` (jobs due already are started or held back by dispatch). */
+  /** Arms the timer for the earliest job due after `now` (the jobs due already were started by dispatch). */
   private rearm(now: number): void {
     let earliest = Infinity;
     for (const job of this.queue.values()) if (job.dueAt < earliest && job.dueAt > now) earliest = job.dueAt;

@@ -134,3 +134,38 @@ describe('fair delivery over tenants', () => {
     await engine.close();
   });
 });
+
+describe('attempts held back beyond a batch per receiver', () => {
+  it('delivers a burst to one healthy receiver in full, a batch in the slots and the rest held, in due order', async () => {
+    const { time, store, engine, subscribe, emit, sentTo, transport } = setUp();
+    const tenant = store.tenant('burst');
+    subscribe(tenant, 'https://healthy.example/hooks', 10);
+    const ids = [...emit(tenant), ...emit(tenant), ...emit(tenant)];
+    // Before the first turn: at most one attempt waits in the slots for the receiver, the other 29 are held.
+    await time.settle();
+    expect(sentTo('healthy')).toBe(30);
+    expect(ids.map((id) => tenant.notifications.get(id)?.status)).toEqual(Array(30).fill('Success'));
+    // In the order they fell due.
+    expect(transport.requests.map((r) => r.headers['x-notification-id'])).toEqual(ids);
+    expect(engine.deliveryLoad().total).toEqual({ active: 0, waiting: 0 });
+  });
+
+  it('counts held attempts as waiting, and drops those of notifications the Pending bound ended', async () => {
+    const { time, store, engine, subscribe, emit, release } = setUp(5);
+    const tenant = store.tenant('held');
+    subscribe(tenant, 'https://silent-held.example/hooks', 4);
+    emit(tenant);
+    await time.settle();
+    // One attempt under way (1 per receiver), one waiting in the slots, two held.
+    expect(engine.deliveryLoad().total).toEqual({ active: 1, waiting: 3 });
+    emit(tenant);
+    await time.settle();
+    // 8 notifications, bound 5: the 3 oldest ended; what waits (slots and held) is within the bound.
+    expect([...tenant.pendingNotifications]).toHaveLength(5);
+    expect(engine.deliveryLoad().total.waiting).toBeLessThanOrEqual(5);
+    release();
+    await time.settle();
+    release();
+    await time.settle();
+  });
+});
