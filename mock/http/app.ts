@@ -180,7 +180,6 @@ export async function buildApp(
   return app;
 }
 
-/** The answer to a request node:http refused before any route (malformed, headers too large, or too slow). */
 /** The 413's detail: the global limit, or an operation's own (./body-limits.ts), which says why it is lower. */
 function tooLarge(limit: number, options: ShellOptions): string {
   return limit < options.bodyLimit
@@ -188,6 +187,7 @@ function tooLarge(limit: number, options: ShellOptions): string {
     : `The body is larger than ${limit} bytes.`;
 }
 
+/** The answer to a request node:http refused before any route (malformed, headers too large, or too slow). */
 function clientErrorAnswer(code: string | undefined) {
   // 431 is RFC 6585's, which RFC 9110 does not define: its type stays the one of every malformed request.
   if (code === 'HPE_HEADER_OVERFLOW')

@@ -99,10 +99,10 @@ export class WebhookEngine {
     // The ended ones' scheduled attempts are cancelled at once; their attempts under way decide nothing (`attempt`).
     const ended = endOldestPending(tenant, this.options.maxPendingPerTenant);
     if (ended.length > 0) {
-      const scheduler = this.runtime(tenant).scheduler;
+      const rt = this.runtime(tenant);
       for (const id of ended) {
-        scheduler.cancel(id);
-        this.dropHeld(this.runtime(tenant), id);
+        rt.scheduler.cancel(id);
+        this.dropHeld(rt, id);
         // And an attempt already waiting for a delivery slot never starts (behind silent receivers it would wait long).
         this.slots.cancelKey(tenant.org, id);
       }

@@ -140,7 +140,7 @@ export class FairSlots {
 
   /**
    * `onRoom`: told that a tenant's receiver has one attempt fewer waiting (it started, or was dropped), so attempts
-   * held back until that receiver's batch moves on can come (the engine's `mayStart`).
+   * held back until that receiver's batch moves on can come (./held-attempts.ts).
    */
   constructor(
     readonly bounds: SlotBounds,
@@ -225,8 +225,9 @@ export class FairSlots {
     const keyed = lanes?.byKey.get(key);
     if (!lanes || !keyed) return 0;
     lanes.byKey.delete(key);
+    const waiters = keyed instanceof Set ? keyed : [keyed];
     let dropped = 0;
-    for (const waiter of keyed instanceof Set ? keyed : [keyed]) {
+    for (const waiter of waiters) {
       const lane = lanes.lanes.get(waiter.endpoint);
       if (!lane?.waiting.remove(waiter)) continue;
       dropped++;
@@ -241,7 +242,7 @@ export class FairSlots {
     if (lanes.ready.size === 0) this.turns.delete(tenant);
     if (lanes.active === 0 && lanes.waiting === 0) this.tenants.delete(tenant);
     // Told once the slots are consistent again: what it starts comes through `run` and `pump` afresh.
-    for (const waiter of keyed instanceof Set ? keyed : [keyed]) this.onRoom(tenant, waiter.endpoint);
+    for (const waiter of waiters) this.onRoom(tenant, waiter.endpoint);
     return dropped;
   }
 

@@ -29,7 +29,7 @@ export class HeldAttempts<Job> {
   }
 
   /** Takes the longest-held attempt to a receiver, if any. */
-  take(origin: string): [string, Job] | undefined {
+  private take(origin: string): [string, Job] | undefined {
     const lane = this.byOrigin.get(origin);
     const first = lane?.entries().next().value;
     if (!lane || !first) return undefined;

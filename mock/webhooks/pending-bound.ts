@@ -1,4 +1,5 @@
 import type { TenantState } from '../store/tenant-state.js';
+import { laterIso } from './timeline.js';
 
 /**
  * Ends a tenant's oldest Pending notifications beyond `max` (`--max-pending-notifications`; docs/DESIGN.md, "Shared
@@ -36,7 +37,7 @@ export function endOldestPending(tenant: TenantState, max: number | undefined): 
       status: 'Failure',
       nextAttemptAt: null,
       failureReason,
-      lastModifiedAt: Date.parse(n.lastModifiedAt) >= now ? n.lastModifiedAt : nowIso,
+      lastModifiedAt: laterIso(n.lastModifiedAt, now, nowIso),
     });
   }
   return ended;

@@ -98,7 +98,7 @@ export class TenantScheduler<J extends Due> implements JobScheduler<J> {
     this.hooks.changed();
   }
 
-  /** Starts every due job without waiting for any, then arms the timer for the earliest job not yet due. */
+  /** Starts every due job without waiting for any, then arms the timer for the earliest one left. */
   dispatch(): void {
     if (this.stopped || !this.hooks.live()) return;
     const now = this.clock.now();
@@ -108,7 +108,7 @@ export class TenantScheduler<J extends Due> implements JobScheduler<J> {
       this.queue.delete(id);
       this.hooks.start(id, job);
     });
-    this.rearm(now);
+    this.rearm();
   }
 
   /** The tenant clock jumped: the timer's real-time delay is stale; start what fell due and arm again. */
@@ -143,10 +143,9 @@ export class TenantScheduler<J extends Due> implements JobScheduler<J> {
     );
   }
 
-  /** Arms the timer for the earliest job due after `now` (the jobs due already were started by dispatch). */
-  private rearm(now: number): void {
+  private rearm(): void {
     let earliest = Infinity;
-    for (const job of this.queue.values()) if (job.dueAt < earliest && job.dueAt > now) earliest = job.dueAt;
+    for (const job of this.queue.values()) if (job.dueAt < earliest) earliest = job.dueAt;
     if (earliest === Infinity) this.disarm();
     else if (earliest !== this.timerAt || !this.timer) this.arm(earliest);
     this.hooks.changed();

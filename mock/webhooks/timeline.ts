@@ -25,7 +25,7 @@ export function placeAttempt(job: Job, outcome: AttemptOutcome, now: number): Pl
   return { startedAt, endedAt, durationMs };
 }
 
-/** The later of an ISO instant and an epoch-ms instant, as ISO. */
-export function laterIso(isoText: string, ms: number): string {
-  return Date.parse(isoText) >= ms ? isoText : new Date(ms).toISOString();
+/** The later of an ISO instant and an epoch-ms instant, as ISO (`msIso`: `ms` as ISO already, for a caller of many). */
+export function laterIso(isoText: string, ms: number, msIso?: string): string {
+  return Date.parse(isoText) >= ms ? isoText : (msIso ?? new Date(ms).toISOString());
 }
