@@ -71,7 +71,7 @@ describe(`the README's "Use it from your tests" examples`, () => {
 describe(`the README's "Certify your client" example`, () => {
   it('is titled with the Vitest file it shows; its other blocks are shell commands', () => {
     expect(certifyShown, `README.md has the section ${CERTIFY_SECTION}`).not.toBeNull();
-    expect(certifyShown?.map((block) => block.title)).toEqual(['examples/vitest/client-checks.test.ts']);
+    expect(certifyShown?.map((block) => block.title)).toEqual(['examples/vitest/client-checks.e2e.test.ts']);
   });
 
   it('shows the file exactly as it is in the repository, so it shows code the test suite runs', () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readSources } from './import-graph.js';
+import { sourcePaths } from './import-graph.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const DESIGN = 'docs/DESIGN.md';
@@ -35,9 +35,9 @@ function bareMentions(text: string): number[] {
 
 const sections = headings(readFileSync(join(root, DESIGN), 'utf8'));
 /** Every source but this file, whose own examples cite sections that do not exist on purpose. */
-const sources = readSources(root)
-  .filter((f) => f.path !== 'test/architecture/design-citations.test.ts')
-  .map((f) => ({ path: f.path, text: readFileSync(join(root, f.path), 'utf8') }));
+const sources = sourcePaths(root)
+  .filter((path) => path !== 'test/architecture/design-citations.test.ts')
+  .map((path) => ({ path, text: readFileSync(join(root, path), 'utf8') }));
 
 describe(`the citations of ${DESIGN} in the sources`, () => {
   it('are many, and the notes have sections', () => {

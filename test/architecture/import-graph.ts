@@ -56,12 +56,17 @@ function walk(root: string, dir: string, out: string[]): void {
   }
 }
 
-/** Every TypeScript source of the kit with its relative imports resolved to project paths (TypeScript's own scanner). */
-export function readSources(root: string): SourceFile[] {
+/** The path of every TypeScript source of the kit (in a layer), relative to the project root. */
+export function sourcePaths(root: string): string[] {
   const paths: string[] = [];
   walk(root, '', paths);
+  return paths.filter((path) => layerOf(path) !== undefined);
+}
+
+/** Every TypeScript source of the kit with its relative imports resolved to project paths (TypeScript's own scanner). */
+export function readSources(root: string): SourceFile[] {
   const files: SourceFile[] = [];
-  for (const path of paths) {
+  for (const path of sourcePaths(root)) {
     const layer = layerOf(path);
     if (!layer) continue;
     const info = ts.preProcessFile(readFileSync(join(root, path), 'utf8'), true, true);
