@@ -1,4 +1,5 @@
 import type { DeliveryLoad, FairSlots } from './fair-slots.js';
+import { KeyedQueue } from './keyed-queue.js';
 
 /**
  * A tenant's due attempts held back, per receiver (origin), in the order they fell due: an attempt whose receiver
@@ -7,10 +8,11 @@ import type { DeliveryLoad, FairSlots } from './fair-slots.js';
  *
  * Why: in the slots, each waiting attempt is an attempt under way, with its promises; a fan-out to silent receivers
  * made them by the thousand per second, most of what the collector copied (bench noisy-neighbour). Held here, taking
- * the next is O(1) per attempt started, so a burst to a healthy receiver drains as fast as before (bench webhooks).
+ * the next and dropping any one are O(1) (./keyed-queue.ts), so a burst to a healthy receiver drains as fast as before
+ * (bench webhooks), and ending the oldest by the thousand costs the ended ones only.
  */
 export class HeldAttempts<Job> {
-  private readonly byOrigin = new Map<string, Map<string, Job>>();
+  private readonly byOrigin = new Map<string, KeyedQueue<Job>>();
   private count = 0;
 
   /** Attempts held, over every receiver. */
@@ -21,7 +23,7 @@ export class HeldAttempts<Job> {
   hold(origin: string, id: string, job: Job): void {
     let lane = this.byOrigin.get(origin);
     if (!lane) {
-      lane = new Map();
+      lane = new KeyedQueue();
       this.byOrigin.set(origin, lane);
     }
     if (!lane.has(id)) this.count++;
@@ -29,11 +31,10 @@ export class HeldAttempts<Job> {
   }
 
   /** Takes the longest-held attempt to a receiver, if any. */
-  private take(origin: string): [string, Job] | undefined {
+  private take(origin: string): { readonly key: string; readonly value: Job } | undefined {
     const lane = this.byOrigin.get(origin);
-    const first = lane?.entries().next().value;
+    const first = lane?.shift();
     if (!lane || !first) return undefined;
-    lane.delete(first[0]);
     this.count--;
     if (lane.size === 0) this.byOrigin.delete(origin);
     return first;
@@ -44,7 +45,7 @@ export class HeldAttempts<Job> {
     while (this.byOrigin.has(origin) && room(origin)) {
       const next = this.take(origin);
       if (!next) return;
-      start(next[0], next[1]);
+      start(next.key, next.value);
     }
   }
 
