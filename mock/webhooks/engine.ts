@@ -13,7 +13,7 @@ import { deliveryRequest, originOf } from './request.js';
 import { TenantRuntime, type Job } from './runtime.js';
 import { TenantScheduler, type SchedulerFactory } from './scheduler.js';
 import { FairSlots, slotBounds, type DeliveryLoad } from './fair-slots.js';
-import { loadWithHeld } from './held-attempts.js';
+import { HELD, loadWithHeld } from './held-attempts.js';
 import type { Signer } from './signer.js';
 import { laterIso, placeAttempt } from './timeline.js';
 import { realTimers, type Timers } from './timers.js';
@@ -100,12 +100,13 @@ export class WebhookEngine {
     const ended = endOldestPending(tenant, this.options.maxPendingPerTenant);
     if (ended.length > 0) {
       const rt = this.runtime(tenant);
+      // All leave the schedule and the held attempts before any waiting for a slot is cancelled (and never starts):
+      // each cancel releases the receiver's next held attempt, else the next ended one, started only to be cancelled.
       for (const id of ended) {
         rt.scheduler.cancel(id);
         this.dropHeld(rt, id);
-        // And an attempt already waiting for a delivery slot never starts (behind silent receivers it would wait long).
-        this.slots.cancelKey(tenant.org, id);
       }
+      for (const id of ended) this.slots.cancelKey(tenant.org, id);
     }
     trimHistory(tenant, this.options.maxNotificationsPerTenant);
     return emission;
@@ -299,7 +300,7 @@ export class WebhookEngine {
     if (full !== undefined) {
       rt.held.hold(full, id, job);
       this.pin(rt);
-      return Promise.resolve();
+      return HELD;
     }
     rt.begin(id);
     // One settled promise per attempt (attempts to silent receivers wait for slots by the thousand).

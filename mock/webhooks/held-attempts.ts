@@ -2,6 +2,12 @@ import type { DeliveryLoad, FairSlots } from './fair-slots.js';
 import { KeyedQueue } from './keyed-queue.js';
 
 /**
+ * What starting an attempt answers when the attempt is held instead: settled at once (it is not under way), one
+ * promise for all of them (a fan-out to a silent receiver holds thousands per second).
+ */
+export const HELD: Promise<void> = Promise.resolve();
+
+/**
  * A tenant's due attempts held back, per receiver (origin), in the order they fell due: an attempt whose receiver
  * already has a batch of the tenant's attempts waiting for a slot waits here instead, as one map entry and no
  * promise, until the batch moves on (the engine takes the next ones then, as many as there is room for).
