@@ -1,5 +1,4 @@
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../common/free-port.js';
 import { startChild } from '../../common/process.js';
 import { rssMb } from '../children.js';
 
@@ -23,18 +22,18 @@ interface MockProcess {
 const OUTPUT_LIMIT = 32 * 1024;
 
 /**
- * Starts `node --import tsx cli/opsapi.ts mock --port P --rate-limit off --quiet` (or `node <cli> mock ...`) and resolves once it prints its
+ * Starts `node --import tsx cli/opsapi.ts mock --port 0 --rate-limit off --quiet` (or `node <cli> mock ...`) and resolves once it prints its
  * URL. The child is the node process itself, so its pid is the mock's (for RSS). Killed if the soak exits first;
  * kept in the soak's process group (inferred) so that whoever kills the soak's group (its test's timeout) kills it too.
  */
 export async function startMockProcess(cli: string | null, timeoutMs = 60_000): Promise<MockProcess> {
-  const port = await freePort();
   const args = [
     '--expose-gc',
     ...(cli !== null ? [cli] : ['--import', 'tsx', 'cli/opsapi.ts']),
     'mock',
+    // 0: the OS picks a free port at bind time (one found free beforehand can be taken by another process first).
     '--port',
-    String(port),
+    '0',
     '--rate-limit',
     'off',
     '--quiet',

@@ -52,16 +52,19 @@ async function started(
   }
 }
 
+/**
+ * The port asked of the servers that print the URL they listen on (every one but Prism): 0, so the OS picks a free
+ * one at bind time. A port found free beforehand (`freePort`) can be taken by another process before the server binds
+ * it, and the tests run many processes at once.
+ */
+const ANY_PORT = '0';
+
 /** (a) The ceiling: a bare node:http server with a fixed body. */
 export async function startBare(): Promise<Target> {
-  const port = await freePort();
   const t0 = performance.now();
-  const child = spawnChild(
-    'bare',
-    process.execPath,
-    ['--import', 'tsx', 'bench/targets/bare-server.ts', String(port)],
-    { cwd: ROOT },
-  );
+  const child = spawnChild('bare', process.execPath, ['--import', 'tsx', 'bench/targets/bare-server.ts', ANY_PORT], {
+    cwd: ROOT,
+  });
   return started('bare', child, URL_LINE, 30_000, t0);
 }
 
@@ -70,12 +73,11 @@ export async function startBare(): Promise<Target> {
  * scenario's target).
  */
 export async function startDelayed(delayMs: number): Promise<Target> {
-  const port = await freePort();
   const t0 = performance.now();
   const child = spawnChild(
     'delayed',
     process.execPath,
-    ['--import', 'tsx', 'bench/targets/delayed-server.ts', String(port), String(delayMs)],
+    ['--import', 'tsx', 'bench/targets/delayed-server.ts', ANY_PORT, String(delayMs)],
     { cwd: ROOT },
   );
   return started('delayed', child, URL_LINE, 30_000, t0);
@@ -107,11 +109,10 @@ export function opsapiCommand(args: readonly string[]): [string, string[]] {
 }
 
 /**
- * (c) Our mock: `opsapi mock --port P --rate-limit off --quiet [--skus N]`, run as `node --import tsx cli/opsapi.ts`
+ * (c) Our mock: `opsapi mock --port 0 --rate-limit off --quiet [--skus N]`, run as `node --import tsx cli/opsapi.ts`
  * (what `npx tsx` runs, minus tsx's wrapper process) so that the child's pid is the server's own (for RSS).
  */
 export async function startOurs(options: OursOptions = {}): Promise<Target> {
-  const port = await freePort();
   const nodeFlags = options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', options.profileDir] : [];
   const flags = options.flags ?? ['--rate-limit', 'off'];
   const args = [
@@ -123,7 +124,7 @@ export async function startOurs(options: OursOptions = {}): Promise<Target> {
         : ['--import', 'tsx', 'cli/opsapi.ts']),
     'mock',
     '--port',
-    String(port),
+    ANY_PORT,
     ...flags,
     '--quiet',
     ...(options.skus !== undefined ? ['--skus', String(options.skus)] : []),
@@ -137,18 +138,17 @@ export async function startOurs(options: OursOptions = {}): Promise<Target> {
 const PROXY_LINE = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
 
 /**
- * `opsapi proxy --target URL --port P --quiet`: the checking proxy as users run it (its own process, every exchange
+ * `opsapi proxy --target URL --port 0 --quiet`: the checking proxy as users run it (its own process, every exchange
  * judged by the conformance rules), in front of `target`.
  */
 export async function startProxy(target: string): Promise<Target> {
-  const port = await freePort();
   const args = [
     ...(compiledCli ? [compiledCli] : ['--import', 'tsx', 'cli/opsapi.ts']),
     'proxy',
     '--target',
     target,
     '--port',
-    String(port),
+    ANY_PORT,
     '--quiet',
   ];
   const t0 = performance.now();

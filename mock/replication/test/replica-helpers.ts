@@ -1,7 +1,6 @@
 /** Helpers of the replica tests: replica processes of the compiled CLI, calls, fresh tenants, polling. */
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
-import { freePort } from '../../../common/free-port.js';
 import { startProcess, type Started } from '../../../test/support/process.js';
 import type { WebhookReceiver } from '../../../common/receiver.js';
 import { opsapiNodeArgs } from '../../../test/support/cli-command.js';
@@ -23,11 +22,19 @@ export interface Replica {
   readonly process: Started;
 }
 
+/** The address a replica prints once it listens. */
+const LISTENING = /http:\/\/127\.0\.0\.1:\d+/;
+
+/**
+ * A replica on a port the OS picks as it binds (`--port 0`, read back from its output): a port found free beforehand
+ * can be taken by another process of the suite before the replica binds it.
+ */
 export async function startReplica(redis: string, extra: readonly string[] = []): Promise<Replica> {
-  const port = await freePort();
-  const args = opsapiNodeArgs(['mock', '--redis', redis, '--port', String(port), '--quiet', ...SHARED, ...extra]);
-  const proc = await startProcess(process.execPath, args, /http:\/\//, { cwd: root, timeoutMs: 30_000 });
-  return { url: `http://127.0.0.1:${port}`, process: proc };
+  const args = opsapiNodeArgs(['mock', '--redis', redis, '--port', '0', '--quiet', ...SHARED, ...extra]);
+  const proc = await startProcess(process.execPath, args, LISTENING, { cwd: root, timeoutMs: 30_000 });
+  const url = proc.output().match(LISTENING)?.[0];
+  if (!url) throw new Error(`the replica printed no address:\n${proc.output()}`);
+  return { url, process: proc };
 }
 
 /** One call with the bearer token; the answer parsed, with the balancer's backend index when it went through one. */
