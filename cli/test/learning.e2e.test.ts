@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { freePort } from '../../common/free-port.js';
 import { startProcess } from '../../test/support/process.js';
 import { startMockServer, type RunningMock } from '../../index.js';
 import { opsapi, stderrLines } from './run-cli.js';
@@ -27,14 +26,15 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** `opsapi proxy` on a port the OS picks as it binds (read back from its banner; one found free beforehand could be taken first). */
 async function proxyProcess(target: string, extra: string[] = []) {
-  const port = await freePort();
+  const listening = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
   const child = await startProcess(
     process.execPath,
-    [inject('opsapiCli'), 'proxy', '--target', target, '--port', String(port), ...extra],
-    /listening on http:\/\/127\.0\.0\.1:\d+/,
+    [inject('opsapiCli'), 'proxy', '--target', target, '--port', '0', ...extra],
+    listening,
   );
-  return { child, url: `http://127.0.0.1:${port}` };
+  return { child, url: listening.exec(child.output())?.[1] ?? '' };
 }
 
 describe('opsapi proxy', () => {

@@ -1,5 +1,4 @@
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../../common/free-port.js';
 import { startProcess, type Started } from '../../../test/support/process.js';
 import { type CliRun, opsapiNodeArgs, runOpsapi } from '../../../test/support/cli-command.js';
 
@@ -16,16 +15,20 @@ export function opsapi(args: string[], env: Record<string, string> = {}, timeout
   return runOpsapi(args, { ...inherited, ...env }, timeoutMs);
 }
 
-/** Starts `opsapi mock` on a free port; the rate limit is the default one the probe is sized for (300/1s). */
+const LISTENING = /http:\/\/127\.0\.0\.1:\d+/;
+
+/**
+ * Starts `opsapi mock` on a port the OS picks as it binds (`--port 0`, read back from its banner: a port found free
+ * beforehand could be taken by another process first); the rate limit is the default one the probe is sized for.
+ */
 export async function mockProcess(extra: string[] = []): Promise<{ process: Started; url: string }> {
-  const port = await freePort();
   const started = await startProcess(
     process.execPath,
-    opsapiNodeArgs(['mock', '--port', String(port), '--rate-limit', '300/1s', '--quiet', ...extra]),
-    /http:\/\/127\.0\.0\.1:\d+/,
+    opsapiNodeArgs(['mock', '--port', '0', '--rate-limit', '300/1s', '--quiet', ...extra]),
+    LISTENING,
     { cwd: root, timeoutMs: 60_000 },
   );
-  return { process: started, url: `http://127.0.0.1:${port}` };
+  return { process: started, url: LISTENING.exec(started.output())?.[0] ?? '' };
 }
 
 /** The lines a run wrote on stderr, blank ones left out. */

@@ -186,10 +186,11 @@ describe('state that survives restarts (--state FILE)', () => {
     const file = join(dir, 'killed.json');
     const org = 'persist-kill';
     const token = await mintToken(DEFAULT_JWT_SECRET, adminClaims(org));
-    const port = await freePort();
-    const args = opsapiNodeArgs(['mock', '--port', String(port), '--rate-limit', 'off', '--quiet', '--state', file]);
-    let proc = await startProcess(process.execPath, args, /http:\/\//, { cwd: root, timeoutMs: 30_000 });
-    const base = `http://127.0.0.1:${port}`;
+    // Port 0, read back from the banner: a port found free beforehand could be taken by another process first.
+    const args = opsapiNodeArgs(['mock', '--port', '0', '--rate-limit', 'off', '--quiet', '--state', file]);
+    const listening = /http:\/\/127\.0\.0\.1:\d+/;
+    let proc = await startProcess(process.execPath, args, listening, { cwd: root, timeoutMs: 30_000 });
+    let base = listening.exec(proc.output())?.[0] ?? '';
     const m = (await call(base, token, 'GET', '/__mock/fixtures')).body;
     const acknowledged: string[] = [];
     let lastStock = 0;
@@ -228,7 +229,8 @@ describe('state that survives restarts (--state FILE)', () => {
     expect(acknowledged.length).toBeGreaterThan(5);
     expect(lastStock).toBeGreaterThan(5);
 
-    proc = await startProcess(process.execPath, args, /http:\/\//, { cwd: root, timeoutMs: 30_000 });
+    proc = await startProcess(process.execPath, args, listening, { cwd: root, timeoutMs: 30_000 });
+    base = listening.exec(proc.output())?.[0] ?? '';
     try {
       // The last acknowledged stock level, or the one write after it that was durable but never acknowledged.
       const sku = (

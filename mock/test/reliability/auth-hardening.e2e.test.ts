@@ -6,7 +6,6 @@
 import { SignJWT, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RFC9110_401_TYPE } from '../../../spec/schemas/problem.js';
-import { freePort } from '../../../common/free-port.js';
 import { startProcess } from '../../../test/support/process.js';
 import { opsapiNodeArgs } from '../../../test/support/cli-command.js';
 import { adminClaims } from '../../auth/presets.js';
@@ -270,16 +269,17 @@ describe('credentials are never recorded', () => {
   });
 
   it('never appear in the request log (--log-requests), whatever the answer', async () => {
-    const port = await freePort();
+    // Port 0, read back from the banner: a port found free beforehand could be taken by another process first.
+    const listening = /http:\/\/127\.0\.0\.1:\d+/;
     const mock = await startProcess(
       process.execPath,
-      opsapiNodeArgs(['mock', '--port', String(port), '--rate-limit', 'off', '--quiet', '--log-requests']),
-      /http:\/\/127\.0\.0\.1:\d+/,
+      opsapiNodeArgs(['mock', '--port', '0', '--rate-limit', 'off', '--quiet', '--log-requests']),
+      listening,
       {
         timeoutMs: 60_000,
       },
     );
-    const wire = new Wire(`http://127.0.0.1:${port}`);
+    const wire = new Wire(listening.exec(mock.output())?.[0] ?? '');
     try {
       const org = freshOrg('logged');
       const token = await mintToken('opsapi-local-mock-secret-change-me', adminClaims(org));

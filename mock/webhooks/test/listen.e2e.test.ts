@@ -58,8 +58,9 @@ describe('opsapi listen, end to end', () => {
   beforeAll(async () => {
     h = await startHarness({ deliveryTimeoutMs: 2000 });
     t = await tenant(h, 'listen');
-    port = await freePort();
-    listener = await startListener(['--port', String(port), '--base-url', h.url, '--org', t.org], READY);
+    // Port 0: the OS picks one as the listener binds (one found free beforehand could be taken by another process).
+    listener = await startListener(['--port', '0', '--base-url', h.url, '--org', t.org], READY);
+    port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(listener.output())?.[1]);
   }, 90_000);
 
   afterAll(async () => {
@@ -175,11 +176,10 @@ describe('opsapi listen --events --json --forward-to', () => {
     h = await startHarness({ deliveryTimeoutMs: 2000 });
     t = await tenant(h, 'listenjson');
     app = await startReceiver(() => ({ status: 202, body: 'queued' }));
-    const port = await freePort();
     listener = await startListener(
       [
         '--port',
-        String(port),
+        '0',
         '--base-url',
         h.url,
         '--org',
