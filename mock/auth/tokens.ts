@@ -58,6 +58,15 @@ interface Cached {
   nbfMs: number;
 }
 
+/** A token refused for good, and the time (the verifying clock's) after which the refusal holds. */
+interface Refusal {
+  readonly reason: string;
+  readonly afterMs: number;
+}
+
+/** Refused tokens remembered (inferred): a few hundred bytes each, so ~1 MB at most. */
+const REFUSALS_REMEMBERED = 4096;
+
 /**
  * Verifies access tokens: HS256 only, with the configured secret (pinned: `alg: none`, other algorithms and
  * other secrets are refused), `exp` required and honoured with a small leeway, `nbf` honoured, `org` required.
@@ -72,6 +81,13 @@ export class TokenVerifier {
    * or forged one, sent over and over: bench noisy-neighbour).
    */
   private readonly key: Promise<webcrypto.CryptoKey>;
+  /**
+   * Tokens refused for good (a bad signature, a malformed token or claim, an expiry: real time only moves on), with
+   * the reason, so one sent over and over (a job retrying with a stale token, a flood of one forged token) costs a
+   * lookup instead of a verification. Apart from the cache of valid tokens, so refused ones never push those out;
+   * bounded (REFUSALS_REMEMBERED), least recently refused first out.
+   */
+  private readonly refusals = new LRUCache<string, Refusal>({ max: REFUSALS_REMEMBERED });
 
   /**
    * `teamExists`: asked on every request whose token carries a team (cached tokens too), so a revoked team's tokens
@@ -103,6 +119,8 @@ export class TokenVerifier {
     token: string,
     nowMs: number,
   ): Promise<{ ok: true; principal: Principal } | { ok: false; reason: string }> {
+    const refused = this.refusals.get(token);
+    if (refused && nowMs > refused.afterMs) return { ok: false, reason: refused.reason };
     const cached = this.cache.get(token);
     if (cached) {
       if (nowMs > cached.expMs + LEEWAY_SECONDS * 1000) return { ok: false, reason: 'The access token has expired.' };
@@ -136,10 +154,22 @@ export class TokenVerifier {
       this.cache.set(token, { principal, expMs: (payload.exp ?? 0) * 1000, nbfMs: (payload.nbf ?? 0) * 1000 });
       return { ok: true, principal };
     } catch (error) {
-      if (error instanceof joseErrors.JWTExpired) return { ok: false, reason: 'The access token has expired.' };
-      if (error instanceof joseErrors.JWTClaimValidationFailed)
-        return { ok: false, reason: `The access token is not valid: ${error.claim} claim check failed.` };
-      return { ok: false, reason: 'The access token is malformed or its signature is invalid.' };
+      if (error instanceof joseErrors.JWTExpired) {
+        // Remembered for the times past its expiry (and its leeway): a clock set back is asked again.
+        const exp = typeof error.payload.exp === 'number' ? error.payload.exp : Number.NaN;
+        const reason = 'The access token has expired.';
+        if (Number.isFinite(exp)) this.refusals.set(token, { reason, afterMs: (exp + LEEWAY_SECONDS) * 1000 });
+        return { ok: false, reason };
+      }
+      // A claim check that time may still pass (nbf) is not remembered.
+      if (error instanceof joseErrors.JWTClaimValidationFailed) {
+        const reason = `The access token is not valid: ${error.claim} claim check failed.`;
+        if (error.claim !== 'nbf') this.refusals.set(token, { reason, afterMs: Number.NEGATIVE_INFINITY });
+        return { ok: false, reason };
+      }
+      const reason = 'The access token is malformed or its signature is invalid.';
+      this.refusals.set(token, { reason, afterMs: Number.NEGATIVE_INFINITY });
+      return { ok: false, reason };
     }
   }
 }
