@@ -12,7 +12,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../../common/free-port.js';
 import { opsapiNodeArgs } from '../../../test/support/cli-command.js';
 import { startProcess } from '../../../test/support/process.js';
 import { adminClaims } from '../../auth/presets.js';
@@ -64,10 +63,11 @@ describe('a state file on a disk that fills up', () => {
       const file = join(mountPoint, 'state.json');
       const filler = join(mountPoint, 'filler');
       const token = await mintToken(DEFAULT_JWT_SECRET, adminClaims('full-disk'));
-      const port = await freePort();
-      const base = `http://127.0.0.1:${port}`;
-      const args = opsapiNodeArgs(['mock', '--port', String(port), '--rate-limit', 'off', '--quiet', '--state', file]);
-      let proc = await startProcess(process.execPath, args, /http:\/\//, { cwd: root, timeoutMs: 30_000 });
+      // Port 0, read back from the banner: a port found free beforehand could be taken by another process first.
+      const args = opsapiNodeArgs(['mock', '--port', '0', '--rate-limit', 'off', '--quiet', '--state', file]);
+      const listening = /http:\/\/127\.0\.0\.1:\d+/;
+      let proc = await startProcess(process.execPath, args, listening, { cwd: root, timeoutMs: 30_000 });
+      let base = listening.exec(proc.output())?.[0] ?? '';
       const acknowledged: string[] = [];
       try {
         for (let i = 0; i < 3; i++) {
@@ -99,7 +99,8 @@ describe('a state file on a disk that fills up', () => {
         await new Promise((resolve) => proc.child.once('exit', resolve));
       }
 
-      proc = await startProcess(process.execPath, args, /http:\/\//, { cwd: root, timeoutMs: 30_000 });
+      proc = await startProcess(process.execPath, args, listening, { cwd: root, timeoutMs: 30_000 });
+      base = listening.exec(proc.output())?.[0] ?? '';
       try {
         for (const key of acknowledged)
           expect(await keyWorks(base, key), `key ${acknowledged.indexOf(key)}`).toBe(true);

@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../../common/free-port.js';
 import { expectOneLineRefusal, opsapiNodeArgs, runOpsapi } from '../../../test/support/cli-command.js';
 import { startProcess } from '../../../test/support/process.js';
 import { adminClaims } from '../../auth/presets.js';
@@ -21,7 +20,9 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'opsapi-lock-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const mockArgs = (port: number, file: string) => ['mock', '--port', String(port), '--quiet', '--state', file];
+/** Port 0, read back from the banner (LISTENING): a port found free beforehand could be taken by another process. */
+const mockArgs = (file: string) => ['mock', '--port', '0', '--quiet', '--state', file];
+const LISTENING = /http:\/\/127\.0\.0\.1:\d+/;
 
 async function createKey(base: string, token: string, name: string): Promise<string> {
   const res = await request(`${base}/v1/access/apiKeys`, {
@@ -43,16 +44,15 @@ describe('the lock of a state file (--state)', () => {
   it('refuses a second live mock on the same file; after a SIGKILL the file is usable again at once', async () => {
     const file = join(dir, 'locked.json');
     const token = await mintToken(DEFAULT_JWT_SECRET, adminClaims('lock-a'));
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const first = await startProcess(process.execPath, opsapiNodeArgs(mockArgs(port, file)), /http:\/\//, {
+    const first = await startProcess(process.execPath, opsapiNodeArgs(mockArgs(file)), LISTENING, {
       cwd: root,
       timeoutMs: 30_000,
     });
+    const base = LISTENING.exec(first.output())?.[0] ?? '';
     let key: string;
     try {
       key = await createKey(base, token, 'before the second start');
-      const second = await runOpsapi(mockArgs(await freePort(), file), process.env, 30_000);
+      const second = await runOpsapi(mockArgs(file), process.env, 30_000);
       expectOneLineRefusal(second, 'mock', /locked\.json is in use by another mock \(pid \d+ on /);
       // The first mock was not disturbed: it still answers and its key still works.
       expect(await keyWorks(base, key)).toBe(true);
@@ -62,12 +62,12 @@ describe('the lock of a state file (--state)', () => {
     }
     // The killed holder's lock file is still there, and stale: the next start takes it over at once.
     expect(existsSync(`${file}.lock`)).toBe(true);
-    const again = await startProcess(process.execPath, opsapiNodeArgs(mockArgs(port, file)), /http:\/\//, {
+    const again = await startProcess(process.execPath, opsapiNodeArgs(mockArgs(file)), LISTENING, {
       cwd: root,
       timeoutMs: 30_000,
     });
     try {
-      expect(await keyWorks(base, key)).toBe(true);
+      expect(await keyWorks(LISTENING.exec(again.output())?.[0] ?? '', key)).toBe(true);
     } finally {
       await again.stop();
     }
@@ -108,7 +108,7 @@ describe('the lock of a state file (--state)', () => {
       const file = join(dir, `mangled-${Math.random().toString(36).slice(2)}.json`);
       writeFileSync(file, JSON.stringify({ format: 'opsapi-state', version: 1, seed: 1, skus: 200, ...snapshot }));
       const run = await runOpsapi(
-        ['mock', '--port', String(await freePort()), '--seed', '1', '--skus', '200', '--state', file],
+        ['mock', '--port', '0', '--seed', '1', '--skus', '200', '--state', file],
         process.env,
         30_000,
       );
