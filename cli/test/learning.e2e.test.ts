@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startProcess } from '../../test/support/process.js';
+import { startListening } from '../../test/support/process.js';
 import { startMockServer, type RunningMock } from '../../index.js';
 import { opsapi, stderrLines } from './run-cli.js';
 
@@ -26,15 +26,18 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** `opsapi proxy` on a port the OS picks as it binds (read back from its banner; one found free beforehand could be taken first). */
+/** `opsapi proxy` on a port the OS picks as it binds (test/support/process.ts, `startListening`). */
 async function proxyProcess(target: string, extra: string[] = []) {
-  const listening = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
-  const child = await startProcess(
-    process.execPath,
-    [inject('opsapiCli'), 'proxy', '--target', target, '--port', '0', ...extra],
-    listening,
-  );
-  return { child, url: listening.exec(child.output())?.[1] ?? '' };
+  const started = await startListening(process.execPath, [
+    inject('opsapiCli'),
+    'proxy',
+    '--target',
+    target,
+    '--port',
+    '0',
+    ...extra,
+  ]);
+  return { child: started.process, url: started.url };
 }
 
 describe('opsapi proxy', () => {

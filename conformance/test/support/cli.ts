@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { startProcess, type Started } from '../../../test/support/process.js';
+import { startListening, type Started } from '../../../test/support/process.js';
 import { type CliRun, opsapiNodeArgs, runOpsapi } from '../../../test/support/cli-command.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -15,20 +15,16 @@ export function opsapi(args: string[], env: Record<string, string> = {}, timeout
   return runOpsapi(args, { ...inherited, ...env }, timeoutMs);
 }
 
-const LISTENING = /http:\/\/127\.0\.0\.1:\d+/;
-
 /**
- * Starts `opsapi mock` on a port the OS picks as it binds (`--port 0`, read back from its banner: a port found free
- * beforehand could be taken by another process first); the rate limit is the default one the probe is sized for.
+ * Starts `opsapi mock` on a port the OS picks as it binds (test/support/process.ts, `startListening`); the rate limit
+ * is the default one the probe is sized for (300/1s).
  */
-export async function mockProcess(extra: string[] = []): Promise<{ process: Started; url: string }> {
-  const started = await startProcess(
+export function mockProcess(extra: string[] = []): Promise<{ process: Started; url: string }> {
+  return startListening(
     process.execPath,
     opsapiNodeArgs(['mock', '--port', '0', '--rate-limit', '300/1s', '--quiet', ...extra]),
-    LISTENING,
     { cwd: root, timeoutMs: 60_000 },
   );
-  return { process: started, url: LISTENING.exec(started.output())?.[0] ?? '' };
 }
 
 /** The lines a run wrote on stderr, blank ones left out. */

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { opsapiNodeArgs } from '../../../test/support/cli-command.js';
-import { startProcess } from '../../../test/support/process.js';
+import { startListening } from '../../../test/support/process.js';
 import { adminClaims } from '../../auth/presets.js';
 import { mintToken } from '../../auth/tokens.js';
 import { DEFAULT_JWT_SECRET } from '../../options.js';
@@ -63,11 +63,8 @@ describe('a state file on a disk that fills up', () => {
       const file = join(mountPoint, 'state.json');
       const filler = join(mountPoint, 'filler');
       const token = await mintToken(DEFAULT_JWT_SECRET, adminClaims('full-disk'));
-      // Port 0, read back from the banner: a port found free beforehand could be taken by another process first.
       const args = opsapiNodeArgs(['mock', '--port', '0', '--rate-limit', 'off', '--quiet', '--state', file]);
-      const listening = /http:\/\/127\.0\.0\.1:\d+/;
-      let proc = await startProcess(process.execPath, args, listening, { cwd: root, timeoutMs: 30_000 });
-      let base = listening.exec(proc.output())?.[0] ?? '';
+      let { process: proc, url: base } = await startListening(process.execPath, args, { cwd: root, timeoutMs: 30_000 });
       const acknowledged: string[] = [];
       try {
         for (let i = 0; i < 3; i++) {
@@ -99,8 +96,7 @@ describe('a state file on a disk that fills up', () => {
         await new Promise((resolve) => proc.child.once('exit', resolve));
       }
 
-      proc = await startProcess(process.execPath, args, listening, { cwd: root, timeoutMs: 30_000 });
-      base = listening.exec(proc.output())?.[0] ?? '';
+      ({ process: proc, url: base } = await startListening(process.execPath, args, { cwd: root, timeoutMs: 30_000 }));
       try {
         for (const key of acknowledged)
           expect(await keyWorks(base, key), `key ${acknowledged.indexOf(key)}`).toBe(true);

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../common/free-port.js';
-import { startProcess } from '../../../test/support/process.js';
+import { startListening } from '../../../test/support/process.js';
 import { opsapiNodeArgs } from '../../../test/support/cli-command.js';
 import { adminClaims } from '../../auth/presets.js';
 import { mintToken } from '../../auth/tokens.js';
@@ -186,11 +186,8 @@ describe('state that survives restarts (--state FILE)', () => {
     const file = join(dir, 'killed.json');
     const org = 'persist-kill';
     const token = await mintToken(DEFAULT_JWT_SECRET, adminClaims(org));
-    // Port 0, read back from the banner: a port found free beforehand could be taken by another process first.
     const args = opsapiNodeArgs(['mock', '--port', '0', '--rate-limit', 'off', '--quiet', '--state', file]);
-    const listening = /http:\/\/127\.0\.0\.1:\d+/;
-    let proc = await startProcess(process.execPath, args, listening, { cwd: root, timeoutMs: 30_000 });
-    let base = listening.exec(proc.output())?.[0] ?? '';
+    let { process: proc, url: base } = await startListening(process.execPath, args, { cwd: root, timeoutMs: 30_000 });
     const m = (await call(base, token, 'GET', '/__mock/fixtures')).body;
     const acknowledged: string[] = [];
     let lastStock = 0;
@@ -229,8 +226,7 @@ describe('state that survives restarts (--state FILE)', () => {
     expect(acknowledged.length).toBeGreaterThan(5);
     expect(lastStock).toBeGreaterThan(5);
 
-    proc = await startProcess(process.execPath, args, listening, { cwd: root, timeoutMs: 30_000 });
-    base = listening.exec(proc.output())?.[0] ?? '';
+    ({ process: proc, url: base } = await startListening(process.execPath, args, { cwd: root, timeoutMs: 30_000 }));
     try {
       // The last acknowledged stock level, or the one write after it that was durable but never acknowledged.
       const sku = (

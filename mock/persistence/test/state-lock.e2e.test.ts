@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { expectOneLineRefusal, opsapiNodeArgs, runOpsapi } from '../../../test/support/cli-command.js';
-import { startProcess } from '../../../test/support/process.js';
+import { startListening } from '../../../test/support/process.js';
 import { adminClaims } from '../../auth/presets.js';
 import { mintToken } from '../../auth/tokens.js';
 import { DEFAULT_JWT_SECRET } from '../../options.js';
@@ -20,9 +20,8 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'opsapi-lock-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Port 0, read back from the banner (LISTENING): a port found free beforehand could be taken by another process. */
+/** Port 0: the address is read back from the banner (test/support/process.ts, `startListening`). */
 const mockArgs = (file: string) => ['mock', '--port', '0', '--quiet', '--state', file];
-const LISTENING = /http:\/\/127\.0\.0\.1:\d+/;
 
 async function createKey(base: string, token: string, name: string): Promise<string> {
   const res = await request(`${base}/v1/access/apiKeys`, {
@@ -44,11 +43,10 @@ describe('the lock of a state file (--state)', () => {
   it('refuses a second live mock on the same file; after a SIGKILL the file is usable again at once', async () => {
     const file = join(dir, 'locked.json');
     const token = await mintToken(DEFAULT_JWT_SECRET, adminClaims('lock-a'));
-    const first = await startProcess(process.execPath, opsapiNodeArgs(mockArgs(file)), LISTENING, {
+    const { process: first, url: base } = await startListening(process.execPath, opsapiNodeArgs(mockArgs(file)), {
       cwd: root,
       timeoutMs: 30_000,
     });
-    const base = LISTENING.exec(first.output())?.[0] ?? '';
     let key: string;
     try {
       key = await createKey(base, token, 'before the second start');
@@ -62,14 +60,14 @@ describe('the lock of a state file (--state)', () => {
     }
     // The killed holder's lock file is still there, and stale: the next start takes it over at once.
     expect(existsSync(`${file}.lock`)).toBe(true);
-    const again = await startProcess(process.execPath, opsapiNodeArgs(mockArgs(file)), LISTENING, {
+    const again = await startListening(process.execPath, opsapiNodeArgs(mockArgs(file)), {
       cwd: root,
       timeoutMs: 30_000,
     });
     try {
-      expect(await keyWorks(LISTENING.exec(again.output())?.[0] ?? '', key)).toBe(true);
+      expect(await keyWorks(again.url, key)).toBe(true);
     } finally {
-      await again.stop();
+      await again.process.stop();
     }
     // A graceful stop gives the lock up.
     expect(existsSync(`${file}.lock`)).toBe(false);

@@ -1,7 +1,7 @@
 /** Helpers of the replica tests: replica processes of the compiled CLI, calls, fresh tenants, polling. */
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
-import { startProcess, type Started } from '../../../test/support/process.js';
+import { startListening, type Started } from '../../../test/support/process.js';
 import type { WebhookReceiver } from '../../../common/receiver.js';
 import { opsapiNodeArgs } from '../../../test/support/cli-command.js';
 import { adminClaims } from '../../auth/presets.js';
@@ -22,19 +22,10 @@ export interface Replica {
   readonly process: Started;
 }
 
-/** The address a replica prints once it listens. */
-const LISTENING = /http:\/\/127\.0\.0\.1:\d+/;
-
-/**
- * A replica on a port the OS picks as it binds (`--port 0`, read back from its output): a port found free beforehand
- * can be taken by another process of the suite before the replica binds it.
- */
+/** A replica on a port the OS picks as it binds (test/support/process.ts, `startListening`). */
 export async function startReplica(redis: string, extra: readonly string[] = []): Promise<Replica> {
   const args = opsapiNodeArgs(['mock', '--redis', redis, '--port', '0', '--quiet', ...SHARED, ...extra]);
-  const proc = await startProcess(process.execPath, args, LISTENING, { cwd: root, timeoutMs: 30_000 });
-  const url = proc.output().match(LISTENING)?.[0];
-  if (!url) throw new Error(`the replica printed no address:\n${proc.output()}`);
-  return { url, process: proc };
+  return startListening(process.execPath, args, { cwd: root, timeoutMs: 30_000 });
 }
 
 /** One call with the bearer token; the answer parsed, with the balancer's backend index when it went through one. */

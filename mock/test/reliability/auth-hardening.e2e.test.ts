@@ -6,7 +6,7 @@
 import { SignJWT, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RFC9110_401_TYPE } from '../../../spec/schemas/problem.js';
-import { startProcess } from '../../../test/support/process.js';
+import { startListening } from '../../../test/support/process.js';
 import { opsapiNodeArgs } from '../../../test/support/cli-command.js';
 import { adminClaims } from '../../auth/presets.js';
 import { TokenVerifier, mintToken } from '../../auth/tokens.js';
@@ -269,17 +269,12 @@ describe('credentials are never recorded', () => {
   });
 
   it('never appear in the request log (--log-requests), whatever the answer', async () => {
-    // Port 0, read back from the banner: a port found free beforehand could be taken by another process first.
-    const listening = /http:\/\/127\.0\.0\.1:\d+/;
-    const mock = await startProcess(
+    const { process: mock, url } = await startListening(
       process.execPath,
       opsapiNodeArgs(['mock', '--port', '0', '--rate-limit', 'off', '--quiet', '--log-requests']),
-      listening,
-      {
-        timeoutMs: 60_000,
-      },
+      { timeoutMs: 60_000 },
     );
-    const wire = new Wire(listening.exec(mock.output())?.[0] ?? '');
+    const wire = new Wire(url);
     try {
       const org = freshOrg('logged');
       const token = await mintToken('opsapi-local-mock-secret-change-me', adminClaims(org));
