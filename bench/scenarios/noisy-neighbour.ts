@@ -1,15 +1,15 @@
-import { createServer, type Server, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { spawnChild, type Child } from '../children.js';
+import type { AttackerOrders, AttackerReport } from '../clients/noisy-attacker.js';
 import { call, expectStatus } from '../http.js';
-import { runPacedLoad, type LoadRun, type RequestPlan } from '../load.js';
+import { runPacedLoad } from '../load.js';
 import { mockFigures } from '../mock-stats.js';
 import { adminToken, listPlan } from '../requests.js';
 import { round, summarise } from '../stats.js';
-import { startOurs } from '../targets/index.js';
+import { ROOT, startOurs } from '../targets/index.js';
 import type { ScenarioDef } from './types.js';
 import { Receiver } from './webhooks.js';
 import { mintToken, adminClaims, DEFAULT_JWT_SECRET } from '../../index.js';
-import { listenOnLoopback } from '../loopback.js';
 
 /** The rate limit both tenants run under: the mock's default, written out so the attacker's pace matches it. */
 const RATE_PER_S = 300;
@@ -20,91 +20,6 @@ const STOCK_EVENT = 'Warehouse.Stock.Updated';
 /** The victim's paced list load and its event probes: a client at a modest, steady pace. */
 const VICTIM_LIST_RATE = 50;
 const VICTIM_EVENT_EVERY_MS = 250;
-
-/** A TCP server that accepts every connection and never answers: the audit's silent webhook receivers. */
-class SilentReceiver {
-  private readonly sockets = new Set<Socket>();
-  private server: Server | null = null;
-  url = '';
-
-  async start(): Promise<void> {
-    const server = createServer((socket) => {
-      this.sockets.add(socket);
-      socket.on('error', () => undefined);
-      socket.on('close', () => this.sockets.delete(socket));
-      // Read and drop whatever arrives, so the mock's writes never block on a full buffer.
-      socket.resume();
-    });
-    this.url = await listenOnLoopback(server);
-    this.server = server;
-  }
-
-  get connections(): number {
-    return this.sockets.size;
-  }
-
-  async stop(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    const server = this.server;
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-}
-
-/** The attacker's five kinds of request, each paced at a fifth of the rate limit (the audit's worst). */
-function attackerPlans(
-  token: string,
-  expiredToken: string,
-  sku: string,
-  location: string,
-): Record<string, RequestPlan> {
-  const auth = { authorization: `Bearer ${token}`, accept: 'application/json' };
-  const stockPath = `/v1/items/skus/${encodeURIComponent(sku)}/stock`;
-  // 1,000,000 bytes: under --body-limit (1 MiB) but far over the 32 KiB a stock update can need, so refused with 413
-  // from its Content-Length, before it is read (mock/http/body-limits.ts).
-  const invalidBody = `{"stock":"${'x'.repeat(1_000_000 - 12)}"`;
-  const filler = 'h'.repeat(15 * 1024);
-  // 250 terms (within the 4,096 characters a filter may have, spec/limits.ts), the first naming a value no earlier
-  // filter used: every filter is new to the caches.
-  const terms = Array.from({ length: 249 }, (_, k) => `name[Equals]${(k + 1).toString(36).padStart(2, '0')}`).join(
-    '||',
-  );
-  const filterOf = (i: number) => encodeURIComponent(`name[Equals]${i.toString(36)}||${terms}`);
-  const refused = [400, 413, 429];
-  return {
-    fanOut: {
-      method: 'PUT',
-      headers: { ...auth, 'content-type': 'application/json' },
-      path: () => stockPath,
-      body: (i) => JSON.stringify({ locationReference: location, stock: i % 1000 }),
-      expected: [204, 429],
-    },
-    invalidBodies: {
-      method: 'PUT',
-      headers: { ...auth, 'content-type': 'application/json' },
-      path: () => stockPath,
-      body: () => invalidBody,
-      expected: refused,
-    },
-    expiredTokens: {
-      method: 'GET',
-      headers: { authorization: `Bearer ${expiredToken}`, accept: 'application/json' },
-      path: () => '/v1/items/skus',
-      expected: [401],
-    },
-    largeHeaders: {
-      method: 'GET',
-      headers: { ...auth, 'x-filler': filler },
-      path: () => '/v1/items/skus?pageSize=25',
-      expected: [200, 429],
-    },
-    newFilters: {
-      method: 'GET',
-      headers: auth,
-      path: (i) => `/v1/items/skus?pageSize=25&filterBy=${filterOf(i)}`,
-      expected: [200, ...refused],
-    },
-  };
-}
 
 interface Probes {
   latencies: number[];
@@ -158,6 +73,17 @@ async function victimPhase(url: string, token: string, inbox: Parameters<typeof 
   return { list, probes };
 }
 
+/**
+ * The attacker in a process of its own (bench/clients/noisy-attacker.ts): another tenant's client is not in the
+ * victim's process, and the victim's latencies must not include the attacker's own work.
+ */
+function startAttacker(orders: AttackerOrders): Child {
+  return spawnChild('attacker', process.execPath, ['--import', 'tsx', 'bench/clients/noisy-attacker.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, NOISY_ATTACKER_ORDERS: JSON.stringify(orders) },
+  });
+}
+
 /** The heap of the mock, polled every 500 ms until `stop` resolves: its highest value, MB. */
 async function heapPeak(url: string, stop: Promise<unknown>): Promise<number | null> {
   let peak: number | null = null;
@@ -178,13 +104,13 @@ const ratio = (a: number | null | undefined, b: number | null | undefined) =>
 
 export const noisyNeighbourScenario: ScenarioDef = {
   name: 'noisy-neighbour',
-  description: `one tenant at its rate limit (${RATE_PER_S}/s) sends the worst it can (fan-out to silent receivers, 1 MB invalid bodies, expired tokens, 15 KB headers, never-repeated 250-term filters); another tenant's list p99 and event-to-delivery p50 against its quiet values, and the mock's heap`,
+  description: `one tenant (its client in a process of its own) at its rate limit (${RATE_PER_S}/s) sends the worst it can (fan-out to silent receivers, 1 MB invalid bodies, expired tokens, 15 KB headers, never-repeated 250-term filters); another tenant's list p99 and event-to-delivery p50 against its quiet values, and the mock's heap`,
   async run(ctx) {
     const n = ctx.settings.noisy;
     const ours = await startOurs({ flags: ['--rate-limit', `${RATE_PER_S}/1s`], profileDir: ctx.profileDir });
     const healthy = new Receiver();
-    const silent = new SilentReceiver();
-    await Promise.all([healthy.start(), silent.start()]);
+    await healthy.start();
+    let attackerProcess: Child | null = null;
     try {
       const run = `${process.pid.toString(36)}${Date.now().toString(36)}`;
       const victimOrg = `quiet-${run}`;
@@ -206,49 +132,30 @@ export const noisyNeighbourScenario: ScenarioDef = {
       ctx.log(`    quiet: ${n.quietS} s of the victim alone`);
       const quiet = await victimPhase(ours.url, victim, inbox, n.quietS);
 
-      // The attacker's fan-out: subscriptions to silent receivers until the mock refuses one (its bound), or enough.
-      let subscriptions = 0;
-      let refusal: string | null = null;
-      while (subscriptions < n.subscriptions) {
-        const answer = await call('POST', `${ours.url}/v1/notifications/webhook/subscriptions`, {
-          token: attacker,
-          body: { endpoint: `${silent.url}/hook/${subscriptions}`, eventName: STOCK_EVENT, eventVersion: 1 },
-        });
-        if (answer.status === 429) {
-          // As a client must (Errors, 429: "the caller retries after the indicated delay").
-          await sleep(1000 * Number(answer.headers['retry-after'] ?? 1));
-          continue;
-        }
-        if (answer.status !== 201) {
-          refusal = `${answer.status} ${answer.json<{ code?: string }>().code ?? ''}`.trim();
-          break;
-        }
-        subscriptions++;
-      }
       // The data manifest names a SKU and one of its locations (GET /__mock/fixtures), as the stock scenario reads it.
       const { sku } = (await expectStatus(200, 'GET', `${ours.url}/__mock/fixtures`, { token: attacker })).json<{
         sku: { reference: string; locationReference: string };
       }>();
-
-      ctx.log(
-        `    noisy: ${n.loadS} s, attacker with ${subscriptions} silent subscriptions (then ${refusal ?? 'none refused'})`,
-      );
-      const plans = attackerPlans(attacker, expired, sku.reference, sku.locationReference);
-      const perKind = RATE_PER_S / Object.keys(plans).length;
-      const attack = Promise.all(
-        Object.entries(plans).map(async ([kind, plan]) => {
-          const load = await runPacedLoad(ours.url, plan, {
-            connections: 4,
-            ratePerS: perKind,
-            durationS: n.loadS,
-            maxRequests: Math.ceil(n.loadS * perKind),
-          });
-          return [kind, load] as const;
-        }),
-      );
-      const peak = heapPeak(ours.url, attack);
+      const orders: AttackerOrders = {
+        url: ours.url,
+        token: attacker,
+        expiredToken: expired,
+        sku: sku.reference,
+        location: sku.locationReference,
+        subscriptions: n.subscriptions,
+        eventName: STOCK_EVENT,
+        ratePerS: RATE_PER_S,
+        seconds: n.loadS,
+      };
+      attackerProcess = startAttacker(orders);
+      // Its subscriptions to silent receivers come first (until the mock refuses one, its bound); then its load starts.
+      const attacking = await attackerProcess.waitFor(/^attacking (.*)$/m, 180_000);
+      const { subscriptions } = JSON.parse(attacking[1] ?? '{}') as { subscriptions: number };
+      ctx.log(`    noisy: ${n.loadS} s, attacker with ${subscriptions} silent subscriptions`);
+      const result = attackerProcess.waitFor(/^result (.*)$/m, (n.loadS + 60) * 1000);
+      const peak = heapPeak(ours.url, result);
       const noisy = await victimPhase(ours.url, victim, inbox, n.loadS);
-      const attackRuns = Object.fromEntries(await attack) as Record<string, LoadRun>;
+      const report = JSON.parse((await result)[1] ?? '{}') as AttackerReport;
       const heapPeakMb = await peak;
       const heapAfter = (await mockFigures(ours.url))?.heapUsedMb ?? null;
       const stats = (await call('GET', `${ours.url}/__mock/stats`)).json<Record<string, unknown>>();
@@ -256,7 +163,7 @@ export const noisyNeighbourScenario: ScenarioDef = {
       const q = summarise(quiet.probes.latencies);
       const z = summarise(noisy.probes.latencies);
       const metrics: Record<string, number | null> = {
-        attackerSubscriptions: subscriptions,
+        attackerSubscriptions: report.subscriptions,
         'victim.quietListP99Ms': round(quiet.list.p99Ms, 3),
         'victim.noisyListP99Ms': round(noisy.list.p99Ms, 3),
         'victim.listP99Ratio': ratio(noisy.list.p99Ms, quiet.list.p99Ms),
@@ -269,9 +176,9 @@ export const noisyNeighbourScenario: ScenarioDef = {
         heapPeakMb: round(heapPeakMb, 1),
         heapAfterMb: round(heapAfter, 1),
         heapGrowthMb: heapPeakMb !== null && heapQuiet !== null ? round(heapPeakMb - heapQuiet, 1) : null,
-        silentConnectionsAtEnd: silent.connections,
+        silentConnectionsAtEnd: report.silentConnectionsAtEnd,
       };
-      for (const [kind, load] of Object.entries(attackRuns)) {
+      for (const [kind, load] of Object.entries(report.runs)) {
         metrics[`attacker.${kind}.sent`] = load.responses;
         metrics[`attacker.${kind}.errors`] = load.errors + load.unexpected;
       }
@@ -282,13 +189,14 @@ export const noisyNeighbourScenario: ScenarioDef = {
         metrics,
         notes: [],
         details: {
-          attackerRefusedWith: refusal,
-          attackerStatuses: Object.fromEntries(Object.entries(attackRuns).map(([k, r]) => [k, r.statusCounts])),
+          attackerRefusedWith: report.refusal,
+          attackerStatuses: Object.fromEntries(Object.entries(report.runs).map(([k, r]) => [k, r.statusCounts])),
           notifications: stats.notifications ?? null,
         },
       };
     } finally {
-      await Promise.all([healthy.stop(), silent.stop()]);
+      await attackerProcess?.stop();
+      await healthy.stop();
       await ours.stop();
     }
   },
