@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { boundedCache } from '../bounded-cache.js';
 import type { Rate } from '../rate-limit.js';
 
 /**
@@ -20,7 +20,7 @@ interface Bucket {
  * is empty, every key it sends is refused unread (429), so no guess is checked. Pure: the caller passes the time.
  */
 export class KeyThrottle {
-  private readonly sources = new LRUCache<string, Bucket>({ max: SOURCES_REMEMBERED });
+  private readonly sources = boundedCache<string, Bucket>(SOURCES_REMEMBERED);
   private readonly perMs: number;
 
   constructor(private readonly rate: Rate) {

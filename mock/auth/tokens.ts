@@ -1,5 +1,6 @@
 import { webcrypto } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
+import { boundedCache } from '../bounded-cache.js';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { isOrgName } from './org.js';
 import type { Principal } from './principal.js';
@@ -87,7 +88,7 @@ export class TokenVerifier {
    * lookup instead of a verification. Apart from the cache of valid tokens, so refused ones never push those out;
    * bounded (REFUSALS_REMEMBERED), least recently refused first out.
    */
-  private readonly refusals = new LRUCache<string, Refusal>({ max: REFUSALS_REMEMBERED });
+  private readonly refusals = boundedCache<string, Refusal>(REFUSALS_REMEMBERED);
 
   /**
    * `teamExists`: asked on every request whose token carries a team (cached tokens too), so a revoked team's tokens
@@ -99,7 +100,7 @@ export class TokenVerifier {
     private readonly teamExists: TeamCheck = () => false,
   ) {
     this.key = webcrypto.subtle.importKey('raw', key(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
-    this.cache = new LRUCache({ max: maxCached });
+    this.cache = boundedCache(maxCached);
   }
 
   /** The principal of a valid token, or a reason why it is not valid: its team too must still exist. */

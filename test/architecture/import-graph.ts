@@ -163,6 +163,7 @@ export const MOCK_LAYERS = [
       'mock/problems.ts',
       'mock/rate-limit.ts',
       'mock/cache-memory.ts',
+      'mock/bounded-cache.ts',
       'mock/auth/',
       'mock/lists/',
       'mock/store/',
