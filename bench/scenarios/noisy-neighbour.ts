@@ -88,9 +88,11 @@ function startAttacker(orders: AttackerOrders): Child {
 async function heapPeak(url: string, stop: Promise<unknown>): Promise<number | null> {
   let peak: number | null = null;
   let done = false;
-  void stop.finally(() => {
+  // Ends with `stop` whether it resolves or rejects (the attacker's report may not come); the caller awaits `stop` itself.
+  const end = () => {
     done = true;
-  });
+  };
+  void stop.then(end, end);
   while (!done) {
     const figures = await mockFigures(url);
     if (figures) peak = Math.max(peak ?? 0, figures.heapUsedMb);
