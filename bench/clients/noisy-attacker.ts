@@ -6,9 +6,9 @@
  * sockets of the silent receivers) ran in the event loop that times the victim's answers, so the victim's latency
  * measured the load generator as much as the mock.
  *
- * Protocol (stdout, one line each): `attacking <json>` when the subscriptions are made and the paced load starts,
- * `result <json>` (an AttackerReport) when the load has ended. The silent receivers keep their connections until the
- * process is stopped.
+ * Protocol (stdout, one line each): `attacking <json>` (the subscriptions made and the refusal that stopped them) when
+ * they are made and the paced load starts, `result <json>` (an AttackerReport) when the load has ended. The silent
+ * receivers keep their connections until the process is stopped.
  */
 import { createServer, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -110,7 +110,7 @@ function attackerPlans(orders: AttackerOrders): Record<string, RequestPlan> {
   };
 }
 
-/** Subscriptions to the silent receiver until the mock refuses one (its bound) or `wanted` are made. */
+/** Subscriptions to the silent receiver until the mock refuses one (its bound) or `orders.subscriptions` are made. */
 async function subscribe(orders: AttackerOrders, silent: SilentReceiver) {
   let made = 0;
   let refusal: string | null = null;
@@ -139,7 +139,7 @@ async function attack(orders: AttackerOrders): Promise<void> {
   const { made, refusal } = await subscribe(orders, silent);
   const plans = attackerPlans(orders);
   const perKind = orders.ratePerS / Object.keys(plans).length;
-  process.stdout.write(`attacking ${JSON.stringify({ subscriptions: made })}\n`);
+  process.stdout.write(`attacking ${JSON.stringify({ subscriptions: made, refusal })}\n`);
   const runs = await Promise.all(
     Object.entries(plans).map(async ([kind, plan]) => {
       const load = await runPacedLoad(orders.url, plan, {

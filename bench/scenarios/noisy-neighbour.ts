@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { spawnChild, type Child } from '../children.js';
+import type { Child } from '../children.js';
 import type { AttackerOrders, AttackerReport } from '../clients/noisy-attacker.js';
 import { call, expectStatus } from '../http.js';
 import { runPacedLoad } from '../load.js';
 import { mockFigures } from '../mock-stats.js';
 import { adminToken, listPlan } from '../requests.js';
 import { round, summarise } from '../stats.js';
-import { ROOT, startOurs } from '../targets/index.js';
+import { spawnBenchScript, startOurs } from '../targets/index.js';
 import type { ScenarioDef } from './types.js';
 import { Receiver } from './webhooks.js';
 import { mintToken, adminClaims, DEFAULT_JWT_SECRET } from '../../index.js';
@@ -78,9 +78,9 @@ async function victimPhase(url: string, token: string, inbox: Parameters<typeof 
  * victim's process, and the victim's latencies must not include the attacker's own work.
  */
 function startAttacker(orders: AttackerOrders): Child {
-  return spawnChild('attacker', process.execPath, ['--import', 'tsx', 'bench/clients/noisy-attacker.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, NOISY_ATTACKER_ORDERS: JSON.stringify(orders) },
+  return spawnBenchScript('attacker', 'bench/clients/noisy-attacker.ts', [], {
+    ...process.env,
+    NOISY_ATTACKER_ORDERS: JSON.stringify(orders),
   });
 }
 
@@ -152,8 +152,13 @@ export const noisyNeighbourScenario: ScenarioDef = {
       attackerProcess = startAttacker(orders);
       // Its subscriptions to silent receivers come first (until the mock refuses one, its bound); then its load starts.
       const attacking = await attackerProcess.waitFor(/^attacking (.*)$/m, 180_000);
-      const { subscriptions } = JSON.parse(attacking[1] ?? '{}') as { subscriptions: number };
-      ctx.log(`    noisy: ${n.loadS} s, attacker with ${subscriptions} silent subscriptions`);
+      const { subscriptions, refusal } = JSON.parse(attacking[1] ?? '{}') as Pick<
+        AttackerReport,
+        'subscriptions' | 'refusal'
+      >;
+      ctx.log(
+        `    noisy: ${n.loadS} s, attacker with ${subscriptions} silent subscriptions (then ${refusal ?? 'none refused'})`,
+      );
       const result = attackerProcess.waitFor(/^result (.*)$/m, (n.loadS + 60) * 1000);
       const peak = heapPeak(ours.url, result);
       const noisy = await victimPhase(ours.url, victim, inbox, n.loadS);

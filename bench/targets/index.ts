@@ -59,12 +59,23 @@ async function started(
  */
 const ANY_PORT = '0';
 
+/**
+ * A TypeScript file of the bench (`file`, relative to the project root) run as a process of its own through tsx:
+ * `node --import tsx <file> <args>`, so the child's pid is the program's own.
+ */
+export function spawnBenchScript(
+  name: string,
+  file: string,
+  args: readonly string[] = [],
+  env: NodeJS.ProcessEnv = process.env,
+): Child {
+  return spawnChild(name, process.execPath, ['--import', 'tsx', file, ...args], { cwd: ROOT, env });
+}
+
 /** (a) The ceiling: a bare node:http server with a fixed body. */
 export async function startBare(): Promise<Target> {
   const t0 = performance.now();
-  const child = spawnChild('bare', process.execPath, ['--import', 'tsx', 'bench/targets/bare-server.ts', ANY_PORT], {
-    cwd: ROOT,
-  });
+  const child = spawnBenchScript('bare', 'bench/targets/bare-server.ts', [ANY_PORT]);
   return started('bare', child, URL_LINE, 30_000, t0);
 }
 
@@ -74,12 +85,7 @@ export async function startBare(): Promise<Target> {
  */
 export async function startDelayed(delayMs: number): Promise<Target> {
   const t0 = performance.now();
-  const child = spawnChild(
-    'delayed',
-    process.execPath,
-    ['--import', 'tsx', 'bench/targets/delayed-server.ts', ANY_PORT, String(delayMs)],
-    { cwd: ROOT },
-  );
+  const child = spawnBenchScript('delayed', 'bench/targets/delayed-server.ts', [ANY_PORT, String(delayMs)]);
   return started('delayed', child, URL_LINE, 30_000, t0);
 }
 

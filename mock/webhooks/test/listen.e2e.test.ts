@@ -15,8 +15,9 @@ const WAIT_MS = 10_000;
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const run = promisify(execFile);
+/** The listener's ready line; its one group is the port it listens on. */
 const READY =
-  /listening on http:\/\/127\.0\.0\.1:\d+, subscribed to \d+ events? of org \S+ \((?:existing )?subscription ids [^)]*\)/;
+  /listening on http:\/\/127\.0\.0\.1:(\d+), subscribed to \d+ events? of org \S+ \((?:existing )?subscription ids [^)]*\)/;
 
 /** The node arguments of `opsapi <args>` (the CLI compiled for the test run; one process, no npx) for one-shot commands. */
 const opsapi = (args: string[]) => opsapiNodeArgs(args);
@@ -60,7 +61,9 @@ describe('opsapi listen, end to end', () => {
     t = await tenant(h, 'listen');
     // Port 0: the OS picks one as the listener binds (one found free beforehand could be taken by another process).
     listener = await startListener(['--port', '0', '--base-url', h.url, '--org', t.org], READY);
-    port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(listener.output())?.[1]);
+    const listening = READY.exec(listener.output())?.[1];
+    if (!listening) throw new Error(`no port in the ready line:\n${listener.output()}`);
+    port = Number(listening);
   }, 90_000);
 
   afterAll(async () => {
