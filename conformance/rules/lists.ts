@@ -137,8 +137,14 @@ function sortedField(ex: Exchange): { name: string; spelled: string; descending:
   const spelled = first.replace(/^[-+]/, '');
   const page = pageOf(ex);
   if (!spelled || !page) return undefined;
-  const name = page.results.flatMap((i) => Object.keys(i)).find((k) => k.toLowerCase() === spelled.toLowerCase());
+  const name = memberNamed(page.results, spelled.toLowerCase());
   return name ? { name, spelled, descending } : undefined;
+}
+
+/** The first member of any item whose name, lower-cased, is `lower` (items of a page mostly share their members). */
+function memberNamed(items: readonly Record<string, unknown>[], lower: string): string | undefined {
+  for (const item of items) for (const key in item) if (key.toLowerCase() === lower) return key;
+  return undefined;
 }
 
 /** The results of a sorted page follow the first key of `sortBy` (ties and later keys are not judged alone). */

@@ -20,6 +20,11 @@ function keyOf(item: Item, field: ListField): string | number | boolean | null {
 
 /** Asserts an order: by the field (nulls first ascending, last descending), ties by id ascending. */
 export function expectOrdered(items: Item[], field: ListField, descending: boolean): void {
+  expect(firstOutOfOrder(items, field, descending), `${field.name} ${descending ? 'desc' : 'asc'}`).toBeUndefined();
+}
+
+/** The first pair of neighbours out of that order, described, or undefined when the items are in order. */
+function firstOutOfOrder(items: Item[], field: ListField, descending: boolean): string | undefined {
   const sign = descending ? -1 : 1;
   for (let i = 1; i < items.length; i++) {
     const a = items[i - 1]!;
@@ -31,8 +36,8 @@ export function expectOrdered(items: Item[], field: ListField, descending: boole
     else if (ka === null) cmp = -sign;
     else if (kb === null) cmp = sign;
     else cmp = ka < kb ? -sign : sign;
-    const where = `${field.name} ${descending ? 'desc' : 'asc'} at ${i}: ${JSON.stringify(ka)} then ${JSON.stringify(kb)}`;
-    expect(cmp, where).toBeLessThanOrEqual(0);
-    if (cmp === 0) expect(idOf(a) < idOf(b), `tiebreak ${where}`).toBe(true);
+    if (cmp > 0) return `at ${i}: ${JSON.stringify(ka)} then ${JSON.stringify(kb)}`;
+    if (cmp === 0 && !(idOf(a) < idOf(b))) return `tiebreak at ${i}: ${idOf(a)} then ${idOf(b)}`;
   }
+  return undefined;
 }
