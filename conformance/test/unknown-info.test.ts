@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildDocument } from '../../spec/build.js';
-import { ContractValidator } from '../../spec/validate.js';
+import { sharedContract } from '../../spec/shared-contract.js';
 import { UnknownFieldLines } from '../checks/unknown-info.js';
 
-const validator = new ContractValidator(buildDocument());
+const { validator } = sharedContract();
 const sku = {
   id: 's1',
   reference: 'R1',

@@ -2,9 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDocument } from '../../spec/build.js';
+import { sharedContract } from '../../spec/shared-contract.js';
 import { OPERATIONS, operation } from '../../spec/operations/index.js';
-import { ContractValidator } from '../../spec/validate.js';
 import type { FixtureManifest } from '../../fixtures/seed/model.js';
 import { adminClaims } from '../auth/presets.js';
 import { mintToken } from '../auth/tokens.js';
@@ -19,8 +18,7 @@ import { throughInject, type Send } from './transports.js';
  * of each object on the wire with the properties of its schema, and look at what the handlers hand the serializer.
  */
 
-const document = buildDocument();
-const validator = new ContractValidator(document);
+const { document, validator } = sharedContract();
 const schemas = (document.components?.schemas ?? {}) as Record<string, any>;
 
 /** A schema with its `$ref`s followed. */

@@ -1,13 +1,14 @@
 import { expect } from 'vitest';
-import { ContractValidator } from '../../spec/validate.js';
-import { buildDocument } from '../../spec/build.js';
+import { sharedContract } from '../../spec/shared-contract.js';
 import { mintToken } from '../auth/tokens.js';
 import { adminClaims, limitedClaims } from '../auth/presets.js';
 import { buildMock, startMock, type Mock, type RunningMock } from '../server.js';
 import type { MockOptions } from '../options.js';
 import { INJECT_ORIGIN, overSocket, throughInject, type Send } from './transports.js';
 
-const validator = new ContractValidator(buildDocument());
+// The validator every mock of this process uses: each schema compiled once (the answers are judged by the contract,
+// which is one frozen document, whoever holds its validator).
+const { validator } = sharedContract();
 
 /** A response as the tests see it. */
 export interface Reply {

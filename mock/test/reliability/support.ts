@@ -2,9 +2,8 @@ import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { Agent } from 'undici';
 import { expect } from 'vitest';
-import { buildDocument } from '../../../spec/build.js';
+import { sharedContract } from '../../../spec/shared-contract.js';
 import { OPERATIONS, type OperationDef } from '../../../spec/operations/index.js';
-import { ContractValidator } from '../../../spec/validate.js';
 import type { FixtureManifest } from '../../../fixtures/seed/index.js';
 import { verifySignature } from '../../../common/signature.js';
 import type { Harness, InjectHarness } from '../harness.js';
@@ -12,7 +11,7 @@ import type { Harness, InjectHarness } from '../harness.js';
 /** Every request of the reliability tests gives up after this long: a hang is a failure, never a stuck test. */
 const REQUEST_TIMEOUT_MS = 10_000;
 
-export const validator = new ContractValidator(buildDocument());
+export const { validator } = sharedContract();
 
 /** A response as the reliability tests see it. */
 export interface WireReply {

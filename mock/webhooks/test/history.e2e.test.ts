@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDocument } from '../../../spec/build.js';
-import { ContractValidator } from '../../../spec/validate.js';
+import { sharedContract } from '../../../spec/shared-contract.js';
 import { expectProblem, startHarness, type Harness } from '../../test/harness.js';
 import { startReceiver, type WebhookReceiver } from '../../../common/receiver.js';
 import { advance, attempts, emit, notification, payloadComponent, subscribe, tenant, type Tenant } from './support.js';
 
-const validator = new ContractValidator(buildDocument());
+const { validator } = sharedContract();
 const SHIPPED = 'Warehouse.Shipment.Shipped';
 const enc = encodeURIComponent;
 

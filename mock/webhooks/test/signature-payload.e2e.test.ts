@@ -5,13 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_CATALOG } from '../../../spec/events/catalog.js';
-import { buildDocument } from '../../../spec/build.js';
-import { ContractValidator } from '../../../spec/validate.js';
+import { sharedContract } from '../../../spec/shared-contract.js';
 import { startHarness, type Harness } from '../../test/harness.js';
 import { startReceiver, type WebhookReceiver } from '../../../common/receiver.js';
 import { emit, notification, payloadComponent, subscribe, tenant, webhookSecret } from './support.js';
 
-const validator = new ContractValidator(buildDocument());
+const { validator } = sharedContract();
 
 /** Whether `openssl` can be run. */
 function hasOpenssl(): boolean {
