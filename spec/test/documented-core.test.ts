@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ContractValidator } from '../validate.js';
-import { committedDocument } from './load.js';
+import { committedDocument, committedValidator } from './load.js';
 
 const doc = committedDocument() as Record<string, any>;
-const validator = new ContractValidator(committedDocument());
+const validator = committedValidator();
 
 /** Validation keywords that narrow a value beyond its type: on a documented node each needs its own provenance. */
 const REFINEMENTS = [

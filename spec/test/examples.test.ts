@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningMock } from '../../index.js';
-import { ContractValidator } from '../validate.js';
 import { DEMO_WORLD } from '../examples/demo-world.js';
-import { committedDocument } from './load.js';
+import { committedDocument, committedValidator } from './load.js';
 import {
   docOperation,
   docOperations,
@@ -15,7 +14,7 @@ import {
 } from './example-requests.js';
 
 const doc = committedDocument();
-const validator = new ContractValidator(doc);
+const validator = committedValidator();
 const operations = docOperations(doc);
 
 /** Every link of every success response: source, name and link object. */

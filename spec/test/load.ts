@@ -1,10 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
+import { ContractValidator } from '../validate.js';
 
 /** The committed contract document. */
 export function committedDocument(): OpenAPIObject {
   return JSON.parse(readFileSync(fileURLToPath(new URL('../openapi.json', import.meta.url)), 'utf8')) as OpenAPIObject;
+}
+
+let committed: ContractValidator | undefined;
+
+/** One validator of the committed document for the tests of a worker (it compiles each schema once, on first use). */
+export function committedValidator(): ContractValidator {
+  committed ??= new ContractValidator(committedDocument());
+  return committed;
 }
 
 /** `METHOD /path` of every operation of a document. */

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ContractValidator } from '../validate.js';
-import { committedDocument, operations } from './load.js';
+import { committedDocument, committedValidator, operations } from './load.js';
 
 const doc = committedDocument() as Record<string, any>;
-const validator = new ContractValidator(committedDocument());
+const validator = committedValidator();
 
 const sku = {
   id: 'sku_1',
