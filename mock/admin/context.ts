@@ -18,6 +18,7 @@ import { evictionWarning } from '../store/eviction-warning.js';
 import type { TenantState } from '../store/tenant-state.js';
 import type { TeamRegistry } from '../teams/registry.js';
 import type { AdminCaller } from './access.js';
+import type { AdminDocumentSource } from './document-source.js';
 import { forbidden, notTenantAdmin } from './guard.js';
 
 declare module 'fastify' {
@@ -55,6 +56,8 @@ export interface AdminContext {
    * that the two agree.
    */
   scoped(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined>;
+  /** The admin API's own document, built from the routes' schemas on first use (./document-source.ts). */
+  readonly document: AdminDocumentSource;
 }
 
 /**
@@ -74,7 +77,7 @@ function reachRefusal(req: FastifyRequest, caller: AdminCaller | null, principal
   return principal.via === 'jwt' && principal.roles.has(ADMIN) ? null : notTenantAdmin(refOf(req));
 }
 
-export function adminContext(services: MockServices, parts: AdminParts): AdminContext {
+export function adminContext(services: MockServices, parts: AdminParts, document: AdminDocumentSource): AdminContext {
   const { store, verifier, clock } = services;
   const callerTenant: AdminContext['callerTenant'] = async (req) => {
     const auth = await authenticate(req.headers, verifier, store, clock.now());
@@ -90,7 +93,7 @@ export function adminContext(services: MockServices, parts: AdminParts): AdminCo
     if (evicted) reply.header('warning', evicted);
     return undefined;
   };
-  return { services, parts, callerTenant, scoped };
+  return { services, parts, callerTenant, scoped, document };
 }
 
 /** The tenant the `scoped` hook authenticated (set on every route that has the hook). */

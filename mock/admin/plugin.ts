@@ -1,11 +1,10 @@
-import swagger from '@fastify/swagger';
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { KeyThrottle } from '../auth/key-throttle.js';
 import type { MockServices } from '../http/services.js';
 import type { Rate } from '../rate-limit.js';
 import { adminContext, type AdminParts } from './context.js';
-import { adminSwaggerOptions } from './document.js';
+import { recordAdminRoutes } from './document-source.js';
 import { guardAdminRoutes } from './guard.js';
 import { ADMIN_ROUTES } from './routes/index.js';
 import { adminErrorHandler } from './validation.js';
@@ -33,8 +32,8 @@ interface AdminSetup extends AdminParts {
  * A Fastify plugin of its own, whose routes (./routes/, one file per route family) each hold their schemas, their
  * documentation and their handler. Bodies and queries are validated by their TypeBox schemas, and the order of answers
  * is that of Fastify's lifecycle: media type (parsing, 415), authentication (401), JSON (400), schema (400), then the
- * route. @fastify/swagger, registered in this plugin's context only, builds `/__mock/openapi.json` from the route
- * schemas (./document.ts).
+ * route. `/__mock/openapi.json` is built from the route schemas of this plugin's context only, on the first request
+ * (./document-source.ts, ./document.ts).
  */
 export async function registerAdmin(app: FastifyInstance, services: MockServices, setup: AdminSetup): Promise<void> {
   const { adminKey } = services.options;
@@ -49,15 +48,15 @@ export async function registerAdmin(app: FastifyInstance, services: MockServices
   });
 
   await app.register(async (plugin) => {
-    // Before any route: it documents the routes registered after it in this context.
-    await plugin.register(swagger, adminSwaggerOptions(adminKey !== null));
+    // Before any route: the document describes the routes registered after it in this context.
+    const document = recordAdminRoutes(plugin, adminKey !== null);
     const admin = plugin.withTypeProvider<TypeBoxTypeProvider>();
     // TypeBox checks bodies as sent: no type coercion ("60" is not a number), unlike Fastify's default Ajv setup.
     admin.setValidatorCompiler(TypeBoxValidatorCompiler);
     admin.setSerializerCompiler(() => plainJson);
     admin.setErrorHandler(adminErrorHandler);
     admin.decorateRequest('adminTenant', null);
-    const context = adminContext(services, setup);
+    const context = adminContext(services, setup, document);
     for (const register of ADMIN_ROUTES) register(admin, context);
   });
 }

@@ -1,8 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { ORIGIN_VARY, requestOrigin } from '../../http/origin.js';
 import { servedText } from '../../http/served-document.js';
-import type { AdminInstance } from '../context.js';
+import type { AdminContext, AdminInstance } from '../context.js';
 import { jsonAnswer, NO_CREDENTIALS, TAG } from '../doc-parts.js';
 import { ADMIN_DOCUMENT } from '../document.js';
 
@@ -13,10 +12,11 @@ const OpenApiDocument = Type.Object(
 
 /**
  * `GET /__mock/openapi.json`: the admin API as OpenAPI 3.1, which @fastify/swagger builds from the schemas of the routes
- * of the admin plugin (../document.ts). Built and serialized at the first request, once every route exists, then kept;
- * each answer names the caller's origin in `servers` (mock/http/served-document.ts), like `/openapi.json`.
+ * of the admin plugin (../document-source.ts, ../document.ts). Built and serialized at the first request, once every
+ * route exists, then kept; each answer names the caller's origin in `servers` (mock/http/served-document.ts), like
+ * `/openapi.json`.
  */
-export function registerDocument(admin: AdminInstance): void {
+export function registerDocument(admin: AdminInstance, context: AdminContext): void {
   let text: ((origin: string) => string) | undefined;
   admin.get(
     ADMIN_DOCUMENT.url,
@@ -32,7 +32,7 @@ export function registerDocument(admin: AdminInstance): void {
       },
     },
     async (req, reply) => {
-      text ??= servedText(admin.swagger() as OpenAPIObject);
+      text ??= servedText(await context.document());
       return (
         reply
           .header('vary', ORIGIN_VARY)
