@@ -1,7 +1,7 @@
 import { CONTRACT_VERSION } from '../../spec/build.js';
 import {
   DECISION_FORMAT,
-  DECISION_POINTS,
+  decisionPoints,
   type DecisionFile,
   type RecordedDecision,
 } from '../../spec/decisions/index.js';
@@ -102,7 +102,7 @@ export async function learnDecisions(options: ConformOptions): Promise<DecisionF
   for (const ex of run.client.exchanges) seen.scan(ex);
   seen.settle();
   const decisions: RecordedDecision[] = seen.entries().map(([id, s]) => {
-    const point = DECISION_POINTS.get(id);
+    const point = decisionPoints().get(id);
     const inferred = point?.inferred as RecordedDecision['inferred'];
     return {
       id,

@@ -1,4 +1,4 @@
-import { DECISION_POINTS, PROBLEM_MEDIA_TYPES, type DecisionEvidence } from '../../spec/decisions/index.js';
+import { decisionPoints, PROBLEM_MEDIA_TYPES, type DecisionEvidence } from '../../spec/decisions/index.js';
 import { isRfc9110Section401Address } from '../../spec/schemas/problem.js';
 import { mediaTypeOf, problemOf } from '../contract/bodies.js';
 import { recordedRequest, recordedResponse, type Exchange } from '../wire/client.js';
@@ -44,7 +44,7 @@ export class Observations {
    * value is a conflict, unless `replace`: a better observation (a real burst over a forced 429) takes the place.
    */
   record(id: string, observed: unknown, ex?: Exchange, replace = false): void {
-    if (!DECISION_POINTS.has(id)) return;
+    if (!decisionPoints().has(id)) return;
     const known = this.seen.get(id);
     const proof = ex ? [evidence(ex, this.redactor)] : [];
     if (!known || (replace && JSON.stringify(known.observed) !== JSON.stringify(observed))) {

@@ -3,7 +3,7 @@
  * map must say why not (conformance/test/support/should-map.ts): a new SHOULD check without an entry fails here.
  */
 import { describe, expect, it } from 'vitest';
-import { DECISION_POINTS } from '../../spec/decisions/index.js';
+import { decisionPoints } from '../../spec/decisions/index.js';
 import { pointsOf, SHOULD_MAP } from './support/should-map.js';
 import { PROBES, LAST_PROBE } from '../learn/probes.js';
 import { allChecks } from '../orchestration/registry.js';
@@ -30,7 +30,7 @@ describe('the SHOULD check -> decision point map', () => {
       for (const id of entry as readonly string[]) {
         const matched = pointsOf([id]);
         expect(matched.length, `${check}: ${id}`).toBeGreaterThan(0);
-        for (const point of matched) expect(DECISION_POINTS.has(point), `${check}: ${point}`).toBe(true);
+        for (const point of matched) expect(decisionPoints().has(point), `${check}: ${point}`).toBe(true);
       }
     }
   });

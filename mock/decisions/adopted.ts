@@ -1,4 +1,4 @@
-import { DECISION_POINTS, type DecisionKind, type DecisionValues, type Decisions } from '../../spec/decisions/index.js';
+import { decisionPoints, type DecisionKind, type DecisionValues, type Decisions } from '../../spec/decisions/index.js';
 
 /**
  * The observed values of one kind of decision point that differ from the contract's inferred ones, by the point's
@@ -9,7 +9,7 @@ import { DECISION_POINTS, type DecisionKind, type DecisionValues, type Decisions
 export function adoptedOf<K extends DecisionKind>(decisions: Decisions, kind: K): Map<string, DecisionValues[K]> {
   const out = new Map<string, DecisionValues[K]>();
   for (const [id, observed] of decisions) {
-    const point = DECISION_POINTS.get(id);
+    const point = decisionPoints().get(id);
     if (point?.kind !== kind || point.same(point.inferred, observed)) continue;
     out.set(point.subject ?? id, observed as DecisionValues[K]);
   }

@@ -1,4 +1,4 @@
-import { DECISION_POINTS, type DecisionKind, type Decisions } from '../../spec/decisions/index.js';
+import { decisionPoints, type DecisionKind, type Decisions } from '../../spec/decisions/index.js';
 import { operation } from '../../spec/operations/index.js';
 import { sortableField } from './handlers.js';
 
@@ -29,7 +29,7 @@ const WHY: Partial<Record<DecisionKind, string>> = {
 export function notAdopted(decisions: Decisions): { id: string; reason: string }[] {
   const out: { id: string; reason: string }[] = [];
   for (const [id, observed] of decisions) {
-    const point = DECISION_POINTS.get(id);
+    const point = decisionPoints().get(id);
     if (!point || point.same(point.inferred, observed)) continue;
     const why = WHY[point.kind];
     if (why) out.push({ id, reason: why });

@@ -1,5 +1,5 @@
 import { CONTRACT_VERSION } from '../build.js';
-import { DECISION_POINTS, type DecisionKind, type DecisionValues } from './points.js';
+import { decisionPoints, type DecisionKind, type DecisionValues } from './points.js';
 
 /** The format name of a decision file; a file of another format is refused. */
 export const DECISION_FORMAT = 'opsapi-decisions/1';
@@ -56,7 +56,7 @@ export function parseDecisionFile(value: unknown): { ok: true; file: DecisionFil
   for (const [i, d] of f.decisions.entries()) {
     const id = (d as { id?: unknown } | null)?.id;
     if (typeof id !== 'string') return { ok: false, error: `decisions[${i}] has no id` };
-    const point = DECISION_POINTS.get(id);
+    const point = decisionPoints().get(id);
     if (!point) return { ok: false, error: `decisions[${i}]: unknown decision "${id.slice(0, 120)}"` };
     if (seen.has(id)) return { ok: false, error: `decisions[${i}]: "${id}" is recorded twice` };
     seen.add(id);

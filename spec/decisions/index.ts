@@ -1,6 +1,6 @@
 /** Decisions a real deployment settles where the reference leaves a gap (see points.ts). */
 export {
-  DECISION_POINTS,
+  decisionPoints,
   INFERRED_DEFAULT_ORDER,
   PROBLEM_MEDIA_TYPES,
   codeStatusId,

@@ -1,6 +1,6 @@
 import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import type { DecisionFile } from './file.js';
-import { DECISION_POINTS, type DecisionKind, type DecisionPoint, type DecisionValues } from './points.js';
+import { decisionPoints, type DecisionKind, type DecisionPoint, type DecisionValues } from './points.js';
 import {
   applyApiKeyAlone,
   applyKeyRepeatingBearer,
@@ -92,7 +92,7 @@ export function withObservedDecisions(document: OpenAPIObject, file: DecisionFil
       at,
     );
   for (const decision of file.decisions) {
-    const point = DECISION_POINTS.get(decision.id);
+    const point = decisionPoints().get(decision.id);
     if (!point) continue;
     observed.push({ id: point.id, inferred: point.inferred, observed: decision.observed });
     if (point.kind === 'code-status')

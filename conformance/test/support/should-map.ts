@@ -1,4 +1,4 @@
-import { DECISION_POINTS } from '../../../spec/decisions/index.js';
+import { decisionPoints } from '../../../spec/decisions/index.js';
 
 /**
  * Which decision points each SHOULD check compares. A SHOULD check judges what the reference leaves open (the
@@ -85,6 +85,6 @@ export const SHOULD_MAP: Readonly<Record<string, ShouldEntry>> = {
 export function pointsOf(entry: ShouldEntry): string[] {
   if (!Array.isArray(entry)) return [];
   return (entry as readonly string[]).flatMap((id) =>
-    id.endsWith(':*') ? [...DECISION_POINTS.keys()].filter((p) => p.startsWith(id.slice(0, -1))) : [id],
+    id.endsWith(':*') ? [...decisionPoints().keys()].filter((p) => p.startsWith(id.slice(0, -1))) : [id],
   );
 }

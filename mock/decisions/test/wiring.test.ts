@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DECISION_POINTS, type Decisions } from '../../../spec/decisions/index.js';
+import { decisionPoints, type Decisions } from '../../../spec/decisions/index.js';
 import { OPERATIONS } from '../../../spec/operations/index.js';
 import { ok, type Handler } from '../../handlers/context.js';
 import { buildMock } from '../../server.js';
@@ -45,7 +45,7 @@ describe('the decision layer, wired by the composition root', () => {
   });
 
   it('decorates nothing when every decision equals the contract inference', () => {
-    const inferred: Decisions = new Map([...DECISION_POINTS.values()].map((p) => [p.id, p.inferred]));
+    const inferred: Decisions = new Map([...decisionPoints().values()].map((p) => [p.id, p.inferred]));
     const adopted = adoptDecisions(inferred);
     const h = handlers();
     expect(adopted.app.onRequest).toEqual([]);

@@ -1,5 +1,5 @@
 import { CONTRACT_VERSION } from '../../build.js';
-import { DECISION_FORMAT, DECISION_POINTS, type DecisionFile } from '../index.js';
+import { DECISION_FORMAT, decisionPoints, type DecisionFile } from '../index.js';
 
 /**
  * A decision file as `opsapi learn` writes it, recording `observed` (values by point id) as observed at a made-up
@@ -13,7 +13,7 @@ export function decisionFile(observed: Record<string, unknown>): DecisionFile {
     date: '2025-06-01T10:00:00.000Z',
     tool: 'opsapi learn (test)',
     decisions: Object.entries(observed).map(([id, value]) => {
-      const point = DECISION_POINTS.get(id);
+      const point = decisionPoints().get(id);
       return {
         id,
         title: point?.title ?? id,

@@ -2,7 +2,7 @@ import { compileErrors, validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
 import { buildDocument } from '../../build.js';
 import { ContractValidator } from '../../validate.js';
-import { DECISION_POINTS } from '../index.js';
+import { decisionPoints } from '../index.js';
 import { withObservedDecisions } from '../publish.js';
 import { decisionFile } from './decision-file.js';
 
@@ -60,7 +60,7 @@ const json = 'application/json';
 
 describe('withObservedDecisions with the record, list, problem and credential points', () => {
   it('takes only valid observed values (the test file itself)', () => {
-    for (const [id, value] of Object.entries(OBSERVED)) expect(DECISION_POINTS.get(id)?.invalid(value), id).toBeNull();
+    for (const [id, value] of Object.entries(OBSERVED)) expect(decisionPoints().get(id)?.invalid(value), id).toBeNull();
   });
 
   it('judges list items by the observed members, documented members still required', () => {

@@ -3,7 +3,7 @@ import type { OpenAPIObject } from 'openapi3-ts/oas31';
 import { describe, expect, it } from 'vitest';
 import { buildDocument, CONTRACT_VERSION } from '../../build.js';
 import { OPERATOR_SEMANTICS } from '../../lists/operators.js';
-import { DECISION_FORMAT, DECISION_POINTS, type DecisionFile, type RecordedDecision } from '../index.js';
+import { DECISION_FORMAT, decisionPoints, type DecisionFile, type RecordedDecision } from '../index.js';
 import { withObservedDecisions } from '../publish.js';
 
 // Both packages are CommonJS; under ESM their named exports sit on the default export (as in spec/test/validity.test.ts).
@@ -11,9 +11,9 @@ import { withObservedDecisions } from '../publish.js';
 const TARGET = 'https://ops.example.test';
 const DATE = '2025-03-01T10:00:00Z';
 
-/** A decision as `opsapi learn` records it: the contract's value from `DECISION_POINTS`, and what the target did. */
+/** A decision as `opsapi learn` records it: the contract's value from `decisionPoints`, and what the target did. */
 function recorded(id: string, observed: unknown): RecordedDecision {
-  const point = DECISION_POINTS.get(id);
+  const point = decisionPoints().get(id);
   if (!point) throw new Error(`no decision point ${id}`);
   expect(observed, `${id}: the test needs an observed value that differs`).not.toEqual(point.inferred);
   expect(point.invalid(observed), `${id}: the observed value must be valid`).toBeNull();
