@@ -1,6 +1,6 @@
 import type { onSendHookHandler } from 'fastify';
 import type { Store } from '../store/store.js';
-import { refusedCallerOrg } from './refused-caller.js';
+import { refusedCallerOrg, signedTokenOrgs } from './refused-caller.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -26,11 +26,11 @@ function problemCode(payload: unknown): string | undefined {
  * (./refused-caller.ts). Successes, admin routes and unattributed requests cost one comparison.
  */
 export function answerHook(jwtSecret: string, store: Store): onSendHookHandler {
-  const jwtKey = Buffer.from(jwtSecret, 'utf8');
+  const tokenOrgs = signedTokenOrgs(Buffer.from(jwtSecret, 'utf8'));
   return (req, reply, payload, done) => {
     if (req.operationId !== undefined && reply.statusCode >= 400) {
       if (req.tenantOrg === undefined && reply.statusCode === 401)
-        req.tenantOrg = refusedCallerOrg(req.headers, jwtKey, store);
+        req.tenantOrg = refusedCallerOrg(req.headers, tokenOrgs, store);
       if (req.tenantOrg !== undefined) req.answerCode = problemCode(payload);
     }
     done(null, payload);

@@ -1,13 +1,42 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { isOrgName } from '../auth/org.js';
 import type { Store } from '../store/store.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 
+/** The org of a JWT signed with the mock's own key (`orgOfSignedToken` with that key), or undefined. */
+export type SignedTokenOrgs = (token: string) => string | undefined;
+
+/** Characters of the tokens whose answer `signedTokenOrgs` keeps (inferred): ~2 MB at most, whatever the tokens. */
+const TOKEN_CHARS_REMEMBERED = 1_000_000;
+
+/**
+ * `orgOfSignedToken` with its answers for the tokens asked last kept, bounded by their characters (inferred; measured
+ * with bench/clients/noisy-attacker.ts's expired tokens alone): a client that keeps sending its expired token gets
+ * 401 after 401, and each one computed the token's HMAC again, ~140 µs of the ~1 ms a refused request costs the
+ * mock. A flood of unique forged tokens only pushes the oldest answers out.
+ */
+export function signedTokenOrgs(key: Buffer): SignedTokenOrgs {
+  const known = new LRUCache<string, { org: string | undefined }>({
+    maxSize: TOKEN_CHARS_REMEMBERED,
+    sizeCalculation: (_answer, token) => Math.max(1, token.length),
+  });
+  return (token) => {
+    let answer = known.get(token);
+    if (!answer) {
+      answer = { org: orgOfSignedToken(token, key) };
+      // A token longer than the whole bound is answered, not kept (lru-cache refuses it).
+      if (token.length <= TOKEN_CHARS_REMEMBERED) known.set(token, answer);
+    }
+    return answer.org;
+  };
+}
+
 /** The org of a bearer JWT signed with the mock's own HS256 key, whatever its `exp` and `nbf`; undefined otherwise. */
-function orgOfGenuineToken(authorization: string, key: Buffer): string | undefined {
+function orgOfGenuineToken(authorization: string, orgs: SignedTokenOrgs): string | undefined {
   const m = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
-  return m?.[1] ? orgOfSignedToken(m[1], key) : undefined;
+  return m?.[1] ? orgs(m[1]) : undefined;
 }
 
 /** The org of a JWT (`header.payload.signature`) signed with the mock's own HS256 key, whatever its `exp` and `nbf`. */
@@ -34,12 +63,12 @@ export function orgOfSignedToken(token: string, key: Buffer): string | undefined
  * Inferred: so that a client suite testing its 401 handling with an expired token exercises the 401 pair of the
  * operation (coverage) and sees the refusal in its journal; a forged or foreign credential names no tenant.
  */
-export function refusedCallerOrg(headers: Headers, jwtKey: Buffer, store: Store): string | undefined {
+export function refusedCallerOrg(headers: Headers, tokenOrgs: SignedTokenOrgs, store: Store): string | undefined {
   const { authorization, 'x-api-key': apiKey } = headers;
   if (Array.isArray(authorization) || Array.isArray(apiKey)) return undefined;
   if (authorization === undefined && apiKey === undefined) return undefined;
   const orgs = new Set<string | undefined>();
-  if (authorization !== undefined) orgs.add(orgOfGenuineToken(authorization, jwtKey));
+  if (authorization !== undefined) orgs.add(orgOfGenuineToken(authorization, tokenOrgs));
   // An X-Api-Key equal to the bearer token is that one credential sent twice (mock/http/credentials.ts).
   const bearer = authorization === undefined ? undefined : /^Bearer[ ]+(\S+)\s*$/i.exec(authorization)?.[1];
   if (apiKey !== undefined && apiKey !== bearer) {

@@ -108,15 +108,18 @@ describe('GET /__mock/coverage', () => {
     const expired = await h.token(adminClaims(t.org), -3600);
     const genuine = await h.mock.control.tenant(t.org).token();
     const tampered = `${genuine.slice(0, -4)}AAAA`;
-    expect((await h.call('GET', '/v1/items/skus', { token: expired })).status).toBe(401);
-    expect((await h.call('GET', '/v1/maintenance/assets', { token: tampered })).status).toBe(401);
+    // Each sent twice: the second answer comes from what the mock remembers of the token, and counts the same.
+    for (let i = 0; i < 2; i++) {
+      expect((await h.call('GET', '/v1/items/skus', { token: expired })).status).toBe(401);
+      expect((await h.call('GET', '/v1/maintenance/assets', { token: tampered })).status).toBe(401);
+    }
     const key = (
       await h.call('POST', '/v1/access/apiKeys', { token: t.token, body: { name: 'revoked' }, op: 'createApiKey' })
     ).body as { id: string; key: string };
     expect((await h.call('DELETE', `/__mock/api-keys/${key.id}`, { token: t.token })).status).toBe(204);
     expect((await h.call('GET', '/v1/notifications/events', { token: null, apiKey: key.key })).status).toBe(401);
     const c = await t.coverage();
-    expect(pair(c, 'listSkus', 401, null)?.hit).toBe(1);
+    expect(pair(c, 'listSkus', 401, null)?.hit).toBe(2);
     expect(pair(c, 'listEvents', 401, null)?.hit).toBe(1);
     expect(called(c, 'listAssets')).toBe(0);
   });
