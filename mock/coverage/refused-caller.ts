@@ -6,7 +6,7 @@ import type { Store } from '../store/store.js';
 type Headers = Record<string, string | string[] | undefined>;
 
 /** The org of a JWT signed with the mock's own key (`orgOfSignedToken` with that key), or undefined. */
-export type SignedTokenOrgs = (token: string) => string | undefined;
+type SignedTokenOrgs = (token: string) => string | undefined;
 
 /** Characters of the tokens whose answer `signedTokenOrgs` keeps (inferred): ~2 MB at most, whatever the tokens. */
 const TOKEN_CHARS_REMEMBERED = 1_000_000;
