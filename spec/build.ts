@@ -307,8 +307,8 @@ export function buildDocument(): OpenAPIObject {
     item[op.method] = buildOperation(op);
     paths.set(op.path, item);
   }
-  for (const path of [...paths.keys()].sort()) pathItems[path] = { ...paths.get(path) };
-  doc.webhooks = { ...webhookItems() };
+  for (const path of [...paths.keys()].sort()) pathItems[path] = paths.get(path) ?? {};
+  doc.webhooks = webhookItems();
 
   doc['x-error-catalog'] = ERROR_CATALOG.map((entry) => ({
     code: entry.code,
