@@ -8,7 +8,7 @@ import { adminClaims, limitedClaims } from '../index.js';
 import { mintToken } from '../index.js';
 import { startMockServer, type RunningMock } from '../index.js';
 import { copyCheckout } from './support/checkout.js';
-import { freePort } from '../common/free-port.js';
+import { closedPort } from './support/closed-port.js';
 import {
   fencedBlockAfter,
   runJob,
@@ -137,8 +137,8 @@ describe('the CI recipe in the README', () => {
 
   it('fails with exit 2 and an error annotation when the target is unreachable', async () => {
     for (const report of publishedReports()) rmSync(join(workspace, report), { force: true });
-    const closedPort = await freePort();
-    const context: ExpressionContext = { secrets, vars: { OPSAPI_BASE_URL: `http://127.0.0.1:${closedPort}` } };
+    const unreachable = await closedPort();
+    const context: ExpressionContext = { secrets, vars: { OPSAPI_BASE_URL: `http://127.0.0.1:${unreachable}` } };
     // The same job again with only the target changed. Its install step is left out: its result does not depend on the
     // target, the kit installed by the run before is still in the workspace, and it is most of this file's time.
     const outcome = await runJob(job, {

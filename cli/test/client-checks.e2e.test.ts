@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../common/free-port.js';
+import { closedPort } from '../../test/support/closed-port.js';
 import { startMock, type RunningMock } from '../../mock/server.js';
 import { expectOneLineRefusal, opsapi, stderrLines } from './run-cli.js';
 
@@ -186,7 +186,7 @@ describe('opsapi client-checks refuses, in one line with exit 2', () => {
   });
 
   it('an unreachable mock', async () => {
-    const port = await freePort();
+    const port = await closedPort();
     expectOneLineRefusal(
       await opsapi(['client-checks', 'start', '--base-url', `http://127.0.0.1:${port}`, '--token', 'x']),
       'client-checks',

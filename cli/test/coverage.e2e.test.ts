@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../common/free-port.js';
+import { closedPort } from '../../test/support/closed-port.js';
 import { startMockServer, type RunningMock } from '../../index.js';
 import { hitEveryPair, type TenantCall } from '../../test/support/every-pair.js';
 import { opsapi, stderrLines } from './run-cli.js';
@@ -187,7 +187,7 @@ describe('opsapi coverage after a suite that met every declared answer', () => {
 
 describe('opsapi coverage when it cannot read the coverage', () => {
   it('says so in one line and exits 2 when nothing answers', async () => {
-    const baseUrl = `http://127.0.0.1:${await freePort()}`;
+    const baseUrl = `http://127.0.0.1:${await closedPort()}`;
     const run = await opsapi(['coverage', '--base-url', baseUrl, '--token', 'x.y.z']);
     expect(run.code, run.stderr).toBe(2);
     expect(stderrLines(run)).toEqual([

@@ -4,7 +4,7 @@ import { chooseEvents } from '../receiver/events.js';
 import { formatJson, formatLine, type ReceivedEvent } from '../receiver/format.js';
 import { RecentSet } from '../receiver/recent-set.js';
 import { startWebhookReceiver, type RunningReceiver } from '../receiver/server.js';
-import { freePort } from '../../common/free-port.js';
+import { closedPort } from '../../test/support/closed-port.js';
 import { sign } from '../../common/signature.js';
 import { startReceiver, type WebhookReceiver } from '../../common/receiver.js';
 
@@ -251,7 +251,7 @@ describe('forwarding (--forward-to)', () => {
   });
 
   it('answers 502 with a warning when the target is down', async () => {
-    const closed = await freePort();
+    const closed = await closedPort();
     const down = await startWebhookReceiver({
       host: '127.0.0.1',
       port: 0,

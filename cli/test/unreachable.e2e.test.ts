@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../common/free-port.js';
+import { closedPort } from '../../test/support/closed-port.js';
 import { opsapi, stderrLines } from './run-cli.js';
 
 /**
@@ -11,7 +11,7 @@ describe('every command that calls a base URL nothing answers on', () => {
   let baseUrl: string;
 
   beforeAll(async () => {
-    baseUrl = `http://127.0.0.1:${await freePort()}`;
+    baseUrl = `http://127.0.0.1:${await closedPort()}`;
   });
 
   it.each([

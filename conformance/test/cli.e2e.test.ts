@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningMock } from '../../index.js';
 import { browserAvailability, isLocal, launchChromium } from '../../test/support/browser.js';
-import { freePort } from '../../common/free-port.js';
+import { closedPort } from '../../test/support/closed-port.js';
 import type { Started } from '../../test/support/process.js';
 import type { Report } from '../types.js';
 import { expectOneLineRefusal } from '../../test/support/cli-command.js';
@@ -164,7 +164,7 @@ describe('opsapi conform (CLI)', () => {
   }, 60_000);
 
   it('exits 2 for an unreachable target and for usage errors', async () => {
-    const port = await freePort();
+    const port = await closedPort();
     const [unreachable, noBase, badNumber, badReport, badPace] = await Promise.all([
       opsapi(['conform', '--base-url', `http://127.0.0.1:${port}`]),
       opsapi(['conform'], { OPSAPI_BASE_URL: '' }),

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { Agent, request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../../common/free-port.js';
+import { closedPort } from '../../../test/support/closed-port.js';
 import {
   type CapturedExchange,
   type ForwardingProxyOptions,
@@ -233,7 +233,7 @@ describe('the forwarding proxy', () => {
   });
 
   it('answers a 502 problem when the target cannot be reached, and reports the exchange with status 0 and why', async () => {
-    const port = await freePort();
+    const port = await closedPort();
     const { url, exchange } = await proxy({ target: `http://127.0.0.1:${port}` });
     const answer = await send(url, { path: '/v1/items/skus?pageSize=1' });
     expect(answer.status).toBe(502);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../../common/free-port.js';
+import { closedPort } from '../../../test/support/closed-port.js';
 import { startListening } from '../../../test/support/process.js';
 import { opsapiNodeArgs } from '../../../test/support/cli-command.js';
 import { adminClaims } from '../../auth/presets.js';
@@ -117,11 +117,11 @@ describe('state that survives restarts (--state FILE)', () => {
   it('resumes pending webhook retries on their schedule after a restart', async () => {
     const file = join(dir, 'retries.json');
     const token = await mintToken(DEFAULT_JWT_SECRET, adminClaims('persist-b'));
-    const closedPort = await freePort();
+    const unreachable = await closedPort();
     const options = { port: 0, rateLimit: null, stateFile: file, retrySchedule: [0, 60, 60], deliveryTimeoutMs: 500 };
     let mock = await startMock(options);
     await call(mock.url, token, 'POST', '/v1/notifications/webhook/subscriptions', {
-      endpoint: `http://127.0.0.1:${closedPort}/hook`,
+      endpoint: `http://127.0.0.1:${unreachable}/hook`,
       eventName: 'Warehouse.Shipment.Shipped',
       eventVersion: 1,
     });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../../common/free-port.js';
+import { closedPort } from '../../../test/support/closed-port.js';
 import { startReceiver } from '../../../common/receiver.js';
 import { startRedisServer } from '../../../common/redis-server.js';
 import { expectOneLineRefusal, runOpsapi } from '../../../test/support/cli-command.js';
@@ -321,7 +321,7 @@ describe.skipIf(!availability.run)('opsapi mock --redis refusals (one line, exit
     expectOneLineRefusal(both, 'mock', /--state and --redis cannot be used together/);
 
     const unreachable = await runOpsapi(
-      ['mock', '--redis', `redis://127.0.0.1:${await freePort()}`, '--port', '0'],
+      ['mock', '--redis', `redis://127.0.0.1:${await closedPort()}`, '--port', '0'],
       env,
       20_000,
     );

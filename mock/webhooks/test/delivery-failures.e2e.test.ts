@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultOptions } from '../../options.js';
 import { startHarness, type Harness } from '../../test/harness.js';
-import { freePort } from '../../../common/free-port.js';
+import { closedPort } from '../../../test/support/closed-port.js';
 import { startReceiver, type WebhookReceiver } from '../../../common/receiver.js';
 import { advance, attempts, emit, notification, subscribe, tenant, until } from './support.js';
 
@@ -38,7 +38,7 @@ describe('webhook delivery to real receivers', () => {
 
   it('records ConnectionError for a closed port (connection refused), with no status', async () => {
     const t = await tenant(h);
-    const closed = await freePort();
+    const closed = await closedPort();
     await subscribe(t, `http://127.0.0.1:${closed}/hook`, EVENT);
     const id = (await emit(t, EVENT)).notifications[0]!;
     await h.mock.control.idle();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../../common/free-port.js';
+import { closedPort } from '../../../test/support/closed-port.js';
 import { startHarness, type Harness } from '../../test/harness.js';
 import { emit, notification, subscribe, tenant } from './support.js';
 
@@ -13,7 +13,7 @@ describe('notification history is bounded per tenant', () => {
 
   it('forgets the oldest finished notifications beyond --max-notifications and keeps the newest', async () => {
     const t = await tenant(h, 'bound');
-    const closed = await freePort();
+    const closed = await closedPort();
     await subscribe(t, `http://127.0.0.1:${closed}/hook`, 'Warehouse.Shipment.Shipped');
     const ids: string[] = [];
     for (let i = 0; i < 30; i++) {

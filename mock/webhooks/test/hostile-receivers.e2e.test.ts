@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../test/harness.js';
-import { freePort } from '../../../common/free-port.js';
+import { closedPort } from '../../../test/support/closed-port.js';
 import { startReceiver, type Responder, type WebhookReceiver } from '../../../common/receiver.js';
 import { advance, attempts, emit, notification, subscribe, tenant, until } from './support.js';
 
@@ -45,7 +45,7 @@ describe('a mix of hostile receivers', () => {
     const huge = await start(() => ({ status: 500, body: Buffer.alloc(2 * 1024 * 1024, 'x') }));
     // Flaps: fails, succeeds, fails... the first attempt fails, the retry succeeds.
     const flapping = await start(({ index }) => (index % 2 === 0 ? { status: 503 } : { status: 200 }));
-    const absent = `http://127.0.0.1:${await freePort()}/gone`;
+    const absent = `http://127.0.0.1:${await closedPort()}/gone`;
 
     const expectations: [string, 'Success' | 'Failure', number][] = [
       [healthy.url, 'Success', 1],
