@@ -1,5 +1,5 @@
-import { request } from 'undici';
 import { type MockKeys, mockKeyHeaders, mockKeyRefusal } from '../common/mock-keys.js';
+import { exchangeWithMock, type MockAnswer, MockUnreachable } from './mock-http.js';
 import { oneLine } from './preflight.js';
 
 /** How long one call to the admin API may take before the command gives up on the mock. */
@@ -31,9 +31,9 @@ export async function callMockAdmin(
 ): Promise<AdminAnswer> {
   const { baseUrl, method, body, keys, token } = call;
   const url = `${baseUrl.replace(/\/+$/, '')}${call.path}`;
-  let res: Awaited<ReturnType<typeof request>>;
+  let res: MockAnswer;
   try {
-    res = await request(url, {
+    res = await exchangeWithMock(url, {
       method,
       headers: {
         accept: 'application/json',
@@ -42,28 +42,29 @@ export async function callMockAdmin(
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
       },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+      timeoutMs: CALL_TIMEOUT_MS,
     });
   } catch (error) {
-    fail(`cannot reach ${baseUrl}: ${oneLine(error)}`);
+    if (!(error instanceof MockUnreachable)) throw error;
+    fail(`cannot reach ${baseUrl}: ${error.message}`);
   }
-  const text = await res.body.text().catch(() => '');
+  const { text } = res;
   let json: unknown;
   try {
     json = text ? JSON.parse(text) : undefined;
   } catch {
     fail(
-      `${method} ${url} answered ${res.statusCode} with a body that is not JSON; is it the mock, with its admin API on?`,
+      `${method} ${url} answered ${res.status} with a body that is not JSON; is it the mock, with its admin API on?`,
     );
   }
   const problem = json as { detail?: unknown; title?: unknown } | null | undefined;
   const words = problem?.detail ?? problem?.title;
   const said = typeof words === 'string' ? oneLine(words) : undefined;
   const refusal = mockKeyRefusal(keys, {
-    status: res.statusCode,
-    wwwAuthenticate: res.headers['www-authenticate'],
+    status: res.status,
+    wwwAuthenticate: res.header('www-authenticate'),
     detail: said,
   });
   if (refusal) fail(`${baseUrl}: ${refusal}`);
-  return { status: res.statusCode, json, said };
+  return { status: res.status, json, said };
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_SEED, DEFAULT_SKUS } from '../fixtures/seed/index.js';
+import { DEFAULT_SEED, DEFAULT_SKUS } from '../fixtures/seed/defaults.js';
 import type { DecisionFile } from '../spec/decisions/index.js';
 import { FAULT_NAMES, noPlantedFaults, parseFaults, type PlantedFaultsOption } from './faults/option.js';
 import { DEFAULT_LIST_ENGINE, type NullOrder, type TextCase } from './lists/engine-options.js';

@@ -3,7 +3,6 @@ import { DEFAULT_MOCK_URL } from '../../mock/options.js';
 import { dirname, extname } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { Command, InvalidArgumentError } from 'commander';
-import { request } from 'undici';
 import { type MockKeys, mockKeyHeaders, mockKeyRefusal } from '../../common/mock-keys.js';
 import { CoverageBody, type Coverage } from '../../mock/coverage/schema.js';
 import { parseOperationList, restrictCoverage } from '../../mock/coverage/report.js';
@@ -17,6 +16,7 @@ import { flag, orgName, parsed } from '../options.js';
 import { targetOptions } from '../target-options.js';
 import { checkWritableFile, oneLine } from '../preflight.js';
 import { adminTokenOf, MintError } from '../mint-on-mock.js';
+import { exchangeWithMock, type MockAnswer, MockUnreachable } from '../mock-http.js';
 
 const NAME = 'opsapi coverage';
 const REPORT_FORMATS = ['.json', '.html'];
@@ -60,22 +60,22 @@ async function readCoverage(
   keys: MockKeys,
 ): Promise<Coverage> {
   const url = `${baseUrl.replace(/\/+$/, '')}/__mock/coverage`;
-  let res: Awaited<ReturnType<typeof request>>;
+  let res: MockAnswer;
   try {
-    res = await request(url, {
+    res = await exchangeWithMock(url, {
       headers: {
         ...headers,
         ...mockKeyHeaders(keys),
         accept: 'application/json',
         authorization: `Bearer ${token}`,
       },
-      headersTimeout: 30_000,
-      bodyTimeout: 30_000,
+      timeoutMs: 30_000,
     });
   } catch (error) {
-    fail(2, `cannot reach ${baseUrl}: ${oneLine(error)}`);
+    if (!(error instanceof MockUnreachable)) throw error;
+    fail(2, `cannot reach ${baseUrl}: ${error.message}`);
   }
-  const text = await res.body.text().catch(() => '');
+  const { text } = res;
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -83,18 +83,18 @@ async function readCoverage(
     body = undefined;
   }
   const detail = (body as { detail?: unknown } | null | undefined)?.detail;
-  const wwwAuthenticate = res.headers['www-authenticate'];
+  const wwwAuthenticate = res.header('www-authenticate');
   const refusal = mockKeyRefusal(keys, {
-    status: res.statusCode,
+    status: res.status,
     wwwAuthenticate,
     detail: typeof detail === 'string' ? detail : undefined,
   });
   if (refusal) fail(2, `${url}: ${refusal}`);
   if (body === undefined) {
-    fail(2, `${url} answered ${res.statusCode} with a body that is not JSON; is it the mock, with its admin API on?`);
+    fail(2, `${url} answered ${res.status} with a body that is not JSON; is it the mock, with its admin API on?`);
   }
-  if (res.statusCode !== 200) {
-    fail(2, `${url} answered ${res.statusCode}${typeof detail === 'string' ? `: ${oneLine(detail)}` : ''}`);
+  if (res.status !== 200) {
+    fail(2, `${url} answered ${res.status}${typeof detail === 'string' ? `: ${oneLine(detail)}` : ''}`);
   }
   // Any server may answer 200: only a body of the documented shape is read as coverage.
   if (!Value.Check(CoverageBody, body))

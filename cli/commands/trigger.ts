@@ -1,11 +1,14 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_MOCK_URL } from '../../mock/options.js';
-import { request } from 'undici';
 import { mockKeyHeaders, mockKeyRefusal } from '../../common/mock-keys.js';
 import { adminTokenOf, MintError } from '../mint-on-mock.js';
+import { exchangeWithMock, type MockAnswer, MockUnreachable } from '../mock-http.js';
 import { DEFAULT_JWT_SECRET, DEFAULT_ORG } from '../../mock/options.js';
 import { flag, integer, orgName } from '../options.js';
 import { targetOptions } from '../target-options.js';
+
+/** How long the mock may take to answer the event (it answers once the notifications are queued, not delivered). */
+const CALL_TIMEOUT_MS = 15_000;
 
 function json(value: string): Record<string, unknown> {
   try {
@@ -57,9 +60,9 @@ export function triggerCommand(): Command {
           process.stderr.write(`opsapi trigger: ${error.message}\n`);
           process.exit(2);
         }
-        let res: Awaited<ReturnType<typeof request>>;
+        let res: MockAnswer;
         try {
-          res = await request(`${o.baseUrl.replace(/\/$/, '')}/__mock/events`, {
+          res = await exchangeWithMock(`${o.baseUrl.replace(/\/$/, '')}/__mock/events`, {
             method: 'POST',
             headers: {
               authorization: `Bearer ${token}`,
@@ -71,13 +74,15 @@ export function triggerCommand(): Command {
               ...(o.version ? { eventVersion: o.version } : {}),
               ...(o.data ? { data: o.data } : {}),
             }),
+            timeoutMs: CALL_TIMEOUT_MS,
           });
         } catch (error) {
-          process.stderr.write(`opsapi trigger: cannot reach ${o.baseUrl}: ${(error as Error).message}\n`);
+          if (!(error instanceof MockUnreachable)) throw error;
+          process.stderr.write(`opsapi trigger: cannot reach ${o.baseUrl}: ${error.message}\n`);
           process.exit(2);
         }
         // Any answer, even one that is not JSON (a base URL that is no mock), ends in one line, never a stack trace.
-        const text = await res.body.text().catch(() => '');
+        const { text } = res;
         // A refused key is the command's configuration, not the mock's answer to the event: exit 2 (docs/DESIGN.md, "CLI and exit codes").
         let detail: unknown;
         try {
@@ -86,8 +91,8 @@ export function triggerCommand(): Command {
           detail = undefined;
         }
         const refusal = mockKeyRefusal(keys, {
-          status: res.statusCode,
-          wwwAuthenticate: res.headers['www-authenticate'],
+          status: res.status,
+          wwwAuthenticate: res.header('www-authenticate'),
           detail: typeof detail === 'string' ? detail : undefined,
         });
         if (refusal) {
@@ -101,18 +106,18 @@ export function triggerCommand(): Command {
           body = parsed as typeof body;
         } catch {
           process.stderr.write(
-            `opsapi trigger: ${o.baseUrl} answered ${res.statusCode} with a body that is not JSON; is it the mock?\n`,
+            `opsapi trigger: ${o.baseUrl} answered ${res.status} with a body that is not JSON; is it the mock?\n`,
           );
           process.exit(1);
         }
         if (o.json) process.stdout.write(`${JSON.stringify(body)}\n`);
-        else if (res.statusCode === 202) {
+        else if (res.status === 202) {
           const n = body.notifications?.length ?? 0;
           process.stdout.write(
             `${eventName}: event ${body.eventId} -> ${n} notification${n === 1 ? '' : 's'}${n ? ` (${body.notifications?.join(', ')})` : ' (no subscription matches; create one or run opsapi listen)'}\n`,
           );
-        } else process.stderr.write(`opsapi trigger: ${res.statusCode} ${body.detail ?? JSON.stringify(body)}\n`);
-        process.exit(res.statusCode === 202 ? 0 : 1);
+        } else process.stderr.write(`opsapi trigger: ${res.status} ${body.detail ?? JSON.stringify(body)}\n`);
+        process.exit(res.status === 202 ? 0 : 1);
       },
     );
 }

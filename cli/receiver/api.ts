@@ -1,5 +1,5 @@
-import { request } from 'undici';
 import { type MockKeys, mockKeyHeaders, mockKeyRefusal } from '../../common/mock-keys.js';
+import { exchangeWithMock, type MockAnswer, MockUnreachable } from '../mock-http.js';
 
 /** An answer of the API that is not the expected one. */
 export class ApiError extends Error {
@@ -118,9 +118,9 @@ export class ListenApi {
   ): Promise<unknown> {
     const wanted = Array.isArray(expected) ? expected : [expected];
     for (let attempt = 0; ; attempt++) {
-      let res: Awaited<ReturnType<typeof request>>;
+      let res: MockAnswer;
       try {
-        res = await request(`${this.base}${path}`, {
+        res = await exchangeWithMock(`${this.base}${path}`, {
           method,
           headers: {
             authorization: `Bearer ${this.token}`,
@@ -129,28 +129,29 @@ export class ListenApi {
             ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
           },
           ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+          timeoutMs: REQUEST_TIMEOUT_MS,
         });
       } catch (error) {
-        throw new ApiError(`cannot reach ${this.base} (${method} ${path}): ${(error as Error).message}`, null);
+        if (!(error instanceof MockUnreachable)) throw error;
+        throw new ApiError(`cannot reach ${this.base} (${method} ${path}): ${error.message}`, null);
       }
-      const text = await res.body.text();
+      const { text } = res;
       const refusal = path.startsWith('/__mock/')
         ? mockKeyRefusal(this.keys, {
-            status: res.statusCode,
-            wwwAuthenticate: res.headers['www-authenticate'],
+            status: res.status,
+            wwwAuthenticate: res.header('www-authenticate'),
             detail: detailOf(text),
           })
         : null;
-      if (refusal) throw new MockKeyError(`${method} ${path}: ${refusal}`, res.statusCode);
-      if (res.statusCode === 429 && attempt < RETRIES_ON_429) {
-        const after = Number(res.headers['retry-after']);
+      if (refusal) throw new MockKeyError(`${method} ${path}: ${refusal}`, res.status);
+      if (res.status === 429 && attempt < RETRIES_ON_429) {
+        const after = Number(res.header('retry-after'));
         await new Promise((resolve) =>
           setTimeout(resolve, Math.min(Number.isFinite(after) && after > 0 ? after * 1000 : 500, 5000)),
         );
         continue;
       }
-      if (!wanted.includes(res.statusCode)) {
+      if (!wanted.includes(res.status)) {
         let detail = text.slice(0, 300);
         try {
           const problem = JSON.parse(text) as { detail?: string; code?: string; title?: string };
@@ -158,16 +159,13 @@ export class ListenApi {
         } catch {
           // not JSON: keep the text
         }
-        throw new ApiError(
-          `${method} ${path} answered ${res.statusCode}${detail ? `: ${detail}` : ''}`,
-          res.statusCode,
-        );
+        throw new ApiError(`${method} ${path} answered ${res.status}${detail ? `: ${detail}` : ''}`, res.status);
       }
       if (!text) return undefined;
       try {
         return JSON.parse(text) as unknown;
       } catch {
-        throw new ApiError(`${method} ${path} answered ${res.statusCode} with a body that is not JSON`, res.statusCode);
+        throw new ApiError(`${method} ${path} answered ${res.status} with a body that is not JSON`, res.status);
       }
     }
   }

@@ -1,5 +1,3 @@
-import type { OutgoingHttpHeaders } from 'node:http';
-import { request } from 'undici';
 import { startReceiver, type Answer, type Delivery } from '../../common/receiver.js';
 import { EVENT_ID_HEADER, SIGNATURE_HEADER } from '../../common/signature.js';
 import type { ReceivedEvent } from './format.js';
@@ -97,26 +95,12 @@ export async function startWebhookReceiver(options: ReceiverOptions): Promise<Ru
     for (const [name, value] of Object.entries(d.headers))
       if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
     try {
-      const res = await request(target, {
-        method: 'POST',
-        headers,
-        body: d.raw,
-        signal: AbortSignal.timeout(options.forwardTimeoutMs ?? 10_000),
+      // Loaded with the first forward only (./forward.ts).
+      const { forwardDelivery } = await import('./forward.js');
+      return await forwardDelivery(target, headers, d.raw, {
+        timeoutMs: options.forwardTimeoutMs ?? 10_000,
+        excerptBytes: FORWARD_EXCERPT_BYTES,
       });
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of res.body as AsyncIterable<Buffer>) {
-        chunks.push(chunk);
-        size += chunk.length;
-        if (size >= FORWARD_EXCERPT_BYTES) break;
-      }
-      const type = res.headers['content-type'];
-      const answerHeaders: OutgoingHttpHeaders = typeof type === 'string' ? { 'content-type': type } : {};
-      return {
-        status: res.statusCode,
-        body: Buffer.concat(chunks).subarray(0, FORWARD_EXCERPT_BYTES),
-        headers: answerHeaders,
-      };
     } catch (error) {
       const timedOut = (error as { name?: string }).name === 'TimeoutError';
       const status = timedOut ? 504 : 502;
