@@ -24,14 +24,14 @@ function setUp() {
 }
 
 describe('the per-tenant scheduler', () => {
-  it('starts a job already due on the next turn, not at once, and every job queued in that turn together', async () => {
+  it('starts a job already due on the next turn, not at once, and every job queued in that turn together, the earliest due first', async () => {
     const { time, scheduler, started, tracked, at } = setUp();
     scheduler.add('a', { name: 'a', dueAt: at(0) });
     scheduler.add('b', { name: 'b', dueAt: at(-1) });
     expect(started).toEqual([]);
     expect(time.pendingImmediates).toBe(1);
     time.runImmediates();
-    expect(started).toEqual(['a', 'b']);
+    expect(started).toEqual(['b', 'a']);
     expect(scheduler.size).toBe(0);
     // The owner can wait for the dispatch (engine.idle).
     expect(tracked).toHaveLength(1);
@@ -160,5 +160,26 @@ describe('the per-tenant scheduler', () => {
     scheduler.discard();
     expect(scheduler.size).toBe(0);
     expect(time.timeoutsAt).toEqual([]);
+  });
+
+  it('starts jobs due at the same time in the order they were queued', async () => {
+    const { time, scheduler, started, at } = setUp();
+    const due = at(5);
+    for (const name of ['c', 'a', 'd', 'b', 'e', 'f', 'g']) scheduler.add(name, { name, dueAt: due });
+    await time.advance(5 * SECOND);
+    expect(started).toEqual(['c', 'a', 'd', 'b', 'e', 'f', 'g']);
+  });
+
+  it('keeps its heap within twice the queue however often jobs are replaced or cancelled, and still starts the right ones', async () => {
+    const { time, scheduler, started, at } = setUp();
+    for (let round = 0; round < 50; round++)
+      for (let n = 0; n < 200; n++) scheduler.add(`n${n}`, { name: `n${n}@${round}`, dueAt: at(1000 - round - n) });
+    for (let n = 0; n < 150; n++) scheduler.cancel(`n${n}`);
+    expect(scheduler.size).toBe(50);
+    expect(scheduler.heldEntries).toBeLessThanOrEqual(2 * scheduler.size + 64);
+    // The jobs left are the last queued of n150..n199, due at 951 - n seconds: n199's is the earliest.
+    expect(scheduler.armedAt).toBe(at(1000 - 49 - 199));
+    await time.advance(1000 * SECOND);
+    expect(started).toEqual(Array.from({ length: 50 }, (_, k) => `n${199 - k}@49`));
   });
 });
