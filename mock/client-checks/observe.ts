@@ -168,7 +168,7 @@ export function observeRequest(
       }
     : undefined;
   const at = now - Math.round(reply.elapsedTime);
-  run.recorder.request({
+  const observed = run.recorder.request({
     at,
     answeredAt: now,
     method: req.method,
@@ -190,6 +190,7 @@ export function observeRequest(
     const eventVersion = Number(asked?.eventVersion);
     run.recorder.subscription({
       at,
+      requestSeq: observed.seq,
       eventName,
       eventVersion,
       status,

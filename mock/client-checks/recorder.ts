@@ -142,7 +142,7 @@ export class ClientTraceRecorder {
       input.status >= 200 &&
       input.status < 300
     )
-      this.eventReads.push(input.at);
+      this.eventReads.push(observed.seq);
     return observed;
   }
 

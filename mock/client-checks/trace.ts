@@ -87,6 +87,8 @@ export interface ObservedDelivery {
 /** A subscription the client asked for through `/v1` (made or refused). */
 export interface ObservedSubscription {
   at: number;
+  /** The `seq` of the request that asked for it (./recorder.ts): the order the mock answered it among the tenant's. */
+  requestSeq: number;
   eventName: string;
   eventVersion: number;
   status: number;
@@ -132,7 +134,10 @@ export interface Trace {
   requests: readonly ObservedRequest[];
   deliveries: readonly ObservedDelivery[];
   subscriptions: readonly ObservedSubscription[];
-  /** When the events or versions endpoints were read (answered 2xx). */
+  /**
+   * The `seq` of each read of the events or versions endpoints answered 2xx: the order of the answers, not their
+   * millisecond times, which are rounded and can put a subscription sent right after a read before it.
+   */
   eventReads: readonly number[];
   perturbations: readonly Perturbation[];
   /** Perturbation deliveries scheduled but not sent yet (absent: none). */

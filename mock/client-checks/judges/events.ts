@@ -45,12 +45,15 @@ function subscriptionEvidence(s: ObservedSubscription, message: string, expected
   };
 }
 
-/** client.event-names-from-versions: every subscription is created after the client read the events endpoints. */
+/**
+ * client.event-names-from-versions: every subscription is created after the client read the events endpoints, i.e.
+ * the mock answered a read of them before it answered the subscription (the order of the answers: ./trace.ts).
+ */
 export const eventNamesFromVersions: Judge = (trace) => {
   const subs = trace.subscriptions;
   if (subs.length === 0) return notExercised(checkDef('client.event-names-from-versions'));
   const first = trace.eventReads.length ? Math.min(...trace.eventReads) : Number.POSITIVE_INFINITY;
-  const blind = subs.filter((s) => s.at < first);
+  const blind = subs.filter((s) => s.requestSeq < first);
   if (blind.length)
     return failed(
       blind.map((s) =>

@@ -51,8 +51,8 @@ function wellBehaved(): Trace {
       forged('non-hex', 3),
       delivery({ kind: 'raw-sensitive', entity: { field: 'skuReference', value: 'SKU-2' }, sentAt: 3600 }),
     ],
-    subscriptions: [subscription({ at: 600 })],
-    eventReads: [550],
+    subscriptions: [subscription({ at: 600, requestSeq: 6 })],
+    eventReads: [5],
   });
 }
 

@@ -73,7 +73,16 @@ export function refusedSku(reference: string, at: number): ObservedRequest {
 }
 
 export function subscription(over: Partial<ObservedSubscription> = {}): ObservedSubscription {
-  return { at: 500, eventName: 'Items.Sku.Created', eventVersion: 1, status: 201, offered: true, id: 'sub-1', ...over };
+  return {
+    at: 500,
+    requestSeq: 5,
+    eventName: 'Items.Sku.Created',
+    eventVersion: 1,
+    status: 201,
+    offered: true,
+    id: 'sub-1',
+    ...over,
+  };
 }
 
 export function trace(parts: Partial<Trace> = {}): Trace {
