@@ -1,7 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { startChild, stopAll as stopAllChildren } from '../common/process.js';
-export { freePort } from '../common/free-port.js';
 export { killAllSync } from '../common/process.js';
 
 /** Most output kept per child (the tail), for diagnostics. */

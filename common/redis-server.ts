@@ -1,5 +1,5 @@
 import { startChild, type Child } from './process.js';
-import { freePort } from './free-port.js';
+import { startOnFreePort } from './free-port.js';
 
 /** A `redis-server` started for tests or a benchmark, on a free loopback port, without persistence to disk. */
 interface RedisServer {
@@ -26,8 +26,14 @@ interface RedisServerOptions {
  * unless `dir` is given, no snapshot or append-only file (the data of a test lives as long as the test). Resolves
  * once it accepts connections.
  */
-export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
-  const chosen = options.port ?? (await freePort());
+export function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
+  return options.port !== undefined
+    ? startOn(options.port, options)
+    : startOnFreePort((port) => startOn(port, options));
+}
+
+/** Starts it on `chosen`; stops it again when it does not get ready (a port taken, say). */
+async function startOn(chosen: number, options: RedisServerOptions): Promise<RedisServer> {
   const persistence = options.dir
     ? ['--dir', options.dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '']
     : ['--save', '', '--appendonly', 'no'];
@@ -36,7 +42,12 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     ['--port', String(chosen), '--bind', '127.0.0.1', '--maxmemory-policy', 'noeviction', ...persistence],
     { name: `redis-server :${chosen}`, killOnExit: true },
   );
-  await child.waitFor(/Ready to accept connections/, 10_000);
+  try {
+    await child.waitFor(/Ready to accept connections/, 10_000);
+  } catch (error) {
+    await child.stop(2000);
+    throw error;
+  }
   return {
     url: `redis://127.0.0.1:${chosen}`,
     port: chosen,

@@ -7,8 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { offlineNpmEnv, writeOfflineConsumer } from './support/offline-consumer.js';
 import { runCommand } from './support/run-command.js';
 import { ensureFreshDist } from './support/fresh-dist.js';
-import { freePort } from '../common/free-port.js';
-import { startProcess } from './support/process.js';
+import { startListening } from './support/process.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 
@@ -70,13 +69,12 @@ describe('the published package', () => {
       'no TypeScript runner is installed',
     ).toBeDefined();
 
-    const port = await freePort();
-    const mock = await startProcess(bin, ['mock', '--port', String(port), '--quiet'], /http:\/\/127\.0\.0\.1:\d+/, {
+    const { process: mock, url } = await startListening(bin, ['mock', '--port', '0', '--quiet'], {
       cwd: app,
       timeoutMs: 30_000,
     });
     try {
-      const res = await request(`http://127.0.0.1:${port}/__mock/health`);
+      const res = await request(`${url}/__mock/health`);
       expect(res.statusCode).toBe(200);
       expect(await res.body.json()).toEqual({ status: 'ok' });
     } finally {

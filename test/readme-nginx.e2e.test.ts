@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type TestMock, type TestTenant } from 'opsapi/testing';
 import { startChild, type Child } from '../common/process.js';
-import { freePort } from '../common/free-port.js';
+import { startOnFreePort } from '../common/free-port.js';
 import { nginxAvailability } from './support/nginx.js';
 import { runCommand } from './support/run-command.js';
 
@@ -90,6 +90,17 @@ describe.skipIf(!nginx.run)('the README nginx block in front of a mock (real ngi
   let certPem: string;
   let mock: TestMock;
   let port: number;
+  const writeConf = (at: number) =>
+    writeFileSync(
+      conf,
+      filled(nginxBlocks()[0] ?? '', {
+        port: at,
+        mockPort: mock.port,
+        cert: join(dir, 'sandbox.crt'),
+        key: join(dir, 'sandbox.key'),
+        dir,
+      }),
+    );
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'opsapi-nginx-'));
@@ -123,9 +134,9 @@ describe.skipIf(!nginx.run)('the README nginx block in front of a mock (real ngi
     if (openssl.code !== 0) throw new Error(`openssl could not make a test certificate: ${openssl.stderr}`);
     certPem = readFileSync(cert, 'utf8');
     mock = await startMock({ rateLimit: 'off' });
-    port = await freePort();
     conf = join(dir, 'nginx.conf');
-    writeFileSync(conf, filled(nginxBlocks()[0] ?? '', { port, mockPort: mock.port, cert, key, dir }));
+    // `nginx -t` binds nothing: any port does until nginx runs (then one found free: see below).
+    writeConf(8443);
   });
 
   afterAll(async () => {
@@ -144,8 +155,23 @@ describe.skipIf(!nginx.run)('the README nginx block in front of a mock (real ngi
     let origin: string;
 
     beforeAll(async () => {
-      server = startChild(binary, nginxArgs(dir, conf, ' daemon off;'), { name: 'nginx', killOnExit: true });
-      await listening(server, port, () => errorLog(dir));
+      // nginx cannot bind port 0 and say which it got: a port found free, and another one if it was taken first.
+      await startOnFreePort(async (free) => {
+        writeConf(free);
+        const started = startChild(binary, nginxArgs(dir, conf, ' daemon off;'), { name: 'nginx', killOnExit: true });
+        try {
+          await listening(started, free, () => errorLog(dir));
+          // Accepting connections is not enough: another server may hold the port (nginx then exits). Ours answers
+          // TLS with the test certificate.
+          const health = await httpsCall(free, certPem, '/__mock/health', {});
+          if (health.status !== 200) throw new Error(`nginx on ${free} answered /__mock/health ${health.status}`);
+        } catch (error) {
+          await started.stop(3000);
+          throw error;
+        }
+        server = started;
+        port = free;
+      });
       origin = `https://127.0.0.1:${port}`;
     });
 

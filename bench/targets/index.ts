@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, spawnChild, type Child } from '../children.js';
+import { startOnFreePort } from '../../common/free-port.js';
+import { spawnChild, type Child } from '../children.js';
 
 /** The project root (bench/targets/ -> ../..). */
 export const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
@@ -90,16 +91,18 @@ export async function startDelayed(delayMs: number): Promise<Target> {
 }
 
 /** (b) The peer: `prism mock spec/openapi.json` with its defaults (static examples, request logging on). */
-export async function startPrism(): Promise<Target> {
-  const port = await freePort();
-  const t0 = performance.now();
-  const child = spawnChild(
-    'prism',
-    resolve(ROOT, 'node_modules/.bin/prism'),
-    ['mock', '-h', '127.0.0.1', '-p', String(port), 'spec/openapi.json'],
-    { cwd: ROOT },
-  );
-  return started('prism', child, /Prism is listening on (http:\/\/127\.0\.0\.1:\d+)/, 60_000, t0);
+export function startPrism(): Promise<Target> {
+  // Prism cannot bind port 0 and say which it got: a port found free, and another one if it was taken first.
+  return startOnFreePort((port) => {
+    const t0 = performance.now();
+    const child = spawnChild(
+      'prism',
+      resolve(ROOT, 'node_modules/.bin/prism'),
+      ['mock', '-h', '127.0.0.1', '-p', String(port), 'spec/openapi.json'],
+      { cwd: ROOT },
+    );
+    return started('prism', child, /Prism is listening on (http:\/\/127\.0\.0\.1:\d+)/, 60_000, t0);
+  });
 }
 
 /** The JavaScript file our mock runs from (`--cli`); null: `cli/opsapi.ts` through tsx. Set once, before any start. */

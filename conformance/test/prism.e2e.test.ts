@@ -1,18 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../common/free-port.js';
 import { allChecks } from '../orchestration/registry.js';
 import { RESULT_FILE, prismMarkdown, runAgainstPrism, startPrism } from './support/prism.js';
 
 // One Prism for both parts of this file (a start costs ~2 s of CPU).
-let prism: { stop: () => Promise<void> } | undefined;
+let prism: { url: string; stop: () => Promise<void> } | undefined;
 let base: string;
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  prism = await startPrism(port);
+  prism = await startPrism();
+  base = prism.url;
 }, 70_000);
 
 afterAll(async () => {

@@ -3,7 +3,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningMock } from '../../index.js';
 import { startFieldAddingProxy, type FieldAddingProxy } from '../../test/support/field-adding-proxy.js';
-import { freePort } from '../../common/free-port.js';
+import { startOnFreePort } from '../../common/free-port.js';
 import { startProcess, type Started } from '../../test/support/process.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -20,16 +20,15 @@ describe('Stoplight Prism proxy --errors in front of a server that sends fields 
   beforeAll(async () => {
     mock = await startMockServer({ port: 0, rateLimit: null });
     adding = await startFieldAddingProxy(mock.url, 'warehouseZone', 'B2');
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    proxy = await startProcess(
-      `${root}node_modules/.bin/prism`,
-      ['proxy', `${root}spec/openapi.json`, adding.url, '--errors', '-h', '127.0.0.1', '-p', String(port)],
-      /Prism is listening/,
-      {
-        timeoutMs: 60_000,
-      },
-    );
+    [proxy, base] = await startOnFreePort(async (port) => [
+      await startProcess(
+        `${root}node_modules/.bin/prism`,
+        ['proxy', `${root}spec/openapi.json`, adding.url, '--errors', '-h', '127.0.0.1', '-p', String(port)],
+        /Prism is listening/,
+        { timeoutMs: 60_000 },
+      ),
+      `http://127.0.0.1:${port}`,
+    ]);
   }, 70_000);
 
   afterAll(async () => {

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../../common/free-port.js';
+import { startOnFreePort } from '../../../common/free-port.js';
 import { startProcess, type Started } from '../../../test/support/process.js';
 import { startHarness, type Harness } from '../../test/harness.js';
 import { startReceiver, type WebhookReceiver } from '../../../common/receiver.js';
@@ -263,17 +263,28 @@ describe('opsapi listen --subscription-id', () => {
     const h = await startHarness({ deliveryTimeoutMs: 2000 });
     try {
       const t = await tenant(h, 'listenexisting');
-      const port = await freePort();
-      const sub = (
-        await t.call('POST', '/v1/notifications/webhook/subscriptions', {
-          body: { endpoint: `http://127.0.0.1:${port}/`, eventName: 'Items.Sku.Deleted', eventVersion: 1 },
-          op: 'createWebhookSubscription',
-        })
-      ).body;
-      const p = await startListener(
-        ['--port', String(port), '--base-url', h.url, '--org', t.org, '--subscription-id', sub.id],
-        READY,
-      );
+      // The subscription names the listener's port before it listens: a port found free, and another one (with a
+      // subscription of its own) if it was taken before the listener bound it.
+      const { sub, p } = await startOnFreePort(async (port) => {
+        const sub = (
+          await t.call('POST', '/v1/notifications/webhook/subscriptions', {
+            body: { endpoint: `http://127.0.0.1:${port}/`, eventName: 'Items.Sku.Deleted', eventVersion: 1 },
+            op: 'createWebhookSubscription',
+          })
+        ).body;
+        try {
+          const p = await startListener(
+            ['--port', String(port), '--base-url', h.url, '--org', t.org, '--subscription-id', sub.id],
+            READY,
+          );
+          return { sub, p };
+        } catch (error) {
+          await t.call('DELETE', `/v1/notifications/webhook/subscriptions/${sub.id}`, {
+            op: 'deleteWebhookSubscription',
+          });
+          throw error;
+        }
+      });
       try {
         expect(p.output()).toContain(`subscribed to 1 event of org ${t.org} (existing subscription ids ${sub.id})`);
         const emitted = (await t.call('POST', '/__mock/events', { body: { eventName: 'Items.Sku.Deleted' } })).body;
