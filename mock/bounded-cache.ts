@@ -11,3 +11,13 @@ import { LRUCache } from 'lru-cache';
 export function boundedCache<K extends {}, V extends {}>(entries: number): LRUCache<K, V> {
   return new LRUCache<K, V>({ maxSize: entries, sizeCalculation: () => 1 });
 }
+
+/**
+ * A least-recently-used cache keyed by text a caller chose (tokens), bounded by `chars`: the characters of its keys
+ * plus `overhead` per entry (the entry's own cost). An entry count alone let a caller pin ~16 KB per entry (a token
+ * as long as the header limit allows); this bound holds whatever the keys' length. A key longer than the whole bound
+ * is not kept (lru-cache refuses an entry larger than `maxSize`): the caller answers without remembering.
+ */
+export function textKeyedCache<V extends {}>(chars: number, overhead = 64): LRUCache<string, V> {
+  return new LRUCache<string, V>({ maxSize: chars, sizeCalculation: (_value, key) => key.length + overhead });
+}

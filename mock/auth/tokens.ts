@@ -1,6 +1,6 @@
 import { webcrypto } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { boundedCache } from '../bounded-cache.js';
+import { textKeyedCache } from '../bounded-cache.js';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { isOrgName } from './org.js';
 import type { Principal } from './principal.js';
@@ -65,8 +65,11 @@ interface Refusal {
   readonly afterMs: number;
 }
 
-/** Refused tokens remembered (inferred): a few hundred bytes each, so ~1 MB at most. */
-const REFUSALS_REMEMBERED = 4096;
+/**
+ * Characters of the refused tokens remembered, each counted with 200 more for its entry (inferred): ~4,000 tokens of
+ * a few hundred characters, or a few dozen of the longest a header holds; ~2 MB at most either way.
+ */
+const REFUSED_TOKEN_CHARS = 1_000_000;
 
 /**
  * Verifies access tokens: HS256 only, with the configured secret (pinned: `alg: none`, other algorithms and
@@ -86,9 +89,9 @@ export class TokenVerifier {
    * Tokens refused for good (a bad signature, a malformed token or claim, an expiry: real time only moves on), with
    * the reason, so one sent over and over (a job retrying with a stale token, a flood of one forged token) costs a
    * lookup instead of a verification. Apart from the cache of valid tokens, so refused ones never push those out;
-   * bounded (REFUSALS_REMEMBERED), least recently refused first out.
+   * bounded by their characters (REFUSED_TOKEN_CHARS), least recently refused first out.
    */
-  private readonly refusals = boundedCache<string, Refusal>(REFUSALS_REMEMBERED);
+  private readonly refusals = textKeyedCache<Refusal>(REFUSED_TOKEN_CHARS, 200);
 
   /**
    * `teamExists`: asked on every request whose token carries a team (cached tokens too), so a revoked team's tokens

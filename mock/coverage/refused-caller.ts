@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
 import { isOrgName } from '../auth/org.js';
+import { textKeyedCache } from '../bounded-cache.js';
 import type { Store } from '../store/store.js';
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -18,16 +18,12 @@ const TOKEN_CHARS_REMEMBERED = 1_000_000;
  * mock. A flood of unique forged tokens only pushes the oldest answers out.
  */
 export function signedTokenOrgs(key: Buffer): SignedTokenOrgs {
-  const known = new LRUCache<string, { org: string | undefined }>({
-    maxSize: TOKEN_CHARS_REMEMBERED,
-    sizeCalculation: (_answer, token) => Math.max(1, token.length),
-  });
+  const known = textKeyedCache<{ org: string | undefined }>(TOKEN_CHARS_REMEMBERED);
   return (token) => {
     let answer = known.get(token);
     if (!answer) {
       answer = { org: orgOfSignedToken(token, key) };
-      // A token longer than the whole bound is answered, not kept (lru-cache refuses it).
-      if (token.length <= TOKEN_CHARS_REMEMBERED) known.set(token, answer);
+      known.set(token, answer);
     }
     return answer.org;
   };
