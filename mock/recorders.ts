@@ -4,6 +4,7 @@ import { MOCK_RETRY_DELAY, noteAnswer, observeRequest, orgOfUnattributed } from 
 import { anyRunStarted, runOf } from './client-checks/tenants.js';
 import type { Clock } from './clock.js';
 import { answerHook } from './coverage/answer.js';
+import { signedTokenOrgs } from './coverage/refused-caller.js';
 import { recorderOf } from './coverage/tenants.js';
 import type { MockOptions } from './options.js';
 import type { Persistence } from './persistence/persistence.js';
@@ -40,7 +41,10 @@ export function recorders(
 ): Recorders {
   const onSend: onSendHookHandler[] = [];
   if (persistence) onSend.push(durableAnswer(persistence, (m) => process.stderr.write(`opsapi mock: ${m}\n`)));
-  onSend.push(answerHook(options.jwtSecret, store));
+  // The tenants of the mock's own signed tokens as refused requests carry them, remembered (bounded) for both the
+  // coverage of 401s and the client checks' refused requests: one HMAC per token, not one per refusal.
+  const tokenOrgs = signedTokenOrgs(Buffer.from(options.jwtSecret, 'utf8'));
+  onSend.push(answerHook(tokenOrgs, store));
   const runOfRequest = (org: string | undefined) => {
     const tenant = org === undefined ? undefined : store.peek(org);
     return tenant ? runOf(tenant) : undefined;
@@ -51,7 +55,6 @@ export function recorders(
     done(null, payload);
   });
   const retryDelay = checks.retryDelay ?? MOCK_RETRY_DELAY;
-  const jwtKey = Buffer.from(options.jwtSecret, 'utf8');
   const limits: JournalLimits = { entries: options.journalEntries, bytes: options.journalKb * 1024 };
   const journal: onResponseHookHandler = (req, reply, done) => {
     const tenant = req.tenantOrg ? store.peek(req.tenantOrg) : undefined;
@@ -82,7 +85,7 @@ export function recorders(
     } else if (reply.statusCode >= 400 && req.url.startsWith('/v1') && anyRunStarted()) {
       // Refused before (or by) authentication, the request names no tenant here, yet client checks judge it; a mock
       // where checks never ran does not verify the refused credentials a second time (./coverage/answer.ts did once).
-      const run = runOfRequest(orgOfUnattributed(req.headers, jwtKey, (key) => store.apiKeyOrg(key)));
+      const run = runOfRequest(orgOfUnattributed(req.headers, tokenOrgs, (key) => store.apiKeyOrg(key)));
       if (run) observeRequest(run, req, reply, checks.clock.now(), retryDelay);
     }
     done();

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RetryDelay } from '../../spec/decisions/index.js';
 import { findEventVersion } from '../../spec/events/catalog.js';
 import { operation } from '../../spec/operations/index.js';
-import { orgOfSignedToken } from '../coverage/refused-caller.js';
+import type { SignedTokenOrgs } from '../coverage/refused-caller.js';
 import type { ClientCheckRun } from './run.js';
 import type { AnsweredBy, ListParameters } from './trace.js';
 
@@ -96,7 +96,7 @@ const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
  */
 export function orgOfUnattributed(
   headers: FastifyRequest['headers'],
-  jwtKey: Buffer,
+  tokenOrgs: SignedTokenOrgs,
   apiKeyOrg: (key: string) => string | undefined,
 ): string | undefined {
   const { authorization, 'x-api-key': apiKey } = headers;
@@ -107,7 +107,7 @@ export function orgOfUnattributed(
           .split(/\s+/)
           .find((w) => JWT.test(w))
       : undefined;
-  const org = token === undefined ? undefined : orgOfSignedToken(token, jwtKey);
+  const org = token === undefined ? undefined : tokenOrgs(token);
   return org ?? (typeof apiKey === 'string' ? apiKeyOrg(apiKey) : undefined);
 }
 

@@ -1,6 +1,6 @@
 import type { onSendHookHandler } from 'fastify';
 import type { Store } from '../store/store.js';
-import { refusedCallerOrg, signedTokenOrgs } from './refused-caller.js';
+import { refusedCallerOrg, type SignedTokenOrgs } from './refused-caller.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,10 +23,10 @@ function problemCode(payload: unknown): string | undefined {
 /**
  * An `onSend` hook that notes, for an error answer of a contract operation, the problem code as sent (after any
  * planted fault rewrote it) and, for a 401, the tenant whose refused credentials the request carried
- * (./refused-caller.ts). Successes, admin routes and unattributed requests cost one comparison.
+ * (./refused-caller.ts; `tokenOrgs`: the mock's memo of its signed tokens' tenants, which the client checks share).
+ * Successes, admin routes and unattributed requests cost one comparison.
  */
-export function answerHook(jwtSecret: string, store: Store): onSendHookHandler {
-  const tokenOrgs = signedTokenOrgs(Buffer.from(jwtSecret, 'utf8'));
+export function answerHook(tokenOrgs: SignedTokenOrgs, store: Store): onSendHookHandler {
   return (req, reply, payload, done) => {
     if (req.operationId !== undefined && reply.statusCode >= 400) {
       if (req.tenantOrg === undefined && reply.statusCode === 401)

@@ -6,7 +6,7 @@ import type { Store } from '../store/store.js';
 type Headers = Record<string, string | string[] | undefined>;
 
 /** The org of a JWT signed with the mock's own key (`orgOfSignedToken` with that key), or undefined. */
-type SignedTokenOrgs = (token: string) => string | undefined;
+export type SignedTokenOrgs = (token: string) => string | undefined;
 
 /** Characters of the tokens whose answer `signedTokenOrgs` keeps (inferred): ~2 MB at most, whatever the tokens. */
 const TOKEN_CHARS_REMEMBERED = 1_000_000;
@@ -36,7 +36,7 @@ function orgOfGenuineToken(authorization: string, orgs: SignedTokenOrgs): string
 }
 
 /** The org of a JWT (`header.payload.signature`) signed with the mock's own HS256 key, whatever its `exp` and `nbf`. */
-export function orgOfSignedToken(token: string, key: Buffer): string | undefined {
+function orgOfSignedToken(token: string, key: Buffer): string | undefined {
   const m = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(token);
   if (!m) return undefined;
   const [, header = '', payload = '', signature = ''] = m;
