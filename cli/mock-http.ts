@@ -1,5 +1,6 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { oneLine } from './preflight.js';
 
 /**
  * One HTTP exchange of a command with the mock (its admin API or a `/v1` read), through `node:http` / `node:https`.
@@ -17,7 +18,10 @@ export interface MockAnswer {
   readonly text: string;
 }
 
-/** Thrown when no answer came: the words say why on one line (refused, reset, timed out, not a URL). */
+/**
+ * Rejected with when no answer came: the words say why on one line (refused, reset, timed out, not an HTTP URL, a
+ * header Node will not send). The only rejection of `exchangeWithMock`.
+ */
 export class MockUnreachable extends Error {}
 
 export function exchangeWithMock(
@@ -31,25 +35,26 @@ export function exchangeWithMock(
 ): Promise<MockAnswer> {
   return new Promise((resolve, reject) => {
     const unreachable = (error: unknown) => reject(new MockUnreachable(unreachableReason(error)));
-    let target: URL;
+    let req: ReturnType<typeof httpRequest>;
     try {
-      target = new URL(url);
+      const target = new URL(url);
       if (target.protocol !== 'http:' && target.protocol !== 'https:')
         throw new Error(`${target.protocol} is not HTTP`);
+      const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+      // As a plain HTTP client: a redirect is the mock's answer, not a place to go (the keys are never sent on).
+      // Node refuses a header with a control character here, before sending anything (a --header given by hand).
+      req = send(target, {
+        method: init.method ?? 'GET',
+        headers: {
+          ...init.headers,
+          ...(init.body !== undefined ? { 'content-length': String(Buffer.byteLength(init.body)) } : {}),
+        },
+        signal: AbortSignal.timeout(init.timeoutMs),
+      });
     } catch (error) {
       unreachable(error);
       return;
     }
-    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    // As a plain HTTP client: a redirect is the mock's answer, not a place to go (the keys are never sent on).
-    const req = send(target, {
-      method: init.method ?? 'GET',
-      headers: {
-        ...init.headers,
-        ...(init.body !== undefined ? { 'content-length': String(Buffer.byteLength(init.body)) } : {}),
-      },
-      signal: AbortSignal.timeout(init.timeoutMs),
-    });
     req.once('error', unreachable);
     req.once('response', (res: IncomingMessage) => {
       const chunks: Buffer[] = [];
@@ -75,9 +80,5 @@ export function exchangeWithMock(
 function unreachableReason(error: unknown): string {
   const cause = (error as { cause?: unknown } | null)?.cause;
   const reason = (error as { name?: string } | null)?.name === 'AbortError' && cause !== undefined ? cause : error;
-  const words =
-    (reason as { name?: string } | null)?.name === 'TimeoutError'
-      ? 'timed out'
-      : String((reason as Error | null)?.message ?? reason);
-  return words.replace(/\s*\n\s*/g, ' ').trim();
+  return (reason as { name?: string } | null)?.name === 'TimeoutError' ? 'timed out' : oneLine(reason);
 }

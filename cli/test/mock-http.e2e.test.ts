@@ -91,5 +91,13 @@ describe("the CLI's exchange with the mock", () => {
 
     const ftp = await exchangeWithMock('ftp://127.0.0.1/', { headers: {}, timeoutMs: 300 }).catch((e: unknown) => e);
     expect((ftp as Error).message).toBe('ftp: is not HTTP');
+
+    // A header Node will not send (a --header given by hand): one line as well, never a thrown TypeError.
+    const badHeader = await exchangeWithMock(`http://127.0.0.1:${port}/`, {
+      headers: { 'x-trace': 'a\u0001b' },
+      timeoutMs: 300,
+    }).catch((e: unknown) => e);
+    expect(badHeader).toBeInstanceOf(MockUnreachable);
+    expect((badHeader as Error).message).toBe('Invalid character in header content ["x-trace"]');
   });
 });
