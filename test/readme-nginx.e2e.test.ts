@@ -90,24 +90,17 @@ describe.skipIf(!nginx.run)('the README nginx block in front of a mock (real ngi
   let certPem: string;
   let mock: TestMock;
   let port: number;
+  let cert: string;
+  let key: string;
   const writeConf = (at: number) =>
-    writeFileSync(
-      conf,
-      filled(nginxBlocks()[0] ?? '', {
-        port: at,
-        mockPort: mock.port,
-        cert: join(dir, 'sandbox.crt'),
-        key: join(dir, 'sandbox.key'),
-        dir,
-      }),
-    );
+    writeFileSync(conf, filled(nginxBlocks()[0] ?? '', { port: at, mockPort: mock.port, cert, key, dir }));
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'opsapi-nginx-'));
     // Started as root, nginx's workers run as an unprivileged user: they must reach the temporary files in `dir`.
     chmodSync(dir, 0o755);
-    const cert = join(dir, 'sandbox.crt');
-    const key = join(dir, 'sandbox.key');
+    cert = join(dir, 'sandbox.crt');
+    key = join(dir, 'sandbox.key');
     const openssl = await runCommand(
       'openssl',
       [

@@ -88,7 +88,7 @@ export class TenantScheduler<J extends Due> implements JobScheduler<J> {
     return this.queue.size;
   }
 
-  /** Entries in the due heap, stale ones included (bounded by twice the queue: see `rebuild`). */
+  /** Entries in the due heap, stale ones included (bounded by twice the queue: see `dropStale`). */
   get heldEntries(): number {
     return this.byDue.length;
   }
@@ -102,7 +102,7 @@ export class TenantScheduler<J extends Due> implements JobScheduler<J> {
   add(id: string, job: J): void {
     this.queue.set(id, job);
     this.byDue.push({ id, job, order: this.queued++ });
-    if (this.byDue.length > 2 * this.queue.size + STALE_SLACK) this.rebuild();
+    this.dropStale();
     this.hooks.changed();
     if (job.dueAt <= this.clock.now()) this.kick();
     else if (job.dueAt < this.timerAt) this.arm(job.dueAt);
@@ -115,10 +115,8 @@ export class TenantScheduler<J extends Due> implements JobScheduler<J> {
    */
   cancel(id: string): void {
     if (!this.queue.delete(id)) return;
-    if (this.queue.size === 0) {
-      this.byDue = newDueHeap<J>([]);
-      this.disarm();
-    } else if (this.byDue.length > 2 * this.queue.size + STALE_SLACK) this.rebuild();
+    if (this.queue.size === 0) this.disarm();
+    this.dropStale();
     this.hooks.changed();
   }
 
@@ -163,10 +161,13 @@ export class TenantScheduler<J extends Due> implements JobScheduler<J> {
     return top;
   }
 
-  /** A heap of the live jobs only (in their queuing order among equal due times, as before). */
-  private rebuild(): void {
-    const live = this.byDue.data.filter((entry) => this.queue.get(entry.id) === entry.job);
-    this.byDue = newDueHeap(live);
+  /**
+   * Rebuilds the heap from its live entries (their queuing order among equal due times kept) once stale ones
+   * outnumber them: the heap stays within twice the queue.
+   */
+  private dropStale(): void {
+    if (this.byDue.length <= 2 * this.queue.size + STALE_SLACK) return;
+    this.byDue = newDueHeap(this.byDue.data.filter((entry) => this.queue.get(entry.id) === entry.job));
   }
 
   private kick(): void {

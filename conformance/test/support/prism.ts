@@ -47,13 +47,15 @@ function prismVersion(): string {
   }
 }
 
-/** Starts Prism (quiet: it logs every request otherwise) and resolves once it answers HTTP. */
 /** A Prism mock of the contract on a free loopback port (again on another when the port was taken first). */
 export function startPrism(): Promise<{ url: string; stop: () => Promise<void> }> {
   return startOnFreePort(async (port) => ({ url: `http://127.0.0.1:${port}`, ...(await startPrismOn(port)) }));
 }
 
-/** Starts Prism on `port`; resolves once it answers, or stops it and rejects (it exited, or 60 s passed). */
+/**
+ * Starts Prism on `port` (quiet: it logs every request otherwise); resolves once it answers HTTP, or stops it and
+ * rejects (it exited, or 60 s passed).
+ */
 async function startPrismOn(port: number): Promise<{ stop: () => Promise<void> }> {
   const child = spawn(
     `${root}node_modules/.bin/prism`,
