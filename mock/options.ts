@@ -24,6 +24,7 @@ import {
 } from './options/kinds.js';
 import { DEFAULT_RATE, type Rate } from './rate-limit.js';
 import { TENANT_BOUND_OPTIONS } from './options/tenant-bounds.js';
+import { DELIVERY_SHARE_OPTIONS } from './options/delivery-shares.js';
 import { DEFAULT_KEY_FAILURE_RATE, parseKeyFailureRate } from './options/key-failure-rate.js';
 import { NETWORK_OPTIONS } from './options/network-table.js';
 
@@ -273,27 +274,8 @@ export const MOCK_OPTIONS = {
   }),
   // Per-tenant bounds of a shared sandbox: subscriptions, API keys, Pending notifications, attempts, request journal.
   ...TENANT_BOUND_OPTIONS,
-  /**
-   * Most deliveries of one tenant in flight at once: its share of `--delivery-concurrency`, so one tenant's silent
-   * receivers never hold the slots another tenant needs (mock/webhooks/fair-slots.ts); null: the default there.
-   */
-  deliveryConcurrencyPerTenant: option({
-    flag: '--delivery-concurrency-per-tenant <n>',
-    env: 'DELIVERY_CONCURRENCY_PER_TENANT',
-    help: 'webhook deliveries of one tenant in flight at most (tenants waiting are served in turn)',
-    value: integer<number | null>(1, 10_000),
-    default: null,
-    unset: 'a quarter of --delivery-concurrency, at least 2',
-  }),
-  /** Most deliveries of one tenant to one receiver (origin) in flight at once; null: the default of fair-slots.ts. */
-  deliveryConcurrencyPerEndpoint: option({
-    flag: '--delivery-concurrency-per-endpoint <n>',
-    env: 'DELIVERY_CONCURRENCY_PER_ENDPOINT',
-    help: 'webhook deliveries of one tenant to one receiver (scheme, host and port) in flight at most',
-    value: integer<number | null>(1, 10_000),
-    default: null,
-    unset: 'half the per-tenant bound',
-  }),
+  // Each tenant's share of the delivery slots, and the rest after an attempt that reached no receiver.
+  ...DELIVERY_SHARE_OPTIONS,
   // The network options: the SSRF guard's exceptions, timeouts and the connection cap, the admin API's browser guard.
   ...NETWORK_OPTIONS,
   /**

@@ -117,6 +117,7 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
       maxNotificationsPerTenant: options.maxNotifications,
       maxPendingPerTenant: options.maxPendingNotifications,
       maxAttemptsPerNotification: options.maxAttemptsPerNotification,
+      unreachablePauseMs: options.unreachablePauseMs,
     },
     {
       clock,

@@ -1,6 +1,7 @@
 /**
  * The noisy neighbour's attacker (scenario `noisy-neighbour`): one tenant at its rate limit sending the worst it can,
- * with its silent webhook receivers. Run as a process of its own, as another tenant's client is:
+ * with its webhook receivers: half of its subscriptions to a receiver that never answers, half to a port that refuses
+ * every connection (each attempt there fails at once, so only the mock's pace bounds how many it makes). Run as a process of its own, as another tenant's client is:
  * `node --import tsx bench/clients/noisy-attacker.ts`, its orders in `NOISY_ATTACKER_ORDERS` (JSON; tokens stay out of
  * the process list). Inside the bench's process, the attacker's own work (a 1 MB body written 60 times a second, the
  * sockets of the silent receivers) ran in the event loop that times the victim's answers, so the victim's latency
@@ -23,7 +24,7 @@ export interface AttackerOrders {
   expiredToken: string;
   sku: string;
   location: string;
-  /** Subscriptions to silent receivers tried (the attacker stops at the mock's refusal). */
+  /** Subscriptions tried, to the silent receiver and the closed port in turn (the attacker stops at the mock's refusal). */
   subscriptions: number;
   eventName: string;
   ratePerS: number;
@@ -57,6 +58,14 @@ class SilentReceiver {
   get connections(): number {
     return this.sockets.size;
   }
+}
+
+/** A loopback port nothing listens on (it was bound, then closed): every connection to it is refused at once. */
+async function closedPortUrl(): Promise<string> {
+  const server = createServer();
+  const url = await listenOnLoopback(server);
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return url;
 }
 
 /** The attacker's five kinds of request, each paced at a fifth of the rate limit (the audit's worst). */
@@ -110,14 +119,21 @@ function attackerPlans(orders: AttackerOrders): Record<string, RequestPlan> {
   };
 }
 
-/** Subscriptions to the silent receiver until the mock refuses one (its bound) or `orders.subscriptions` are made. */
-async function subscribe(orders: AttackerOrders, silent: SilentReceiver) {
+/**
+ * Subscriptions to the silent receiver and the closed port in turn, until the mock refuses one (its bound) or
+ * `orders.subscriptions` are made.
+ */
+async function subscribe(orders: AttackerOrders, silent: SilentReceiver, closed: string) {
   let made = 0;
   let refusal: string | null = null;
   while (made < orders.subscriptions) {
     const answer = await call('POST', `${orders.url}/v1/notifications/webhook/subscriptions`, {
       token: orders.token,
-      body: { endpoint: `${silent.url}/hook/${made}`, eventName: orders.eventName, eventVersion: 1 },
+      body: {
+        endpoint: `${made % 2 === 0 ? silent.url : closed}/hook/${made}`,
+        eventName: orders.eventName,
+        eventVersion: 1,
+      },
     });
     if (answer.status === 429) {
       // As a client must (Errors, 429: "the caller retries after the indicated delay").
@@ -136,7 +152,7 @@ async function subscribe(orders: AttackerOrders, silent: SilentReceiver) {
 async function attack(orders: AttackerOrders): Promise<void> {
   const silent = new SilentReceiver();
   await silent.start();
-  const { made, refusal } = await subscribe(orders, silent);
+  const { made, refusal } = await subscribe(orders, silent, await closedPortUrl());
   const plans = attackerPlans(orders);
   const perKind = orders.ratePerS / Object.keys(plans).length;
   process.stdout.write(`attacking ${JSON.stringify({ subscriptions: made, refusal })}\n`);

@@ -106,7 +106,7 @@ const ratio = (a: number | null | undefined, b: number | null | undefined) =>
 
 export const noisyNeighbourScenario: ScenarioDef = {
   name: 'noisy-neighbour',
-  description: `one tenant (its client in a process of its own) at its rate limit (${RATE_PER_S}/s) sends the worst it can (fan-out to silent receivers, 1 MB invalid bodies, expired tokens, 15 KB headers, never-repeated 250-term filters); another tenant's list p99 and event-to-delivery p50 against its quiet values, and the mock's heap`,
+  description: `one tenant (its client in a process of its own) at its rate limit (${RATE_PER_S}/s) sends the worst it can (fan-out to silent receivers and to a closed port, 1 MB invalid bodies, expired tokens, 15 KB headers, never-repeated 250-term filters); another tenant's list p99 and event-to-delivery p50 against its quiet values, and the mock's heap`,
   async run(ctx) {
     const n = ctx.settings.noisy;
     const ours = await startOurs({ flags: ['--rate-limit', `${RATE_PER_S}/1s`], profileDir: ctx.profileDir });
@@ -150,14 +150,15 @@ export const noisyNeighbourScenario: ScenarioDef = {
         seconds: n.loadS,
       };
       attackerProcess = startAttacker(orders);
-      // Its subscriptions to silent receivers come first (until the mock refuses one, its bound); then its load starts.
+      // Its subscriptions (to its silent receiver and its closed port) come first, until the mock refuses one (its
+      // bound); then its load starts.
       const attacking = await attackerProcess.waitFor(/^attacking (.*)$/m, 180_000);
       const { subscriptions, refusal } = JSON.parse(attacking[1] ?? '{}') as Pick<
         AttackerReport,
         'subscriptions' | 'refusal'
       >;
       ctx.log(
-        `    noisy: ${n.loadS} s, attacker with ${subscriptions} silent subscriptions (then ${refusal ?? 'none refused'})`,
+        `    noisy: ${n.loadS} s, attacker with ${subscriptions} subscriptions, half silent, half refused (then ${refusal ?? 'none refused'})`,
       );
       const result = attackerProcess.waitFor(/^result (.*)$/m, (n.loadS + 60) * 1000);
       const peak = heapPeak(ours.url, result);

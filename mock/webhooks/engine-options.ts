@@ -3,7 +3,7 @@ import type { Job } from './runtime.js';
 import type { SchedulerFactory } from './scheduler.js';
 import type { Signer } from './signer.js';
 import type { Timers } from './timers.js';
-import type { Transport } from './transport.js';
+import type { AttemptOutcome, Transport } from './transport.js';
 
 /** Settings of the delivery engine. */
 export interface WebhookEngineOptions {
@@ -27,6 +27,17 @@ export interface WebhookEngineOptions {
   readonly maxPendingPerTenant?: number;
   /** Most attempts kept in a notification's record; beyond it the oldest is dropped (record.ts). */
   readonly maxAttemptsPerNotification?: number;
+  /**
+   * How long the slot of an attempt that reached no receiver (the connection was refused or reset, the name did not
+   * resolve, the endpoint is blocked) stays taken before the tenant's next attempt to that receiver may have it; 0 or
+   * absent: freed at once. Inferred (the reference says nothing of delivery pace; docs/DESIGN.md, "Shared sandbox"):
+   * such an attempt fails within a millisecond, so the concurrency bounds alone do not bound how many a tenant makes:
+   * 100 subscriptions to a closed port made 6,000 attempts a second, each a new connection, and the mock's one thread
+   * spent them on it (another tenant's list p50 went from 0.9 to 2.7 ms, its p99 from ~4 to 13 ms; bench
+   * noisy-neighbour). Resting the slot bounds them to the tenant's slots per pause (16 per 50 ms: 320 a second) and
+   * stops hammering a receiver that is down; an answering receiver, even one answering 500, is never paused.
+   */
+  readonly unreachablePauseMs?: number;
 }
 
 /** The parts the engine composes, injected by the composition root (mock/server.ts) or a test. */
@@ -46,4 +57,11 @@ export interface WebhookEngineParts {
    * drops this copy), before an attempt that waited for its slot is sent; absent: this process sees every reset.
    */
   readonly refresh?: (org: string) => Promise<unknown>;
+}
+
+/** How long an attempt's slot rests after its outcome: `unreachablePauseMs` when it reached no receiver, else 0. */
+export function slotRest(options: WebhookEngineOptions, outcome: AttemptOutcome | undefined): number {
+  return outcome?.errorKind === 'ConnectionError' || outcome?.errorKind === 'BlockedEndpoint'
+    ? (options.unreachablePauseMs ?? 0)
+    : 0;
 }

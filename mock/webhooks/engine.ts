@@ -19,13 +19,14 @@ import { laterIso, placeAttempt } from './timeline.js';
 import { realTimers, type Timers } from './timers.js';
 import type { DeliveryRequest, Transport } from './transport.js';
 import type { AttemptObserver, AttemptWatch } from './observer.js';
-import type { WebhookEngineOptions, WebhookEngineParts } from './engine-options.js';
+import { slotRest, type WebhookEngineOptions, type WebhookEngineParts } from './engine-options.js';
 
 /**
  * The webhook model of the reference, made real (Events, point 4; States and transitions): each event fans out to
  * every matching subscription of its tenant as its own notification, delivered with the body's signature in
  * `X-HMAC-Signature`, stored with every attempt, retried on the schedule until Success or, when exhausted,
- * Failure. Retries follow each tenant's virtual clock: advancing it runs every retry that falls due.
+ * Failure. Retries follow each tenant's virtual clock: advancing it (`advance`) runs at once every retry that falls
+ * due, each recorded at the tenant time it fell due (timeline.ts).
  *
  * The engine composes: the policy (policy.ts: states and due times), one scheduler per tenant (scheduler.ts:
  * due queue and timer), the transport and the signer (injected), and the bookkeeping through the tenant's write
@@ -34,16 +35,13 @@ import type { WebhookEngineOptions, WebhookEngineParts } from './engine-options.
  * Delivery runs concurrently: every due attempt starts at once, bounded by `concurrency` over all tenants, by
  * `perTenantConcurrency` per tenant and by `perEndpointConcurrency` per receiver of a tenant, the tenants waiting
  * for a slot served in turn (fair-slots.ts; beyond a batch per receiver, held back: held-attempts.ts); a slow or
- * hanging receiver costs its own attempts one timeout each and delays no other tenant. A reset or an eviction of a
- * tenant drops its attempts still waiting for a slot.
+ * hanging receiver costs its own attempts one timeout each and delays no other tenant; one that cannot be reached
+ * rests its slot a while (`unreachablePauseMs`). A reset or an eviction of a tenant drops its attempts still waiting.
  *
  * Ordering: there is NO ordering guarantee, not even per endpoint or per subscription. Notifications of one
  * endpoint are sent concurrently, a retry of an older event can arrive after a newer event, and a manual retry
  * re-sends an event at any time. Receivers order by `occurredAt`, drop duplicates by the event id, and read the
  * current state with the API (Events, point 5) instead of relying on arrival order.
- *
- * Timeline of the attempt records: attempts that fall due in a jump of the virtual clock (`advance`) run at once,
- * each recorded at the tenant time it fell due (timeline.ts).
  */
 export class WebhookEngine {
   private readonly slots: FairSlots;
@@ -77,6 +75,7 @@ export class WebhookEngine {
     this.slots = new FairSlots(
       slotBounds(options.concurrency, options.perTenantConcurrency, options.perEndpointConcurrency),
       (org, origin) => this.roomFor(org, origin),
+      this.timers,
     );
     store.onChange((change) => this.onChange(change));
     store.onDrop.push((org) => this.drop(org));
@@ -354,6 +353,7 @@ export class WebhookEngine {
         return sent;
       },
       id,
+      (outcome) => slotRest(this.options, outcome),
     );
     // Undefined: the tenant was reset or evicted, or the notification ended, while the attempt waited for its slot;
     // nothing was sent.

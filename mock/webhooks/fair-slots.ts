@@ -1,3 +1,5 @@
+import { realTimers, type Timers } from './timers.js';
+
 /**
  * The delivery slots of the webhook engine, shared fairly by the tenants of one mock (docs/DESIGN.md, "Shared
  * sandbox"). Inferred: the reference says nothing of delivery capacity; a mock many teams share must not let one
@@ -131,6 +133,12 @@ export interface DeliveryLoad {
   tenants(): Iterable<[string, TenantLoad]>;
 }
 
+/**
+ * How long a slot stays taken after its attempt ended, by the attempt's result: 0 frees it at once. See
+ * `WebhookEngineOptions.unreachablePauseMs` for why an attempt that reached no receiver keeps its slot a while.
+ */
+type RestAfter<T> = (result: T) => number;
+
 export class FairSlots {
   private active = 0;
   private waitingCount = 0;
@@ -145,6 +153,7 @@ export class FairSlots {
   constructor(
     readonly bounds: SlotBounds,
     private readonly onRoom: (tenant: string, endpoint: string) => void = () => undefined,
+    private readonly timers: Timers = realTimers,
   ) {}
 
   /** Attempts of a tenant waiting for a slot of one receiver. */
@@ -155,13 +164,15 @@ export class FairSlots {
   /**
    * Runs `task` once a slot of `tenant` and its receiver `endpoint` is free and its turn comes (told whether it had
    * to wait for it); resolves with the task's result, or `undefined` when the attempt was cancelled before it started
-   * (the tenant's waiting attempts, `cancel`, or those of `key`, `cancelKey`).
+   * (the tenant's waiting attempts, `cancel`, or those of `key`, `cancelKey`). `restAfter`: how long the slot stays
+   * taken once the task resolved (the caller hears of the result at once; only the next attempt waits).
    */
   run<T>(
     tenant: string,
     endpoint: string,
     task: (waited: boolean) => Promise<T>,
     key?: string,
+    restAfter?: RestAfter<T>,
   ): Promise<T | undefined> {
     return new Promise<T | undefined>((resolve, reject) => {
       const lanes = this.lanesOf(tenant);
@@ -182,8 +193,24 @@ export class FairSlots {
           } catch (error) {
             running = Promise.reject(error);
           }
-          // The slot is free before the caller hears of the result (its next attempt may take it at once).
-          running.finally(() => this.finished(tenant, endpoint)).then(resolve, reject);
+          // The slot is free before the caller hears of the result (its next attempt may take it at once), unless
+          // the result asks it to rest: then the caller hears at once and the slot frees later.
+          running.then(
+            (result) => {
+              const rest = restAfter?.(result) ?? 0;
+              if (rest > 0) {
+                resolve(result);
+                this.timers.setTimeout(() => this.finished(tenant, endpoint), rest);
+              } else {
+                this.finished(tenant, endpoint);
+                resolve(result);
+              }
+            },
+            (error: unknown) => {
+              this.finished(tenant, endpoint);
+              reject(error);
+            },
+          );
         },
         cancel: () => resolve(undefined),
       };

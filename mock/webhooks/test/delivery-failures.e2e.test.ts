@@ -54,6 +54,24 @@ describe('webhook delivery to real receivers', () => {
     expect(await notification(t, id)).toMatchObject({ status: 'Pending', attemptCount: 1 });
   });
 
+  it("rests a receiver's slot after a refused connection: a closed port gets its tenant's slots per pause, not a flood", async () => {
+    const t = await tenant(h);
+    const closed = await closedPort();
+    const { deliveryConcurrencyPerEndpoint, unreachablePauseMs } = h.mock.control.options;
+    const perReceiver = deliveryConcurrencyPerEndpoint ?? 8;
+    expect(unreachablePauseMs).toBe(50);
+    for (let i = 0; i < perReceiver * 2 + 1; i++) await subscribe(t, `http://127.0.0.1:${closed}/hook/${i}`, EVENT);
+    const ids = (await emit(t, EVENT)).notifications;
+    await h.mock.control.idle();
+    const started = (await Promise.all(ids.map(async (id) => (await attempts(t, id))[0]))).map((a) =>
+      Date.parse(a.startedAt),
+    );
+    started.sort((a, b) => a - b);
+    // Every attempt was refused at once, yet each batch of the receiver's slots waited out the pause of the one before.
+    expect(started[perReceiver]! - started[0]!).toBeGreaterThanOrEqual(unreachablePauseMs - 1);
+    expect(started[perReceiver * 2]! - started[0]!).toBeGreaterThanOrEqual(2 * unreachablePauseMs - 1);
+  });
+
   it('records ConnectionError when the receiver resets the connection', async () => {
     const t = await tenant(h);
     const r = await receiver(() => 'reset');

@@ -12,20 +12,30 @@ const EVENT = 'Warehouse.Shipment.Shipped';
 
 /**
  * An engine with 4 slots (2 per tenant, 1 per receiver of a tenant) whose transport holds every request to a
- * `silent` host until the test releases it, and answers any other at once.
+ * `silent` host until the test releases it, refuses the connection to a `closed` host, answers 500 from a `failing`
+ * host, and 200 from any other at once.
  */
-function setUp(maxPendingPerTenant?: number) {
+function setUp(maxPendingPerTenant?: number, unreachablePauseMs?: number) {
   const time = new FakeTime();
   const transport = new FakeTransport(time);
   const held: (() => void)[] = [];
   transport.answer = (request) =>
     request.endpoint.includes('silent')
       ? new Promise<Answer>((resolve) => held.push(() => resolve({ error: 'Timeout' })))
-      : { status: 200 };
+      : request.endpoint.includes('closed')
+        ? { error: 'ConnectionError' }
+        : { status: request.endpoint.includes('failing') ? 500 : 200 };
   const store = new Store({ seed: DEFAULT_SEED, skus: 5, maxTenants: 10, webhookKey: 'fair-test', clock: time });
   const engine = new WebhookEngine(
     store,
-    { retrySchedule: [0], concurrency: 4, perTenantConcurrency: 2, perEndpointConcurrency: 1, maxPendingPerTenant },
+    {
+      retrySchedule: [0],
+      concurrency: 4,
+      perTenantConcurrency: 2,
+      perEndpointConcurrency: 1,
+      maxPendingPerTenant,
+      unreachablePauseMs,
+    },
     { clock: time, transport, signer: hmacSigner, timers: time },
   );
   let subscriptions = 0;
@@ -54,6 +64,31 @@ function setUp(maxPendingPerTenant?: number) {
 }
 
 describe('fair delivery over tenants', () => {
+  it('rests the slot of an attempt that reached no receiver: refused attempts are bounded per pause, answers are not', async () => {
+    const { time, store, subscribe, emit, sentTo } = setUp(undefined, 100);
+    const noisy = store.tenant('noisy');
+    subscribe(noisy, 'http://closed-a/hook', 10);
+    subscribe(noisy, 'http://failing-b/hook', 10);
+    emit(noisy);
+    await time.settle();
+    // One slot per receiver: the closed one's first attempt failed at once and its slot rests; the answering one
+    // (500, an HTTP answer) went through all ten at once.
+    expect(sentTo('closed-a')).toBe(1);
+    expect(sentTo('failing-b')).toBe(10);
+    await time.advance(99);
+    expect(sentTo('closed-a')).toBe(1);
+    await time.advance(1);
+    expect(sentTo('closed-a')).toBe(2);
+    await time.advance(800);
+    expect(sentTo('closed-a')).toBe(10);
+    // Without a pause, the same refused attempts go out back to back.
+    const quick = setUp(undefined, 0);
+    quick.subscribe(quick.store.tenant('noisy'), 'http://closed-a/hook', 10);
+    quick.emit(quick.store.tenant('noisy'));
+    await quick.time.settle();
+    expect(quick.sentTo('closed-a')).toBe(10);
+  });
+
   it('drops the waiting attempts of notifications the Pending bound ended: what waits stays within the bound', async () => {
     const { time, store, engine, subscribe, emit, sentTo, release } = setUp(5);
     const noisy = store.tenant('noisy');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FairSlots, slotBounds } from '../fair-slots.js';
+import { FakeTime } from './fake-time.js';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -126,5 +127,43 @@ describe('FairSlots', () => {
     ).rejects.toThrow('sync');
     expect(await slots.run('a', 'x', async () => 7)).toBe(7);
     expect(slots.load).toEqual({ active: 0, waiting: 0 });
+  });
+
+  it('rests a slot after a result that asks it to: the caller hears at once, the next attempt starts after the rest', async () => {
+    const time = new FakeTime();
+    const slots = new FairSlots({ global: 4, perTenant: 2, perEndpoint: 1 }, undefined, time);
+    const restAfter = (result: string) => (result === 'refused' ? 50 : 0);
+    const started: string[] = [];
+    const attempt = (endpoint: string, result: string) =>
+      slots.run(
+        'a',
+        endpoint,
+        async () => {
+          started.push(`${endpoint}@${time.now()}`);
+          return result;
+        },
+        undefined,
+        restAfter,
+      );
+    const t0 = time.now();
+    const [first, second, elsewhere] = [attempt('x', 'refused'), attempt('x', 'refused'), attempt('y', 'ok')];
+    expect(await first).toBe('refused');
+    expect(await elsewhere).toBe('ok');
+    await tick();
+    // The receiver's one slot rests; the tenant's other receiver was served meanwhile.
+    expect(started).toEqual([`x@${t0}`, `y@${t0}`]);
+    expect(slots.loadOf('a')).toEqual({ active: 1, waiting: 1 });
+    await time.advance(49);
+    await tick();
+    expect(started).toHaveLength(2);
+    await time.advance(1);
+    expect(await second).toBe('refused');
+    expect(started).toEqual([`x@${t0}`, `y@${t0}`, `x@${t0 + 50}`]);
+    // A result that asks for no rest frees its slot before the caller hears of it.
+    expect(await attempt('y', 'ok')).toBe('ok');
+    expect(slots.loadOf('a')).toEqual({ active: 1, waiting: 0 });
+    await time.advance(50);
+    expect(slots.load).toEqual({ active: 0, waiting: 0 });
+    expect([...slots.busyTenants()]).toEqual([]);
   });
 });
