@@ -30,6 +30,7 @@ import { createControl, type MockControl } from './control/control.js';
 import { keepTeams } from './persistence/team-file.js';
 import { TeamRegistry } from './teams/registry.js';
 import { TenantQuotas } from './teams/tenant-quotas.js';
+import { deliveryRateFor } from './options/delivery-shares.js';
 import { checkAdminKey, isLoopbackHost, SharedModeError, sharedModeRefusal } from './shared-mode.js';
 import { resolveWebhookKey } from './webhook-key.js';
 
@@ -118,6 +119,7 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
       maxPendingPerTenant: options.maxPendingNotifications,
       maxAttemptsPerNotification: options.maxAttemptsPerNotification,
       unreachablePauseMs: options.unreachablePauseMs,
+      perTenantRate: deliveryRateFor(options.deliveryRatePerTenant, isLoopbackHost(options.host)),
     },
     {
       clock,

@@ -30,8 +30,9 @@ interface Box {
 function defaultText(spec: MockOption): string | null {
   const kind = spec.value;
   if (kind.kind === 'switch' || kind.kind === 'list' || kind.kind === 'path') return null;
+  if (spec.default === null || spec.default === undefined)
+    return spec.unset ?? (kind.kind === 'parsed' ? kind.format(spec.default) : null);
   if (kind.kind === 'parsed') return kind.format(spec.default);
-  if (spec.default === null || spec.default === undefined) return spec.unset ?? null;
   return JSON.stringify(spec.default);
 }
 

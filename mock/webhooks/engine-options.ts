@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import type { Rate } from '../rate-limit.js';
 import type { Job } from './runtime.js';
 import type { SchedulerFactory } from './scheduler.js';
 import type { Signer } from './signer.js';
@@ -38,6 +39,15 @@ export interface WebhookEngineOptions {
    * stops hammering a receiver that is down; an answering receiver, even one answering 500, is never paused.
    */
   readonly unreachablePauseMs?: number;
+  /**
+   * Most attempts of one tenant started per window (a token bucket: bursts up to the limit); null or absent: no pace.
+   * Inferred (docs/DESIGN.md, "Shared sandbox"): the slot bounds bound attempts in flight, not attempts per second,
+   * and a receiver that answers at once lets one tenant's fan-out (its subscriptions times its writes) spend the mock's
+   * one thread on deliveries: 100 subscriptions to a receiver answering 204 at once cost 0.63 of a core, 1.04 when it
+   * closes every connection, and another tenant's list p99 went from 3.3 to 9-10 ms. A pace bounds that share
+   * (default off loopback: mock/options/delivery-shares.ts `SHARED_DELIVERY_RATE`).
+   */
+  readonly perTenantRate?: Rate | null;
 }
 
 /** The parts the engine composes, injected by the composition root (mock/server.ts) or a test. */

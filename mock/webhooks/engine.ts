@@ -28,15 +28,13 @@ import { slotRest, type WebhookEngineOptions, type WebhookEngineParts } from './
  * Failure. Retries follow each tenant's virtual clock: advancing it (`advance`) runs at once every retry that falls
  * due, each recorded at the tenant time it fell due (timeline.ts).
  *
- * The engine composes: the policy (policy.ts: states and due times), one scheduler per tenant (scheduler.ts:
- * due queue and timer), the transport and the signer (injected), and the bookkeeping through the tenant's write
- * seam (record.ts, timeline.ts).
- *
- * Delivery runs concurrently: every due attempt starts at once, bounded by `concurrency` over all tenants, by
- * `perTenantConcurrency` per tenant and by `perEndpointConcurrency` per receiver of a tenant, the tenants waiting
- * for a slot served in turn (fair-slots.ts; beyond a batch per receiver, held back: held-attempts.ts); a slow or
- * hanging receiver costs its own attempts one timeout each and delays no other tenant; one that cannot be reached
- * rests its slot a while (`unreachablePauseMs`). A reset or an eviction of a tenant drops its attempts still waiting.
+ * It composes the policy (policy.ts), a scheduler per tenant (scheduler.ts), the injected transport and signer, and
+ * the bookkeeping through the tenant's write seam (record.ts). Delivery runs concurrently: every due attempt starts
+ * at once, bounded by `concurrency` over all tenants, by `perTenantConcurrency` per tenant and by
+ * `perEndpointConcurrency` per receiver of a tenant, the tenants waiting for a slot served in turn (fair-slots.ts;
+ * beyond a batch per receiver, held back: held-attempts.ts); a slow or hanging receiver costs its own attempts one
+ * timeout each and delays no other tenant; one that cannot be reached rests its slot a while (`unreachablePauseMs`);
+ * a tenant's starts may be paced (`perTenantRate`). A reset or an eviction drops the tenant's attempts still waiting.
  *
  * Ordering: there is NO ordering guarantee, not even per endpoint or per subscription. Notifications of one
  * endpoint are sent concurrently, a retry of an older event can arrive after a newer event, and a manual retry
@@ -76,6 +74,7 @@ export class WebhookEngine {
       slotBounds(options.concurrency, options.perTenantConcurrency, options.perEndpointConcurrency),
       (org, origin) => this.roomFor(org, origin),
       this.timers,
+      options.perTenantRate ? { rate: options.perTenantRate, clock: this.clock } : null,
     );
     store.onChange((change) => this.onChange(change));
     store.onDrop.push((org) => this.drop(org));

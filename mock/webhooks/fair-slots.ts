@@ -1,3 +1,5 @@
+import type { Clock } from '../clock.js';
+import { RateLimiter, type Rate } from '../rate-limit.js';
 import { realTimers, type Timers } from './timers.js';
 
 /**
@@ -118,6 +120,17 @@ interface TenantLanes {
    * kept alive.
    */
   readonly byKey: Map<string, Waiter | Set<Waiter>>;
+  /** Whether the tenant is out of turn until its pace gives it its next start (`FairSlots` `pace`). */
+  paced: boolean;
+}
+
+/**
+ * A pace of attempt starts per tenant: at most `rate.limit` per `rate.windowMs`, in bursts of up to `rate.limit`
+ * (a token bucket, ../rate-limit.ts), on `clock`. See `WebhookEngineOptions.perTenantRate` for why.
+ */
+interface TenantPace {
+  readonly rate: Rate;
+  readonly clock: Clock;
 }
 
 /** Attempts of one tenant, as the slots see them. */
@@ -150,11 +163,16 @@ export class FairSlots {
    * `onRoom`: told that a tenant's receiver has one attempt fewer waiting (it started, or was dropped), so attempts
    * held back until that receiver's batch moves on can come (./held-attempts.ts).
    */
+  private readonly pace: { readonly starts: RateLimiter; readonly clock: Clock } | undefined;
+
   constructor(
     readonly bounds: SlotBounds,
     private readonly onRoom: (tenant: string, endpoint: string) => void = () => undefined,
     private readonly timers: Timers = realTimers,
-  ) {}
+    pace?: TenantPace | null,
+  ) {
+    this.pace = pace ? { starts: new RateLimiter(pace.rate), clock: pace.clock } : undefined;
+  }
 
   /** Attempts of a tenant waiting for a slot of one receiver. */
   waitingIn(tenant: string, endpoint: string): number {
@@ -297,6 +315,7 @@ export class FairSlots {
       if (tenant === undefined) break;
       this.turns.delete(tenant);
       const lanes = this.tenants.get(tenant) as TenantLanes;
+      if (this.outOfPace(tenant, lanes)) continue;
       const endpoint = lanes.ready.values().next().value as string;
       lanes.ready.delete(endpoint);
       const lane = lanes.lanes.get(endpoint) as Lane;
@@ -330,13 +349,34 @@ export class FairSlots {
   /** Puts a receiver and its tenant in turn when their next attempt may start (at the end, if not there already). */
   private review(tenant: string, lanes: TenantLanes, endpoint: string, lane: Lane): void {
     if (lane.waiting.size > 0 && lane.active < this.bounds.perEndpoint) lanes.ready.add(endpoint);
-    if (lanes.ready.size > 0 && lanes.active < this.bounds.perTenant) this.turns.add(tenant);
+    if (lanes.ready.size > 0 && lanes.active < this.bounds.perTenant && !lanes.paced) this.turns.add(tenant);
+  }
+
+  /**
+   * Takes a start of the tenant's pace; when there is none, takes the tenant out of turn until there is one (then it
+   * is put back, last) and says so.
+   */
+  private outOfPace(tenant: string, lanes: TenantLanes): boolean {
+    if (!this.pace) return false;
+    const take = this.pace.starts.take(tenant, this.pace.clock.now());
+    if (take.ok) return false;
+    lanes.paced = true;
+    this.timers.setTimeout(() => {
+      lanes.paced = false;
+      // Dropped meanwhile (a reset, or nothing left to start): its lanes are no longer the slots' own.
+      if (this.tenants.get(tenant) !== lanes) return;
+      const endpoint = lanes.ready.values().next().value;
+      const lane = endpoint === undefined ? undefined : lanes.lanes.get(endpoint);
+      if (endpoint !== undefined && lane) this.review(tenant, lanes, endpoint, lane);
+      this.pump();
+    }, take.retryAfterMs);
+    return true;
   }
 
   private lanesOf(tenant: string): TenantLanes {
     let lanes = this.tenants.get(tenant);
     if (!lanes) {
-      lanes = { active: 0, waiting: 0, lanes: new Map(), ready: new Set(), byKey: new Map() };
+      lanes = { active: 0, waiting: 0, lanes: new Map(), ready: new Set(), byKey: new Map(), paced: false };
       this.tenants.set(tenant, lanes);
     }
     return lanes;

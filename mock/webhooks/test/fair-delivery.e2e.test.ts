@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startReceiver, type WebhookReceiver } from '../../../common/receiver.js';
 import { startHarness, type Harness } from '../../test/harness.js';
-import { emit, subscribe, tenant } from './support.js';
+import { attempts, emit, subscribe, tenant } from './support.js';
 
 const EVENT = 'Warehouse.Shipment.Shipped';
 
@@ -23,6 +23,24 @@ async function receivers(n: number, answer: Parameters<typeof startReceiver>[0])
 const count = (rs: readonly WebhookReceiver[]) => rs.reduce((n, r) => n + r.count, 0);
 
 describe('fair delivery over tenants (real receivers)', () => {
+  it("paces a tenant's attempts at --delivery-rate-per-tenant: a burst up to the limit, then one per refill", async () => {
+    const h = await startHarness({ deliveryRatePerTenant: { limit: 4, windowMs: 200 } });
+    open.h = h;
+    const [receiver] = await receivers(1, {});
+    const t = await tenant(h, 'paced');
+    for (let i = 0; i < 12; i++) await subscribe(t, `${receiver!.url}/${i}`, EVENT);
+    const ids = (await emit(t, EVENT)).notifications;
+    await receiver!.waitForCount(12, 10_000);
+    await h.mock.control.idle();
+    const started = (await Promise.all(ids.map(async (id) => (await attempts(t, id))[0]))).map((a) =>
+      Date.parse(a.startedAt),
+    );
+    started.sort((a, b) => a - b);
+    // 4 at once, then one per 50 ms of refill: the 5th to the 12th span 350 ms (an attempt's recorded start may lag
+    // its turn by the making of a connection; unpaced, all twelve start within a few milliseconds).
+    expect(started[11]! - started[4]!).toBeGreaterThanOrEqual(200);
+  });
+
   it("serves another tenant's event while one tenant's silent receivers hold every slot they may", async () => {
     // 4 slots, 2 per tenant, 1 per receiver of a tenant; a timeout far longer than the test's waits.
     const h = await startHarness({ deliveryConcurrency: 4, deliveryTimeoutMs: 20_000, retrySchedule: [0] });

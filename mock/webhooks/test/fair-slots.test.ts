@@ -166,4 +166,52 @@ describe('FairSlots', () => {
     expect(slots.load).toEqual({ active: 0, waiting: 0 });
     expect([...slots.busyTenants()]).toEqual([]);
   });
+
+  it("paces a tenant's starts when given a pace: bursts up to the limit, then one per refill; other tenants unpaced by it", async () => {
+    const time = new FakeTime();
+    const pace = { rate: { limit: 3, windowMs: 300 }, clock: time };
+    const slots = new FairSlots({ global: 8, perTenant: 8, perEndpoint: 8 }, undefined, time, pace);
+    const started: string[] = [];
+    const attempt = (tenant: string) =>
+      slots.run(tenant, 'x', async () => {
+        started.push(`${tenant}@${time.now() - t0}`);
+        return 'ok';
+      });
+    const t0 = time.now();
+    const noisy = Array.from({ length: 6 }, () => attempt('a'));
+    const other = attempt('b');
+    await time.settle();
+    expect(started).toEqual(['a@0', 'a@0', 'a@0', 'b@0']);
+    expect(await other).toBe('ok');
+    await time.advance(99);
+    expect(started).toHaveLength(4);
+    await time.advance(1);
+    expect(started.slice(4)).toEqual(['a@100']);
+    await time.advance(200);
+    expect(started.slice(5)).toEqual(['a@200', 'a@300']);
+    expect(await Promise.all(noisy)).toEqual(Array(6).fill('ok'));
+    expect(slots.load).toEqual({ active: 0, waiting: 0 });
+  });
+
+  it("drops a paced tenant's waiting attempts at a reset, and its refill starts nothing of it", async () => {
+    const time = new FakeTime();
+    const slots = new FairSlots({ global: 4, perTenant: 4, perEndpoint: 4 }, undefined, time, {
+      rate: { limit: 1, windowMs: 100 },
+      clock: time,
+    });
+    let sent = 0;
+    const attempts = Array.from({ length: 3 }, () =>
+      slots.run('a', 'x', async () => {
+        sent++;
+        return 'ok';
+      }),
+    );
+    await time.settle();
+    expect(sent).toBe(1);
+    expect(slots.cancel('a')).toBe(2);
+    await time.advance(500);
+    expect(sent).toBe(1);
+    expect(await Promise.all(attempts)).toEqual(['ok', undefined, undefined]);
+    expect(slots.load).toEqual({ active: 0, waiting: 0 });
+  });
 });
