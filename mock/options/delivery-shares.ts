@@ -70,7 +70,7 @@ export const DELIVERY_SHARE_OPTIONS = {
   deliveryRatePerTenant: option({
     flag: '--delivery-rate-per-tenant <rate>',
     env: 'DELIVERY_RATE_PER_TENANT',
-    help: 'webhook delivery attempts of one tenant started at most, N/window (e.g. 1000/1s) or off',
+    help: 'webhook delivery attempts of one tenant started at most, N/window (e.g. 200/1s), off, or auto (by host)',
     value: parsed<DeliveryRateOption>({
       parse: (text) => {
         if (text.trim().toLowerCase() === 'auto') return { ok: true, value: null };
