@@ -1,7 +1,8 @@
 /**
  * The noisy neighbour's attacker (scenario `noisy-neighbour`): one tenant at its rate limit sending the worst it can,
- * with its webhook receivers: half of its subscriptions to a receiver that never answers, half to a port that refuses
- * every connection (each attempt there fails at once, so only the mock's pace bounds how many it makes). Run as a process of its own, as another tenant's client is:
+ * with its webhook receivers, its subscriptions spread in turn over three: one that never answers, a port that refuses
+ * every connection, and one that answers 204 at once and closes the connection (each attempt to the last two ends at
+ * once, so only the mock's pace bounds how many it makes, and each is a new connection). Run as a process of its own, as another tenant's client is:
  * `node --import tsx bench/clients/noisy-attacker.ts`, its orders in `NOISY_ATTACKER_ORDERS` (JSON; tokens stay out of
  * the process list). Inside the bench's process, the attacker's own work (a 1 MB body written 60 times a second, the
  * sockets of the silent receivers) ran in the event loop that times the victim's answers, so the victim's latency
@@ -11,6 +12,7 @@
  * they are made and the paced load starts, `result <json>` (an AttackerReport) when the load has ended. The silent
  * receivers keep their connections until the process is stopped.
  */
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { call } from '../http.js';
@@ -24,7 +26,7 @@ export interface AttackerOrders {
   expiredToken: string;
   sku: string;
   location: string;
-  /** Subscriptions tried, to the silent receiver and the closed port in turn (the attacker stops at the mock's refusal). */
+  /** Subscriptions tried, to its three receivers in turn (the attacker stops at the mock's refusal). */
   subscriptions: number;
   eventName: string;
   ratePerS: number;
@@ -58,6 +60,15 @@ class SilentReceiver {
   get connections(): number {
     return this.sockets.size;
   }
+}
+
+/** An HTTP receiver that answers every request 204 at once and closes the connection, so the next needs a new one. */
+async function hastyReceiverUrl(): Promise<string> {
+  const server = createHttpServer((request, response) => {
+    request.resume();
+    response.writeHead(204, { connection: 'close' }).end();
+  });
+  return listenOnLoopback(server);
 }
 
 /** A loopback port nothing listens on (it was bound, then closed): every connection to it is refused at once. */
@@ -120,17 +131,17 @@ function attackerPlans(orders: AttackerOrders): Record<string, RequestPlan> {
 }
 
 /**
- * Subscriptions to the silent receiver and the closed port in turn, until the mock refuses one (its bound) or
- * `orders.subscriptions` are made.
+ * Subscriptions to the attacker's receivers in turn, until the mock refuses one (its bound) or `orders.subscriptions`
+ * are made.
  */
-async function subscribe(orders: AttackerOrders, silent: SilentReceiver, closed: string) {
+async function subscribe(orders: AttackerOrders, receivers: readonly string[]) {
   let made = 0;
   let refusal: string | null = null;
   while (made < orders.subscriptions) {
     const answer = await call('POST', `${orders.url}/v1/notifications/webhook/subscriptions`, {
       token: orders.token,
       body: {
-        endpoint: `${made % 2 === 0 ? silent.url : closed}/hook/${made}`,
+        endpoint: `${receivers[made % receivers.length]}/hook/${made}`,
         eventName: orders.eventName,
         eventVersion: 1,
       },
@@ -152,7 +163,7 @@ async function subscribe(orders: AttackerOrders, silent: SilentReceiver, closed:
 async function attack(orders: AttackerOrders): Promise<void> {
   const silent = new SilentReceiver();
   await silent.start();
-  const { made, refusal } = await subscribe(orders, silent, await closedPortUrl());
+  const { made, refusal } = await subscribe(orders, [silent.url, await closedPortUrl(), await hastyReceiverUrl()]);
   const plans = attackerPlans(orders);
   const perKind = orders.ratePerS / Object.keys(plans).length;
   process.stdout.write(`attacking ${JSON.stringify({ subscriptions: made, refusal })}\n`);

@@ -13,6 +13,8 @@ import { mintToken, adminClaims, DEFAULT_JWT_SECRET } from '../../index.js';
 
 /** The rate limit both tenants run under: the mock's default, written out so the attacker's pace matches it. */
 const RATE_PER_S = 300;
+/** `--delivery-rate-per-tenant` of a mock on a host others reach when not given (mock/options/delivery-shares.ts). */
+const SHARED_HOST_DELIVERY_RATE = '200/1s';
 
 /** Stock updates emit this event (mock/handlers/items.ts), fanned out to every subscription of the attacker. */
 const STOCK_EVENT = 'Warehouse.Stock.Updated';
@@ -106,10 +108,15 @@ const ratio = (a: number | null | undefined, b: number | null | undefined) =>
 
 export const noisyNeighbourScenario: ScenarioDef = {
   name: 'noisy-neighbour',
-  description: `one tenant (its client in a process of its own) at its rate limit (${RATE_PER_S}/s) sends the worst it can (fan-out to silent receivers and to a closed port, 1 MB invalid bodies, expired tokens, 15 KB headers, never-repeated 250-term filters); another tenant's list p99 and event-to-delivery p50 against its quiet values, and the mock's heap`,
+  description: `one tenant (its client in a process of its own) at its rate limit (${RATE_PER_S}/s) sends the worst it can (fan-out to silent receivers, a closed port and receivers that answer at once and close, 1 MB invalid bodies, expired tokens, 15 KB headers, never-repeated 250-term filters); another tenant's list p99 and event-to-delivery p50 against its quiet values, and the mock's heap`,
   async run(ctx) {
     const n = ctx.settings.noisy;
-    const ours = await startOurs({ flags: ['--rate-limit', `${RATE_PER_S}/1s`], profileDir: ctx.profileDir });
+    // The mock listens on loopback (the load generators are on this machine) but paces deliveries as on a host others
+    // reach, where a shared sandbox runs (mock/options/delivery-shares.ts).
+    const ours = await startOurs({
+      flags: ['--rate-limit', `${RATE_PER_S}/1s`, '--delivery-rate-per-tenant', SHARED_HOST_DELIVERY_RATE],
+      profileDir: ctx.profileDir,
+    });
     const healthy = new Receiver();
     await healthy.start();
     let attackerProcess: Child | null = null;
@@ -150,15 +157,15 @@ export const noisyNeighbourScenario: ScenarioDef = {
         seconds: n.loadS,
       };
       attackerProcess = startAttacker(orders);
-      // Its subscriptions (to its silent receiver and its closed port) come first, until the mock refuses one (its
-      // bound); then its load starts.
+      // Its subscriptions (to its three receivers) come first, until the mock refuses one (its bound); then its load
+      // starts.
       const attacking = await attackerProcess.waitFor(/^attacking (.*)$/m, 180_000);
       const { subscriptions, refusal } = JSON.parse(attacking[1] ?? '{}') as Pick<
         AttackerReport,
         'subscriptions' | 'refusal'
       >;
       ctx.log(
-        `    noisy: ${n.loadS} s, attacker with ${subscriptions} subscriptions, half silent, half refused (then ${refusal ?? 'none refused'})`,
+        `    noisy: ${n.loadS} s, attacker with ${subscriptions} subscriptions to silent, closed and hasty receivers (then ${refusal ?? 'none refused'})`,
       );
       const result = attackerProcess.waitFor(/^result (.*)$/m, (n.loadS + 60) * 1000);
       const peak = heapPeak(ours.url, result);
