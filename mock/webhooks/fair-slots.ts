@@ -158,13 +158,14 @@ export class FairSlots {
   private readonly tenants = new Map<string, TenantLanes>();
   /** Tenants with an attempt that may start, in turn order (a Set keeps insertion order: taken first, put back last). */
   private readonly turns = new Set<string>();
+  /** The starts each tenant has left of its pace, when the slots were given one. */
+  private readonly pace: { readonly starts: RateLimiter; readonly clock: Clock } | undefined;
 
   /**
    * `onRoom`: told that a tenant's receiver has one attempt fewer waiting (it started, or was dropped), so attempts
-   * held back until that receiver's batch moves on can come (./held-attempts.ts).
+   * held back until that receiver's batch moves on can come (./held-attempts.ts). `timers`: for slots resting after
+   * an attempt (`run`'s `restAfter`) and for the pace's refills. `pace`: the starts of each tenant (none when absent).
    */
-  private readonly pace: { readonly starts: RateLimiter; readonly clock: Clock } | undefined;
-
   constructor(
     readonly bounds: SlotBounds,
     private readonly onRoom: (tenant: string, endpoint: string) => void = () => undefined,
