@@ -17,7 +17,7 @@ import { HELD, loadWithHeld } from './held-attempts.js';
 import type { Signer } from './signer.js';
 import { laterIso, placeAttempt } from './timeline.js';
 import { realTimers, type Timers } from './timers.js';
-import type { DeliveryRequest, Transport } from './transport.js';
+import type { AttemptOutcome, DeliveryRequest, Transport } from './transport.js';
 import type { AttemptObserver, AttemptWatch } from './observer.js';
 import { slotRest, type WebhookEngineOptions, type WebhookEngineParts } from './engine-options.js';
 
@@ -56,6 +56,7 @@ export class WebhookEngine {
   /** Whether the schedules are not this process's own (given by the composition root: a replicated mock). */
   private readonly sharedSchedule: boolean;
   private eventCounter = 0;
+  private readonly restAfter = (outcome?: AttemptOutcome) => slotRest(this.options, outcome);
   private closed = false;
 
   constructor(
@@ -352,7 +353,7 @@ export class WebhookEngine {
         return sent;
       },
       id,
-      (outcome) => slotRest(this.options, outcome),
+      this.restAfter,
     );
     // Undefined: the tenant was reset or evicted, or the notification ended, while the attempt waited for its slot;
     // nothing was sent.
