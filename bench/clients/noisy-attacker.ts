@@ -2,8 +2,8 @@
  * The noisy neighbour's attacker (scenario `noisy-neighbour`): one tenant at its rate limit sending the worst it can,
  * with its webhook receivers, its subscriptions spread in turn over three: one that never answers, a port that refuses
  * every connection, and one that answers 204 at once and closes the connection (each attempt to the last two ends at
- * once, so only the mock's pace bounds how many it makes, and each is a new connection). Run as a process of its own, as another tenant's client is:
- * `node --import tsx bench/clients/noisy-attacker.ts`, its orders in `NOISY_ATTACKER_ORDERS` (JSON; tokens stay out of
+ * once, so only the mock's pace bounds how many it makes, and each is a new connection). Run as a process of its own,
+ * as another tenant's client is: `node --import tsx bench/clients/noisy-attacker.ts`, its orders in `NOISY_ATTACKER_ORDERS` (JSON; tokens stay out of
  * the process list). Inside the bench's process, the attacker's own work (a 1 MB body written 60 times a second, the
  * sockets of the silent receivers) ran in the event loop that times the victim's answers, so the victim's latency
  * measured the load generator as much as the mock.
@@ -163,7 +163,10 @@ async function subscribe(orders: AttackerOrders, receivers: readonly string[]) {
 async function attack(orders: AttackerOrders): Promise<void> {
   const silent = new SilentReceiver();
   await silent.start();
-  const { made, refusal } = await subscribe(orders, [silent.url, await closedPortUrl(), await hastyReceiverUrl()]);
+  const hasty = await hastyReceiverUrl();
+  // Bound after the attacker's own servers, so none of them can be given its port again.
+  const closed = await closedPortUrl();
+  const { made, refusal } = await subscribe(orders, [silent.url, closed, hasty]);
   const plans = attackerPlans(orders);
   const perKind = orders.ratePerS / Object.keys(plans).length;
   process.stdout.write(`attacking ${JSON.stringify({ subscriptions: made, refusal })}\n`);
