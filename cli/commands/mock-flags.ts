@@ -30,10 +30,10 @@ interface Box {
 function defaultText(spec: MockOption): string | null {
   const kind = spec.value;
   if (kind.kind === 'switch' || kind.kind === 'list' || kind.kind === 'path') return null;
-  if (spec.default === null || spec.default === undefined)
-    return spec.unset ?? (kind.kind === 'parsed' ? kind.format(spec.default) : null);
+  const none = spec.default === null || spec.default === undefined;
+  if (none && spec.unset) return spec.unset;
   if (kind.kind === 'parsed') return kind.format(spec.default);
-  return JSON.stringify(spec.default);
+  return none ? null : JSON.stringify(spec.default);
 }
 
 /** The commander option of one of the mock's options: its flag, variable, parser and default. */
