@@ -89,6 +89,50 @@ describe('an answer sent before the body was read', () => {
     expect(statuses).toEqual(Array(10).fill('413'));
   });
 
+  it('keeps the connection once the rest of the body is dropped: the next request on it is answered', async () => {
+    const port = Number(new URL(h.url).port);
+    const socket = connect(port, '127.0.0.1');
+    let text = '';
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+    });
+    // Each answer starts with its status line; the second follows the first one's body on the same line.
+    const answers = () => text.match(/HTTP\/1\.1 \d{3}/g) ?? [];
+    socket.write(
+      `POST /v1/items/skus HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${BODY.length}\r\n\r\n`,
+    );
+    socket.write(BODY);
+    socket.write('GET /__mock/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    const deadline = Date.now() + 10_000;
+    while (answers().length < 2 && !socket.destroyed && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 10));
+    socket.destroy();
+    expect(answers()).toEqual(['HTTP/1.1 413', 'HTTP/1.1 200']);
+  });
+
+  it('drops the connection of a client whose body goes on past 8 MB after the answer', async () => {
+    const port = Number(new URL(h.url).port);
+    const socket = connect(port, '127.0.0.1');
+    let text = '';
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+    });
+    socket.on('error', () => {});
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write(
+      `POST /v1/items/skus HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${64 * BODY.length}\r\n\r\n`,
+    );
+    // Up to 64 times 2 MB, each write after the previous one was taken; the mock ends it after some 8 MB.
+    let written = 0;
+    for (let i = 0; i < 64 && !socket.destroyed; i++) {
+      await new Promise<void>((resolve) => socket.write(BODY, () => resolve()));
+      written += BODY.length;
+    }
+    await closed;
+    expect(text).toMatch(/^HTTP\/1\.1 413/);
+    expect(written).toBeLessThan(64 * BODY.length);
+  });
+
   it('keeps the connection of a request whose body was read', async () => {
     const reply = await h.call('POST', '/v1/items/skus', { raw: '{}' });
     expect(reply.headers.connection).not.toBe('close');
