@@ -1,3 +1,4 @@
+import type { TokenCacheFigures, TokenVerifier } from './auth/tokens.js';
 import type { CacheFigures } from './lists/cache-budget.js';
 import type { PageTexts } from './lists/page-texts.js';
 import type { Store } from './store/store.js';
@@ -15,6 +16,8 @@ export interface MockStats {
   readonly listCaches: CacheFigures;
   /** Kept list pages, as `GET /__mock/stats` answers `listPages`; null when the mock keeps none (faults, decisions). */
   readonly listPages: CacheFigures | null;
+  /** The cache of verified access tokens, bounded in tokens and in their characters. */
+  readonly verifiedTokens: TokenCacheFigures;
 }
 
 /** The figures of a mock in this process: what `control.stats()` gives and `GET /__mock/stats` starts from. */
@@ -22,8 +25,9 @@ export function mockStats(services: {
   readonly store: Store;
   readonly engine: WebhookEngine;
   readonly pageTexts: PageTexts | null;
+  readonly verifier: TokenVerifier;
 }): MockStats {
-  const { store, engine, pageTexts } = services;
+  const { store, engine, pageTexts, verifier } = services;
   let notifications = 0;
   for (const org of store.orgs()) notifications += store.peek(org)?.notificationCount ?? 0;
   return {
@@ -32,5 +36,6 @@ export function mockStats(services: {
     pendingDeliveries: engine.pendingCount(),
     listCaches: store.caches.figures(),
     listPages: pageTexts?.figures() ?? null,
+    verifiedTokens: verifier.cacheFigures(),
   };
 }

@@ -72,6 +72,23 @@ interface Refusal {
 const REFUSED_TOKEN_CHARS = 1_000_000;
 
 /**
+ * Characters of the valid tokens cached, each counted with 200 more for its entry (inferred): the 10,000 entries of
+ * the count bound at ~600 characters (a token of the mock with a few permissions), or some 490 of the longest a header
+ * holds (16 KB). An entry count alone let one holder of a team key pin ~16 KB per token it minted and used once
+ * (`POST /__mock/tokens` takes 200 permissions of 200 characters): 160 MB at 10,000 of them.
+ */
+const VALID_TOKEN_CHARS = 8_000_000;
+
+/** How full the cache of valid tokens is (`GET /__mock/stats`, `verifiedTokens`). */
+export interface TokenCacheFigures {
+  readonly entries: number;
+  readonly maxEntries: number;
+  /** Characters of the cached tokens, each counted with 200 more for its entry. */
+  readonly chars: number;
+  readonly maxChars: number;
+}
+
+/**
  * Verifies access tokens: HS256 only, with the configured secret (pinned: `alg: none`, other algorithms and
  * other secrets are refused), `exp` required and honoured with a small leeway, `nbf` honoured, `org` required.
  * Verified tokens are cached (bounded) so the hot path does not recompute the HMAC for every request.
@@ -99,12 +116,27 @@ export class TokenVerifier {
    */
   constructor(
     secret: string,
-    maxCached = 10_000,
+    cached: { readonly entries: number; readonly chars: number } = { entries: 10_000, chars: VALID_TOKEN_CHARS },
     private readonly teamExists: TeamCheck = () => false,
   ) {
     this.key = webcrypto.subtle.importKey('raw', key(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
-    // Sized up front (`max`): read on every request, where lru-cache's pre-allocated storage is its fastest.
-    this.cache = new LRUCache({ max: maxCached });
+    // Sized up front (`max`): read on every request, where lru-cache's pre-allocated storage is its fastest. Bounded
+    // by the tokens' characters too (VALID_TOKEN_CHARS); the size is computed when a token is cached, not when read.
+    this.cache = new LRUCache({
+      max: cached.entries,
+      maxSize: cached.chars,
+      sizeCalculation: (_cached, token) => token.length + 200,
+    });
+  }
+
+  /** How full the cache of valid tokens is. */
+  cacheFigures(): TokenCacheFigures {
+    return {
+      entries: this.cache.size,
+      maxEntries: this.cache.max,
+      chars: this.cache.calculatedSize,
+      maxChars: this.cache.maxSize,
+    };
   }
 
   /** The principal of a valid token, or a reason why it is not valid: its team too must still exist. */

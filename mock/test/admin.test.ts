@@ -31,6 +31,15 @@ describe('the admin API', () => {
       expect(reply.body.memory.rss).toBeGreaterThan(reply.body.memory.heapUsed);
       expect(typeof reply.body.gcForced).toBe('boolean');
     });
+
+    it('reports the cache of verified tokens: the token just used is in it, within both bounds', async () => {
+      await h.call('GET', '/v1/items/skus?pageSize=1', { op: 'listSkus' });
+      const { verifiedTokens } = (await h.call('GET', '/__mock/stats', { token: null })).body;
+      expect(verifiedTokens.entries).toBeGreaterThanOrEqual(1);
+      expect(verifiedTokens).toMatchObject({ maxEntries: 10_000, maxChars: 8_000_000 });
+      expect(verifiedTokens.chars).toBeGreaterThan(200);
+      expect(verifiedTokens.chars).toBeLessThanOrEqual(verifiedTokens.maxChars);
+    });
   });
 
   describe('POST /__mock/tokens', () => {

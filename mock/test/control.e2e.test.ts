@@ -135,6 +135,7 @@ describe('mock.control', () => {
       pendingDeliveries: http.pendingDeliveries,
       listCaches: http.listCaches,
       listPages: http.listPages,
+      verifiedTokens: http.verifiedTokens,
     });
     expect(stats.tenants).toBe(mock.control.orgs().length);
     expect(stats.notifications).toBeGreaterThanOrEqual(1);

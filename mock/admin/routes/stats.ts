@@ -96,6 +96,21 @@ const Stats = Type.Object(
         'Serialized list pages kept for identical requests until their list changes (absent with `--fault` or `--decisions`)',
       ),
     ),
+    verifiedTokens: Type.Object(
+      {
+        entries: Type.Integer({ minimum: 0, description: 'valid access tokens cached now' }),
+        maxEntries: Type.Integer({ minimum: 1, description: 'most tokens cached' }),
+        chars: Type.Integer({
+          minimum: 0,
+          description: 'characters of the cached tokens, each counted with 200 more for its entry',
+        }),
+        maxChars: Type.Integer({ minimum: 1, description: 'most characters cached' }),
+      },
+      {
+        description:
+          'The cache of verified access tokens, so a token in use is not verified again on every request: least recently used dropped beyond either bound (a dropped token is verified again when it comes back)',
+      },
+    ),
     notifications: Type.Integer({ minimum: 0, description: 'stored notifications over all tenants (in this process)' }),
     pendingDeliveries: Type.Integer({
       minimum: 0,
@@ -159,6 +174,7 @@ export function registerStats(admin: AdminInstance, { services }: AdminContext):
           tenantLimit: { ...store.figures(), persisted: options.stateFile !== null },
           listCaches: figures.listCaches,
           ...(figures.listPages ? { listPages: figures.listPages } : {}),
+          verifiedTokens: figures.verifiedTokens,
           notifications: figures.notifications,
           ...(replication
             ? { pendingDeliveries: replication.due + replication.claimed, replication }
