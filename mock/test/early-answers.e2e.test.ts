@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
 
@@ -63,6 +63,19 @@ function postThenRead(port: number): Promise<string> {
   });
 }
 
+/** The head of a POST declaring `contentLength` bytes of body, on a socket of its own; `text()` is what came back so far. */
+function rawPost(port: number, contentLength: number): { socket: Socket; text: () => string } {
+  const socket = connect(port, '127.0.0.1');
+  let text = '';
+  socket.on('data', (chunk: Buffer) => {
+    text += chunk.toString('latin1');
+  });
+  socket.write(
+    `POST /v1/items/skus HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${contentLength}\r\n\r\n`,
+  );
+  return { socket, text: () => text };
+}
+
 describe('an answer sent before the body was read', () => {
   let h: Harness;
 
@@ -90,46 +103,30 @@ describe('an answer sent before the body was read', () => {
   });
 
   it('keeps the connection once the rest of the body is dropped: the next request on it is answered', async () => {
-    const port = Number(new URL(h.url).port);
-    const socket = connect(port, '127.0.0.1');
-    let text = '';
-    socket.on('data', (chunk: Buffer) => {
-      text += chunk.toString('latin1');
-    });
+    const raw = rawPost(Number(new URL(h.url).port), BODY.length);
     // Each answer starts with its status line; the second follows the first one's body on the same line.
-    const answers = () => text.match(/HTTP\/1\.1 \d{3}/g) ?? [];
-    socket.write(
-      `POST /v1/items/skus HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${BODY.length}\r\n\r\n`,
-    );
-    socket.write(BODY);
-    socket.write('GET /__mock/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    const answers = () => raw.text().match(/HTTP\/1\.1 \d{3}/g) ?? [];
+    raw.socket.write(BODY);
+    raw.socket.write('GET /__mock/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
     const deadline = Date.now() + 10_000;
-    while (answers().length < 2 && !socket.destroyed && Date.now() < deadline)
+    while (answers().length < 2 && !raw.socket.destroyed && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 10));
-    socket.destroy();
+    raw.socket.destroy();
     expect(answers()).toEqual(['HTTP/1.1 413', 'HTTP/1.1 200']);
   });
 
   it('drops the connection of a client whose body goes on past 8 MB after the answer', async () => {
-    const port = Number(new URL(h.url).port);
-    const socket = connect(port, '127.0.0.1');
-    let text = '';
-    socket.on('data', (chunk: Buffer) => {
-      text += chunk.toString('latin1');
-    });
-    socket.on('error', () => {});
-    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-    socket.write(
-      `POST /v1/items/skus HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${64 * BODY.length}\r\n\r\n`,
-    );
+    const raw = rawPost(Number(new URL(h.url).port), 64 * BODY.length);
+    raw.socket.on('error', () => {});
+    const closed = new Promise<void>((resolve) => raw.socket.on('close', () => resolve()));
     // Up to 64 times 2 MB, each write after the previous one was taken; the mock ends it after some 8 MB.
     let written = 0;
-    for (let i = 0; i < 64 && !socket.destroyed; i++) {
-      await new Promise<void>((resolve) => socket.write(BODY, () => resolve()));
+    for (let i = 0; i < 64 && !raw.socket.destroyed; i++) {
+      await new Promise<void>((resolve) => raw.socket.write(BODY, () => resolve()));
       written += BODY.length;
     }
     await closed;
-    expect(text).toMatch(/^HTTP\/1\.1 413/);
+    expect(raw.text()).toMatch(/^HTTP\/1\.1 413/);
     expect(written).toBeLessThan(64 * BODY.length);
   });
 
