@@ -10,7 +10,7 @@ import type { SchedulerFactory } from '../webhooks/scheduler.js';
 import { ClaimPoller } from './claim-poller.js';
 import { replicationGate } from './gate.js';
 import { redisLocation, replicationKeys } from './keys.js';
-import { connectRedis, RedisUnavailableError } from './redis-commands.js';
+import { connectRedis, type RedisLink, RedisUnavailableError } from './redis-commands.js';
 import { Replica } from './replica.js';
 import { SharedScheduler } from './shared-scheduler.js';
 
@@ -71,6 +71,36 @@ interface ReplicaOptions {
   readonly deliveryTimeoutMs: number;
   readonly admin: boolean;
   readonly adminKey: string | null;
+  /** `--webhook-key`, when given. */
+  readonly webhookKey?: string | null;
+}
+
+/**
+ * Claims the shared webhook key with this replica's (SET NX) and signs with the one Redis holds. At the start it is
+ * the key the store was built with (../webhook-key.ts read it); after Redis lost its data it is this replica's key
+ * again when this replica claims first, so receivers keep their secrets, or the key of a replica that started on the
+ * empty Redis before: adopted, so every replica signs alike (the tenants, dropped by the loss, come back with secrets
+ * from it). A key given with `--webhook-key` is never replaced: a replica that meets another is told, and keeps its own.
+ */
+async function joinWebhookKey(
+  link: RedisLink,
+  key: string,
+  store: Store,
+  given: string | null,
+  warn: (message: string) => void,
+): Promise<void> {
+  const mine = store.webhookKeyInUse;
+  await link.client.set(key, mine, 'NX');
+  const shared = await link.client.get(key);
+  if (shared === null || shared === mine) return;
+  if (given !== null) {
+    warn(
+      "Redis holds another webhook key than this replica's --webhook-key (another replica claimed it after Redis lost its data): start every replica with the same one",
+    );
+    return;
+  }
+  store.adoptWebhookKey(shared);
+  warn('this replica now signs webhooks with the shared webhook key another replica set after Redis lost its data');
 }
 
 /** The settings that make replicas answer alike: a replica started with others is refused by Redis's first one. */
@@ -110,7 +140,9 @@ export async function startReplication(
         `Redis at ${new URL(url).host} serves replicas started with other settings (${describe(theirs, mine)}); start every replica with the same --seed, --skus, --jwt-secret, --retry-schedule and --rate-limit, or use another Redis database`,
       );
     await link.client.set(keys.instance, randomUUID(), 'NX');
-    return (await link.client.get(keys.instance)) ?? '';
+    const instance = (await link.client.get(keys.instance)) ?? '';
+    await joinWebhookKey(link, keys.webhookKey, store, options.webhookKey ?? null, tell);
+    return instance;
   };
   // Every tenant is kept in Redis: evicting a copy from this process's memory drops nothing (no eviction Warning), and
   // the copy's next request brings it back from the log (the gate; nothing to load synchronously here).

@@ -12,6 +12,8 @@ export interface ReplicationKeys {
   readonly instance: string;
   /** Bumped by a reset of every tenant: each tenant's epoch is read together with it. */
   readonly globalEpoch: string;
+  /** The webhook key every replica signs with: the first replica's (../webhook-key.ts), claimed again after a loss. */
+  readonly webhookKey: string;
   /** API key value -> org, so a replica that never saw a tenant finds the tenant of a key. */
   readonly apiKeys: string;
   /**
@@ -41,6 +43,7 @@ export function replicationKeys(prefix = 'opsapi:'): ReplicationKeys {
     config: `${prefix}config`,
     instance: `${prefix}instance`,
     globalEpoch: `${prefix}epoch`,
+    webhookKey: `${prefix}webhook-key`,
     apiKeys: `${prefix}api-keys`,
     due: `${prefix}due`,
     leases: `${prefix}leases`,

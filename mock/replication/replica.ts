@@ -115,6 +115,8 @@ export class Replica {
       this.outboxes.clear();
       this.withQuiet(() => this.store.resetAll());
       this.instance = await this.claimRedis();
+      // The claim may have adopted another webhook key: a tenant made meanwhile got its secret from the one before.
+      this.withQuiet(() => this.store.resetAll());
     })().finally(() => {
       this.recovering = null;
     });

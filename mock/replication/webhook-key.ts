@@ -10,7 +10,7 @@ import { connectRedis } from './redis-commands.js';
 export async function sharedWebhookKey(url: string, candidate: string): Promise<string> {
   const link = await connectRedis(url, () => undefined);
   try {
-    const key = `${replicationKeys().prefix}webhook-key`;
+    const key = replicationKeys().webhookKey;
     await link.client.set(key, candidate, 'NX');
     return (await link.client.get(key)) ?? candidate;
   } finally {

@@ -88,9 +88,12 @@ export class Store {
 
   /** The byte budget of every tenant's list caches (each tenant an account of it: its share is bounded too). */
   readonly caches: CacheBudget;
+  /** What new tenants' webhook secrets derive from: `options.webhookKey` until `adoptWebhookKey`. */
+  private webhookKey: string;
 
   constructor(readonly options: StoreOptions) {
     this.caches = new CacheBudget(cacheBytesOf(options.cacheMb));
+    this.webhookKey = options.webhookKey;
     this.onChange((change) => {
       if (change.entity !== 'apiKey') return;
       if (change.before) this.apiKeyOrgs.delete(change.before.apiKey.key);
@@ -241,8 +244,22 @@ export class Store {
     return this.shared;
   }
 
+  /**
+   * The key the tenants' webhook secrets derive from from now on (a replica joining the key Redis holds after Redis
+   * lost its data, mock/replication/index.ts); tenants already in memory keep theirs until they are reset.
+   */
+  adoptWebhookKey(key: string): void {
+    this.webhookKey = key;
+  }
+
+  /** The key new tenants' webhook secrets derive from. */
+  get webhookKeyInUse(): string {
+    return this.webhookKey;
+  }
+
   private create(org: string): TenantState {
-    const { seed, webhookKey, clock } = this.options;
+    const { seed, clock } = this.options;
+    const webhookKey = this.webhookKey;
     const emit = (change: Change) => {
       for (const listener of this.listeners) listener(change);
     };

@@ -1,5 +1,7 @@
 /** Replicas on one Redis sign with one webhook key (../webhook-key.ts), against a real redis-server. */
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mintToken } from '../../auth/tokens.js';
 import { startRedisServer } from '../../../common/redis-server.js';
 import { redisAvailability, type RedisServer } from '../../../test/support/redis.js';
 import type { MockOptions } from '../../options.js';
@@ -37,6 +39,52 @@ describe.skipIf(!availability.run)('the webhook key of replicas on one Redis (--
     expect(second.control.tenant('acme').webhookSecret()).toBe(secret);
     expect(local.control.tenant('acme').webhookSecret()).toBe(secret);
     expect(first.control.tenant('beta').webhookSecret()).not.toBe(secret);
+  });
+
+  /** Flushes Redis, as a restart without persistence does: the replicas find out on their next request. */
+  const loseRedisData = async () => {
+    const client = new Redis(redis.url);
+    await client.flushall();
+    client.disconnect();
+  };
+
+  /** A request of `org` to the replica until it is answered: the first after a loss is a 503 (the loss noticed). */
+  const notice = async (mock: Mock, org: string) => {
+    const token = await mintToken(SHARED.jwtSecret, { org, roles: ['App.Admin'] });
+    for (let i = 0; i < 5; i++) {
+      const res = await mock.app.inject({
+        method: 'GET',
+        url: '/v1/admin/tenants/self',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      if (res.statusCode === 200) return;
+    }
+    throw new Error('the replica kept refusing the request after the loss');
+  };
+
+  it('after Redis lost its data, keeps the key when a replica of before claims it first: receivers keep their secrets', async () => {
+    const first = await replica();
+    const before = first.control.tenant('keep').webhookSecret();
+    await loseRedisData();
+    await notice(first, 'keep');
+    const later = await replica();
+    expect(first.control.tenant('keep').webhookSecret()).toBe(before);
+    expect(later.control.tenant('keep').webhookSecret()).toBe(before);
+  });
+
+  it('after Redis lost its data, joins the key of a replica started on the empty Redis: every replica signs alike', async () => {
+    const first = await replica();
+    const second = await replica();
+    const before = first.control.tenant('join').webhookSecret();
+    await loseRedisData();
+    // Started before the others found out: Redis held no key, so its own random one became the shared one.
+    const later = await replica();
+    const after = later.control.tenant('join').webhookSecret();
+    expect(after).not.toBe(before);
+    await notice(first, 'join');
+    await notice(second, 'join');
+    expect(first.control.tenant('join').webhookSecret()).toBe(after);
+    expect(second.control.tenant('join').webhookSecret()).toBe(after);
   });
 
   it('refuses a replica started with another --webhook-key, naming the flag and never the key', async () => {
