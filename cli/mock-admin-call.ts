@@ -26,6 +26,9 @@ export async function callMockAdmin(
     readonly body?: unknown;
     readonly keys: MockKeys;
     readonly token?: string;
+    /** More headers (a command's `--header`); never in place of the credentials. */
+    readonly headers?: Record<string, string>;
+    readonly timeoutMs?: number;
   },
   fail: (message: string) => never,
 ): Promise<AdminAnswer> {
@@ -36,13 +39,14 @@ export async function callMockAdmin(
     res = await exchangeWithMock(url, {
       method,
       headers: {
+        ...call.headers,
         accept: 'application/json',
         ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}),
         ...mockKeyHeaders(keys),
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
       },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      timeoutMs: CALL_TIMEOUT_MS,
+      timeoutMs: call.timeoutMs ?? CALL_TIMEOUT_MS,
     });
   } catch (error) {
     if (!(error instanceof MockUnreachable)) throw error;

@@ -3,7 +3,7 @@ import { DEFAULT_MOCK_URL } from '../../mock/options.js';
 import { dirname, extname } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { Command, InvalidArgumentError } from 'commander';
-import { type MockKeys, mockKeyHeaders, mockKeyRefusal } from '../../common/mock-keys.js';
+import type { MockKeys } from '../../common/mock-keys.js';
 import { CoverageBody, type Coverage } from '../../mock/coverage/schema.js';
 import { parseOperationList, restrictCoverage } from '../../mock/coverage/report.js';
 import { CONTRACT_UNIVERSE } from '../../mock/coverage/universe.js';
@@ -14,9 +14,9 @@ import { coverageHtml } from '../coverage/html.js';
 import { coverageText } from '../coverage/text.js';
 import { flag, orgName, parsed } from '../options.js';
 import { targetOptions } from '../target-options.js';
-import { checkWritableFile, oneLine } from '../preflight.js';
+import { checkWritableFile } from '../preflight.js';
 import { adminTokenOf, MintError } from '../mint-on-mock.js';
-import { exchangeWithMock, type MockAnswer, MockUnreachable } from '../mock-http.js';
+import { callMockAdmin } from '../mock-admin-call.js';
 
 const NAME = 'opsapi coverage';
 const REPORT_FORMATS = ['.json', '.html'];
@@ -60,46 +60,15 @@ async function readCoverage(
   keys: MockKeys,
 ): Promise<Coverage> {
   const url = `${baseUrl.replace(/\/+$/, '')}/__mock/coverage`;
-  let res: MockAnswer;
-  try {
-    res = await exchangeWithMock(url, {
-      headers: {
-        ...headers,
-        ...mockKeyHeaders(keys),
-        accept: 'application/json',
-        authorization: `Bearer ${token}`,
-      },
-      timeoutMs: 30_000,
-    });
-  } catch (error) {
-    if (!(error instanceof MockUnreachable)) throw error;
-    fail(2, `cannot reach ${baseUrl}: ${error.message}`);
-  }
-  const { text } = res;
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  const detail = (body as { detail?: unknown } | null | undefined)?.detail;
-  const wwwAuthenticate = res.header('www-authenticate');
-  const refusal = mockKeyRefusal(keys, {
-    status: res.status,
-    wwwAuthenticate,
-    detail: typeof detail === 'string' ? detail : undefined,
-  });
-  if (refusal) fail(2, `${url}: ${refusal}`);
-  if (body === undefined) {
-    fail(2, `${url} answered ${res.status} with a body that is not JSON; is it the mock, with its admin API on?`);
-  }
-  if (res.status !== 200) {
-    fail(2, `${url} answered ${res.status}${typeof detail === 'string' ? `: ${oneLine(detail)}` : ''}`);
-  }
+  const { status, json, said } = await callMockAdmin(
+    { baseUrl, method: 'GET', path: '/__mock/coverage', keys, token, headers, timeoutMs: 30_000 },
+    (message) => fail(2, message),
+  );
+  if (status !== 200) fail(2, `${url} answered ${status}${said ? `: ${said}` : ''}`);
   // Any server may answer 200: only a body of the documented shape is read as coverage.
-  if (!Value.Check(CoverageBody, body))
+  if (!Value.Check(CoverageBody, json))
     fail(2, `${url} answered 200 with a body that is not a coverage; is it the mock?`);
-  return body;
+  return json;
 }
 
 /** Writes a report in the format its extension names. */
