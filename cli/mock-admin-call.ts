@@ -5,6 +5,9 @@ import { oneLine } from './preflight.js';
 /** How long one call to the admin API may take before the command gives up on the mock. */
 const CALL_TIMEOUT_MS = 15_000;
 
+/** Why a call gave no answer to read: no answer came, one that is not JSON came, or the mock refused the keys. */
+type AdminCallFailure = 'unreachable' | 'not-json' | 'refused';
+
 /** What a call to the mock's admin API answered: its status, JSON body and the problem's words, if any. */
 interface AdminAnswer {
   readonly status: number;
@@ -30,7 +33,7 @@ export async function callMockAdmin(
     readonly headers?: Record<string, string>;
     readonly timeoutMs?: number;
   },
-  fail: (message: string) => never,
+  fail: (message: string, why: AdminCallFailure) => never,
 ): Promise<AdminAnswer> {
   const { baseUrl, method, body, keys, token } = call;
   const url = `${baseUrl.replace(/\/+$/, '')}${call.path}`;
@@ -50,7 +53,7 @@ export async function callMockAdmin(
     });
   } catch (error) {
     if (!(error instanceof MockUnreachable)) throw error;
-    fail(`cannot reach ${baseUrl}: ${error.message}`);
+    fail(`cannot reach ${baseUrl}: ${error.message}`, 'unreachable');
   }
   const { text } = res;
   let json: unknown;
@@ -59,6 +62,7 @@ export async function callMockAdmin(
   } catch {
     fail(
       `${method} ${url} answered ${res.status} with a body that is not JSON; is it the mock, with its admin API on?`,
+      'not-json',
     );
   }
   const problem = json as { detail?: unknown; title?: unknown } | null | undefined;
@@ -69,6 +73,6 @@ export async function callMockAdmin(
     wwwAuthenticate: res.header('www-authenticate'),
     detail: said,
   });
-  if (refusal) fail(`${baseUrl}: ${refusal}`);
+  if (refusal) fail(`${baseUrl}: ${refusal}`, 'refused');
   return { status: res.status, json, said };
 }

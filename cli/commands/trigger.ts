@@ -1,8 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_MOCK_URL } from '../../mock/options.js';
-import { mockKeyHeaders, mockKeyRefusal } from '../../common/mock-keys.js';
 import { adminTokenOf, MintError } from '../mint-on-mock.js';
-import { exchangeWithMock, type MockAnswer, MockUnreachable } from '../mock-http.js';
+import { callMockAdmin } from '../mock-admin-call.js';
 import { DEFAULT_JWT_SECRET, DEFAULT_ORG } from '../../mock/options.js';
 import { flag, integer, orgName } from '../options.js';
 import { targetOptions } from '../target-options.js';
@@ -60,64 +59,42 @@ export function triggerCommand(): Command {
           process.stderr.write(`opsapi trigger: ${error.message}\n`);
           process.exit(2);
         }
-        let res: MockAnswer;
-        try {
-          res = await exchangeWithMock(`${o.baseUrl.replace(/\/$/, '')}/__mock/events`, {
+        // A target that answered something else than JSON: exit 1 (it answered); unreachable or refused keys are
+        // the command's configuration, not the mock's answer to the event: exit 2 (docs/DESIGN.md, "CLI and exit codes").
+        const { status, json } = await callMockAdmin(
+          {
+            baseUrl: o.baseUrl,
             method: 'POST',
-            headers: {
-              authorization: `Bearer ${token}`,
-              'content-type': 'application/json',
-              ...mockKeyHeaders(keys),
-            },
-            body: JSON.stringify({
+            path: '/__mock/events',
+            keys,
+            token,
+            timeoutMs: CALL_TIMEOUT_MS,
+            body: {
               eventName,
               ...(o.version ? { eventVersion: o.version } : {}),
               ...(o.data ? { data: o.data } : {}),
-            }),
-            timeoutMs: CALL_TIMEOUT_MS,
-          });
-        } catch (error) {
-          if (!(error instanceof MockUnreachable)) throw error;
-          process.stderr.write(`opsapi trigger: cannot reach ${o.baseUrl}: ${error.message}\n`);
-          process.exit(2);
-        }
-        // Any answer, even one that is not JSON (a base URL that is no mock), ends in one line, never a stack trace.
-        const { text } = res;
-        // A refused key is the command's configuration, not the mock's answer to the event: exit 2 (docs/DESIGN.md, "CLI and exit codes").
-        let detail: unknown;
-        try {
-          detail = (JSON.parse(text) as { detail?: unknown } | null)?.detail;
-        } catch {
-          detail = undefined;
-        }
-        const refusal = mockKeyRefusal(keys, {
-          status: res.status,
-          wwwAuthenticate: res.header('www-authenticate'),
-          detail: typeof detail === 'string' ? detail : undefined,
-        });
-        if (refusal) {
-          process.stderr.write(`opsapi trigger: ${o.baseUrl}: ${refusal}\n`);
-          process.exit(2);
-        }
-        let body: { eventId?: string; notifications?: string[]; detail?: string };
-        try {
-          const parsed: unknown = JSON.parse(text);
-          if (typeof parsed !== 'object' || parsed === null) throw new Error('not an object');
-          body = parsed as typeof body;
-        } catch {
+            },
+          },
+          (message, why) => {
+            process.stderr.write(`opsapi trigger: ${message}\n`);
+            process.exit(why === 'not-json' ? 1 : 2);
+          },
+        );
+        if (typeof json !== 'object' || json === null) {
           process.stderr.write(
-            `opsapi trigger: ${o.baseUrl} answered ${res.status} with a body that is not JSON; is it the mock?\n`,
+            `opsapi trigger: ${o.baseUrl} answered ${status} with no JSON object; is it the mock?\n`,
           );
           process.exit(1);
         }
+        const body = json as { eventId?: string; notifications?: string[]; detail?: string };
         if (o.json) process.stdout.write(`${JSON.stringify(body)}\n`);
-        else if (res.status === 202) {
+        else if (status === 202) {
           const n = body.notifications?.length ?? 0;
           process.stdout.write(
             `${eventName}: event ${body.eventId} -> ${n} notification${n === 1 ? '' : 's'}${n ? ` (${body.notifications?.join(', ')})` : ' (no subscription matches; create one or run opsapi listen)'}\n`,
           );
-        } else process.stderr.write(`opsapi trigger: ${res.status} ${body.detail ?? JSON.stringify(body)}\n`);
-        process.exit(res.status === 202 ? 0 : 1);
+        } else process.stderr.write(`opsapi trigger: ${status} ${body.detail ?? JSON.stringify(body)}\n`);
+        process.exit(status === 202 ? 0 : 1);
       },
     );
 }

@@ -51,7 +51,7 @@ describe('opsapi trigger against a base URL that answers, but is not the mock', 
     const run = await opsapi(['trigger', 'Items.Sku.Created', '--base-url', baseUrl]);
     expect(run.code, run.stderr).toBe(1);
     expect(stderrLines(run)).toEqual([
-      `opsapi trigger: ${baseUrl} answered 404 with a body that is not JSON; is it the mock?`,
+      `opsapi trigger: POST ${baseUrl}/__mock/events answered 404 with a body that is not JSON; is it the mock, with its admin API on?`,
     ]);
   });
 });
