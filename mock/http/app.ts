@@ -151,8 +151,9 @@ export async function buildApp(
     }
   });
 
-  // An answer sent before the body was read reaches the client instead of a reset (./lingering-close.ts).
-  app.addHook('onSend', lingerWhenBodyUnread);
+  // An answer sent before the body was read reaches the client instead of a reset (./lingering-close.ts), on at most a
+  // quarter of the connections the cap allows.
+  app.addHook('onSend', lingerWhenBodyUnread(Math.max(1, Math.floor(options.maxConnections / 4))));
   for (const hook of additions.onSend ?? []) app.addHook('onSend', hook);
   for (const hook of additions.onResponse ?? []) app.addHook('onResponse', hook);
 

@@ -26,8 +26,13 @@ const LINGER_BYTES = 8 * 1024 * 1024;
 /** Longest a socket lingers after the answer (inferred: a 2 MB body takes a few ms on loopback, 2 s at 8 Mbit/s). */
 const LINGER_MS = 5_000;
 
-/** Replaces the socket's `destroySoon` (what node:http calls after the last answer) by a lingering close. */
-function linger(socket: Socket): void {
+/**
+ * Replaces the socket's `destroySoon` (what node:http calls after the last answer) by a lingering close; `released`
+ * once the socket is gone.
+ */
+function linger(socket: Socket, released: () => void): void {
+  // Counted from now until the socket is gone, however it goes (an error may destroy it before the answer is out).
+  socket.once('close', released);
   socket.destroySoon = () => {
     let read = 0;
     const stop = () => {
@@ -48,14 +53,28 @@ function linger(socket: Socket): void {
 }
 
 /**
- * An `onSend` hook: an answer to a request whose body was not (wholly) read closes the connection, lingering. Only
+ * The `onSend` hook: an answer to a request whose body was not (wholly) read closes the connection, lingering. Only
  * then: a read body leaves the connection as it was (kept alive).
+ *
+ * At most `maxLingering` sockets linger at once (the shell gives a quarter of `--max-connections`); beyond it the
+ * connection is closed as node:http closes it, its client perhaps reset before it reads the answer. Why: a lingering
+ * socket is not read, so a client that closed its side is only noticed at LINGER_MS, and each such socket counts
+ * against the connection cap; a client sending refused bodies at 160 a second, even one that stops at every answer,
+ * would otherwise hold 800 of them (the default cap) and every other tenant would be refused a connection.
  */
-export async function lingerWhenBodyUnread(req: FastifyRequest, reply: FastifyReply, payload: unknown) {
-  const raw = req.raw;
-  // `complete` is false while body bytes are still due (light-my-request's requests of `inject` have no such field).
-  if (raw.complete !== false || !raw.socket || raw.socket.destroyed) return payload;
-  reply.header('connection', 'close');
-  linger(raw.socket);
-  return payload;
+export function lingerWhenBodyUnread(maxLingering: number) {
+  let lingering = 0;
+  const released = () => {
+    lingering--;
+  };
+  return async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const raw = req.raw;
+    // `complete` is false while body bytes are still due (light-my-request's requests of `inject` have no such field).
+    if (raw.complete !== false || !raw.socket || raw.socket.destroyed) return payload;
+    reply.header('connection', 'close');
+    if (lingering >= maxLingering) return payload;
+    lingering++;
+    linger(raw.socket, released);
+    return payload;
+  };
 }

@@ -143,3 +143,36 @@ describe('an answer sent before the body was read', () => {
     expect(reply.headers.connection).not.toBe('close');
   });
 });
+
+describe('early answers under a small connection cap', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    // A cap of 8: at most 2 connections linger.
+    h = await startHarness({ bodyLimit: 1024 * 1024, maxConnections: 8 });
+  });
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('never let lingering connections fill the cap: after 12 clients that keep their sockets, another is served', async () => {
+    const port = Number(new URL(h.url).port);
+    const held: Socket[] = [];
+    for (let i = 0; i < 12; i++) {
+      // Half-open clients that never close: each of them would be held until the lingering bound (5 s).
+      const raw = rawPost(port, BODY.length, { allowHalfOpen: true });
+      raw.socket.on('error', () => {});
+      held.push(raw.socket);
+      raw.socket.write(BODY.subarray(0, 65_536));
+      const deadline = Date.now() + 5_000;
+      while (!raw.text() && !raw.socket.destroyed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    }
+    try {
+      const reply = await h.call('GET', '/__mock/health', { token: null });
+      expect(reply.status).toBe(200);
+    } finally {
+      for (const socket of held) socket.destroy();
+    }
+  });
+});
