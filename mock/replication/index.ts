@@ -10,7 +10,7 @@ import type { SchedulerFactory } from '../webhooks/scheduler.js';
 import { ClaimPoller } from './claim-poller.js';
 import { replicationGate } from './gate.js';
 import { redisLocation, replicationKeys } from './keys.js';
-import { connectRedis, type RedisLink, RedisUnavailableError } from './redis-commands.js';
+import { connectRedis, firstClaim, type RedisLink, RedisUnavailableError } from './redis-commands.js';
 import { Replica } from './replica.js';
 import { SharedScheduler } from './shared-scheduler.js';
 
@@ -90,8 +90,7 @@ async function joinWebhookKey(
   warn: (message: string) => void,
 ): Promise<void> {
   const mine = store.webhookKeyInUse;
-  await link.client.set(key, mine, 'NX');
-  const shared = await link.client.get(key);
+  const shared = await firstClaim(link.client, key, mine);
   if (shared === null || shared === mine) return;
   if (given !== null) {
     warn(
@@ -133,14 +132,12 @@ export async function startReplication(
   const mine = JSON.stringify(sharedSettings(options));
   /** First come first served: the config and an instance id; a replica with other settings is refused. */
   const claimRedis = async (): Promise<string> => {
-    await link.client.set(keys.config, mine, 'NX');
-    const theirs = await link.client.get(keys.config);
+    const theirs = await firstClaim(link.client, keys.config, mine);
     if (theirs !== mine)
       throw new ReplicationConfigError(
         `Redis at ${new URL(url).host} serves replicas started with other settings (${describe(theirs, mine)}); start every replica with the same --seed, --skus, --jwt-secret, --retry-schedule and --rate-limit, or use another Redis database`,
       );
-    await link.client.set(keys.instance, randomUUID(), 'NX');
-    const instance = (await link.client.get(keys.instance)) ?? '';
+    const instance = (await firstClaim(link.client, keys.instance, randomUUID())) ?? '';
     await joinWebhookKey(link, keys.webhookKey, store, options.webhookKey ?? null, tell);
     return instance;
   };

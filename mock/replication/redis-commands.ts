@@ -25,6 +25,15 @@ export interface RedisLink {
   run(script: ScriptName, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown>;
 }
 
+/**
+ * Stores `value` under `key` unless a value is there already (SET NX), and answers the value there now: the first
+ * claimant's (null only if the key vanished meanwhile, a flush). How replicas agree on what the first one chose.
+ */
+export async function firstClaim(client: Redis, key: string, value: string): Promise<string | null> {
+  await client.set(key, value, 'NX');
+  return client.get(key);
+}
+
 /** `host:port` of a Redis URL (6379 when the URL names no port): never its user or password. */
 function redisAddress(url: URL): string {
   return `${url.hostname}:${url.port || '6379'}`;

@@ -1,5 +1,5 @@
 import { replicationKeys } from './keys.js';
-import { connectRedis } from './redis-commands.js';
+import { connectRedis, firstClaim } from './redis-commands.js';
 
 /**
  * The webhook key every replica on one Redis signs with (docs/DESIGN.md, "Shared sandbox"): the first
@@ -10,9 +10,7 @@ import { connectRedis } from './redis-commands.js';
 export async function sharedWebhookKey(url: string, candidate: string): Promise<string> {
   const link = await connectRedis(url, () => undefined);
   try {
-    const key = replicationKeys().webhookKey;
-    await link.client.set(key, candidate, 'NX');
-    return (await link.client.get(key)) ?? candidate;
+    return (await firstClaim(link.client, replicationKeys().webhookKey, candidate)) ?? candidate;
   } finally {
     link.client.disconnect();
   }
