@@ -76,30 +76,38 @@ interface ReplicaOptions {
 }
 
 /**
- * Claims the shared webhook key with this replica's (SET NX) and signs with the one Redis holds. At the start it is
- * the key the store was built with (../webhook-key.ts read it); after Redis lost its data it is this replica's key
- * again when this replica claims first, so receivers keep their secrets, or the key of a replica that started on the
- * empty Redis before: adopted, so every replica signs alike (the tenants, dropped by the loss, come back with secrets
- * from it). A key given with `--webhook-key` is never replaced: a replica that meets another is told, and keeps its own.
+ * Claims the shared webhook key with this replica's (SET NX) and signs with the one Redis holds. At the start the
+ * first replica's key wins: a later replica adopts it before any tenant exists (../webhook-key.ts made its candidate),
+ * and one started with another `--webhook-key` is refused. After Redis lost its data it is this replica's key again
+ * when this replica claims first, so receivers keep their secrets, or the key of a replica that started on the empty
+ * Redis before: adopted, so every replica signs alike (the tenants, dropped by the loss, come back with secrets from
+ * it). A key given with `--webhook-key` is never replaced: a replica that meets another then is told, and keeps its own.
  */
 async function joinWebhookKey(
   link: RedisLink,
   key: string,
   store: Store,
   given: string | null,
-  warn: (message: string) => void,
+  phase: { starting: boolean; url: string; warn: (message: string) => void },
 ): Promise<void> {
   const mine = store.webhookKeyInUse;
   const shared = await firstClaim(link.client, key, mine);
   if (shared === null || shared === mine) return;
+  if (given !== null && phase.starting)
+    throw new ReplicationConfigError(
+      `Redis at ${new URL(phase.url).host} serves replicas started with another --webhook-key; start every replica with the same one (or none: the first replica's key is shared)`,
+    );
   if (given !== null) {
-    warn(
+    phase.warn(
       "Redis holds another webhook key than this replica's --webhook-key (another replica claimed it after Redis lost its data): start every replica with the same one",
     );
     return;
   }
   store.adoptWebhookKey(shared);
-  warn('this replica now signs webhooks with the shared webhook key another replica set after Redis lost its data');
+  if (!phase.starting)
+    phase.warn(
+      'this replica now signs webhooks with the shared webhook key another replica set after Redis lost its data',
+    );
 }
 
 /** The settings that make replicas answer alike: a replica started with others is refused by Redis's first one. */
@@ -130,7 +138,9 @@ export async function startReplication(
   const tell = throttled(warn, WARN_EVERY_MS);
   const keys = replicationKeys();
   const mine = JSON.stringify(sharedSettings(options));
-  /** First come first served: the config and an instance id; a replica with other settings is refused. */
+  /** Whether Redis is claimed for the first time (the replica's start), not again after Redis lost its data. */
+  let starting = true;
+  /** First come first served: the config, an instance id and the webhook key; a replica with other settings is refused. */
   const claimRedis = async (): Promise<string> => {
     const theirs = await firstClaim(link.client, keys.config, mine);
     if (theirs !== mine)
@@ -138,7 +148,8 @@ export async function startReplication(
         `Redis at ${new URL(url).host} serves replicas started with other settings (${describe(theirs, mine)}); start every replica with the same --seed, --skus, --jwt-secret, --retry-schedule and --rate-limit, or use another Redis database`,
       );
     const instance = (await firstClaim(link.client, keys.instance, randomUUID())) ?? '';
-    await joinWebhookKey(link, keys.webhookKey, store, options.webhookKey ?? null, tell);
+    await joinWebhookKey(link, keys.webhookKey, store, options.webhookKey ?? null, { starting, url, warn: tell });
+    starting = false;
     return instance;
   };
   // Every tenant is kept in Redis: evicting a copy from this process's memory drops nothing (no eviction Warning), and

@@ -89,7 +89,7 @@ describe.skipIf(!availability.run)('the webhook key of replicas on one Redis (--
 
   it('refuses a replica started with another --webhook-key, naming the flag and never the key', async () => {
     const started = replica({ webhookKey: OTHER_KEY });
-    await expect(started).rejects.toMatchObject({ name: 'SharedModeError' });
+    await expect(started).rejects.toMatchObject({ name: 'ReplicationConfigError' });
     await expect(started).rejects.toThrow(/another --webhook-key; start every replica with the same one/);
     await expect(started).rejects.not.toThrow(OTHER_KEY);
   });
