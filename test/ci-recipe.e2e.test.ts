@@ -8,7 +8,7 @@ import { adminClaims, limitedClaims } from '../index.js';
 import { mintToken } from '../index.js';
 import { startMockServer, type RunningMock } from '../index.js';
 import { copyCheckout } from './support/checkout.js';
-import { closedPort } from './support/closed-port.js';
+import { closedPort } from '../common/closed-port.js';
 import {
   fencedBlockAfter,
   runJob,

@@ -15,6 +15,7 @@
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { closedPort } from '../../common/closed-port.js';
 import { call } from '../http.js';
 import { runPacedLoad, type LoadRun, type RequestPlan } from '../load.js';
 import { listenOnLoopback } from '../loopback.js';
@@ -69,14 +70,6 @@ async function hastyReceiverUrl(): Promise<string> {
     response.writeHead(204, { connection: 'close' }).end();
   });
   return listenOnLoopback(server);
-}
-
-/** A loopback port nothing listens on (it was bound, then closed): every connection to it is refused at once. */
-async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  const url = await listenOnLoopback(server);
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return url;
 }
 
 /** The attacker's five kinds of request, each paced at a fifth of the rate limit (the audit's worst). */
@@ -164,8 +157,8 @@ async function attack(orders: AttackerOrders): Promise<void> {
   const silent = new SilentReceiver();
   await silent.start();
   const hasty = await hastyReceiverUrl();
-  // Bound after the attacker's own servers, so none of them can be given its port again.
-  const closed = await closedPortUrl();
+  // Below 1024, where no server the bench or the tests start can be bound meanwhile (common/closed-port.ts).
+  const closed = `http://127.0.0.1:${await closedPort()}`;
   const { made, refusal } = await subscribe(orders, [silent.url, closed, hasty]);
   const plans = attackerPlans(orders);
   const perKind = orders.ratePerS / Object.keys(plans).length;

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closedPort } from '../../test/support/closed-port.js';
+import { closedPort } from '../../common/closed-port.js';
 import { startMock, type RunningMock } from '../../mock/server.js';
 import { expectOneLineRefusal, opsapi, stderrLines } from './run-cli.js';
 

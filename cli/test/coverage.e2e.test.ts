@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closedPort } from '../../test/support/closed-port.js';
+import { closedPort } from '../../common/closed-port.js';
 import { startMockServer, type RunningMock } from '../../index.js';
 import { hitEveryPair, type TenantCall } from '../../test/support/every-pair.js';
 import { opsapi, stderrLines } from './run-cli.js';

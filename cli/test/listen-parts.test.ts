@@ -4,7 +4,7 @@ import { chooseEvents } from '../receiver/events.js';
 import { formatJson, formatLine, type ReceivedEvent } from '../receiver/format.js';
 import { RecentSet } from '../receiver/recent-set.js';
 import { startWebhookReceiver, type RunningReceiver } from '../receiver/server.js';
-import { closedPort } from '../../test/support/closed-port.js';
+import { closedPort } from '../../common/closed-port.js';
 import { sign } from '../../common/signature.js';
 import { startReceiver, type WebhookReceiver } from '../../common/receiver.js';
 

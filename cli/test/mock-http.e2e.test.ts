@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closedPort } from '../../test/support/closed-port.js';
+import { closedPort } from '../../common/closed-port.js';
 import { exchangeWithMock, MockUnreachable } from '../mock-http.js';
 
 /** Servers of the test, closed after it with their connections (a silent one's are never ended by the client). */

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closedPort } from '../../test/support/closed-port.js';
+import { closedPort } from '../../common/closed-port.js';
 import { opsapi, stderrLines } from './run-cli.js';
 
 /**

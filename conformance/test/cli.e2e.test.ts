@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningMock } from '../../index.js';
 import { browserAvailability, isLocal, launchChromium } from '../../test/support/browser.js';
-import { closedPort } from '../../test/support/closed-port.js';
+import { closedPort } from '../../common/closed-port.js';
 import type { Started } from '../../test/support/process.js';
 import type { Report } from '../types.js';
 import { expectOneLineRefusal } from '../../test/support/cli-command.js';

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { Agent, request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { closedPort } from '../../../test/support/closed-port.js';
+import { closedPort } from '../../../common/closed-port.js';
 import {
   type CapturedExchange,
   type ForwardingProxyOptions,

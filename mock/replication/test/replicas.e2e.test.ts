@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closedPort } from '../../../test/support/closed-port.js';
+import { closedPort } from '../../../common/closed-port.js';
 import { startReceiver } from '../../../common/receiver.js';
 import { startRedisServer } from '../../../common/redis-server.js';
 import { expectOneLineRefusal, runOpsapi } from '../../../test/support/cli-command.js';

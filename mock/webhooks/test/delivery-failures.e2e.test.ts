@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultOptions } from '../../options.js';
 import { startHarness, type Harness } from '../../test/harness.js';
-import { closedPort } from '../../../test/support/closed-port.js';
+import { closedPort } from '../../../common/closed-port.js';
 import { startReceiver, type WebhookReceiver } from '../../../common/receiver.js';
 import { advance, attempts, emit, notification, subscribe, tenant, until } from './support.js';
 

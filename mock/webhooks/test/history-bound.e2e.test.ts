@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closedPort } from '../../../test/support/closed-port.js';
+import { closedPort } from '../../../common/closed-port.js';
 import { startHarness, type Harness } from '../../test/harness.js';
 import { emit, notification, subscribe, tenant } from './support.js';
 

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../test/harness.js';
-import { closedPort } from '../../../test/support/closed-port.js';
+import { closedPort } from '../../../common/closed-port.js';
 import { startReceiver, type Responder, type WebhookReceiver } from '../../../common/receiver.js';
 import { advance, attempts, emit, notification, subscribe, tenant, until } from './support.js';
 
