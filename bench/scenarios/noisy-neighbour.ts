@@ -108,7 +108,7 @@ const ratio = (a: number | null | undefined, b: number | null | undefined) =>
 
 export const noisyNeighbourScenario: ScenarioDef = {
   name: 'noisy-neighbour',
-  description: `one tenant (its client in a process of its own) at its rate limit (${RATE_PER_S}/s) sends the worst it can (fan-out to silent receivers, a closed port and receivers that answer at once and close, 1 MB invalid bodies, expired tokens, 15 KB headers, never-repeated 250-term filters); another tenant's list p99 and event-to-delivery p50 against its quiet values, and the mock's heap`,
+  description: `one tenant (its client in a process of its own, at the lowest CPU priority) at its rate limit (${RATE_PER_S}/s) sends the worst it can (fan-out to silent receivers, a closed port and receivers that answer at once and close, 1 MB invalid bodies, expired tokens, 15 KB headers, never-repeated 250-term filters); another tenant's list p99 and event-to-delivery p50 against its quiet values, and the mock's heap`,
   async run(ctx) {
     const n = ctx.settings.noisy;
     // The mock listens on loopback (the load generators are on this machine) but paces deliveries as on a host others
@@ -193,10 +193,14 @@ export const noisyNeighbourScenario: ScenarioDef = {
         heapGrowthMb: heapPeakMb !== null && heapQuiet !== null ? round(heapPeakMb - heapQuiet, 1) : null,
         silentConnectionsAtEnd: report.silentConnectionsAtEnd,
       };
+      let sent = 0;
       for (const [kind, load] of Object.entries(report.runs)) {
         metrics[`attacker.${kind}.sent`] = load.responses;
         metrics[`attacker.${kind}.errors`] = load.errors + load.unexpected;
+        sent += load.responses;
       }
+      // What it sent of what its rate limit let it send over the attack: the attack at full strength reads 1.
+      metrics['attacker.rateShare'] = round(sent / (RATE_PER_S * n.loadS), 3);
       ctx.log(
         `    victim list p99 ${metrics['victim.quietListP99Ms']} → ${metrics['victim.noisyListP99Ms']} ms (${metrics['victim.listP99Ratio']}x); delivery p50 ${metrics['victim.quietDeliveryP50Ms']} → ${metrics['victim.noisyDeliveryP50Ms']} ms (${metrics['victim.deliveryP50Ratio']}x); heap ${metrics.heapQuietMb} → peak ${metrics.heapPeakMb} MB`,
       );
