@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { startChild } from '../../common/process.js';
 import { rssMb } from '../children.js';
+import { opsapiEntry } from '../targets/index.js';
 
 /** The project root (the soak runs the mock from the sources, like `npm start`). */
 const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -29,7 +30,7 @@ const OUTPUT_LIMIT = 32 * 1024;
 export async function startMockProcess(cli: string | null, timeoutMs = 60_000): Promise<MockProcess> {
   const args = [
     '--expose-gc',
-    ...(cli !== null ? [cli] : ['--import', 'tsx', 'cli/opsapi.ts']),
+    ...opsapiEntry(cli),
     'mock',
     // 0: the OS picks a free port at bind time (one found free beforehand can be taken by another process first).
     '--port',

@@ -112,25 +112,26 @@ export function runOursFrom(file: string | null): void {
   compiledCli = file;
 }
 
-/** The command line that runs `opsapi <args>` as the bench runs our processes (see runOursFrom). */
-export function opsapiCommand(args: readonly string[]): [string, string[]] {
-  return [process.execPath, [...(compiledCli ? [compiledCli] : ['--import', 'tsx', 'cli/opsapi.ts']), ...args]];
+/**
+ * The node arguments that run `opsapi` from `cli` (a JavaScript file), or from `cli/opsapi.ts` through tsx when null
+ * (what `npx tsx` runs, minus tsx's wrapper process, so the child's pid is the program's own, for its RSS).
+ */
+export function opsapiEntry(cli: string | null = compiledCli): string[] {
+  return cli !== null ? [cli] : ['--import', 'tsx', 'cli/opsapi.ts'];
 }
 
-/**
- * (c) Our mock: `opsapi mock --port 0 --rate-limit off --quiet [--skus N]`, run as `node --import tsx cli/opsapi.ts`
- * (what `npx tsx` runs, minus tsx's wrapper process) so that the child's pid is the server's own (for RSS).
- */
+/** The command line that runs `opsapi <args>` as the bench runs our processes (see runOursFrom). */
+export function opsapiCommand(args: readonly string[]): [string, string[]] {
+  return [process.execPath, [...opsapiEntry(), ...args]];
+}
+
+/** (c) Our mock: `opsapi mock --port 0 --rate-limit off --quiet [--skus N]`, run as `opsapiEntry` says. */
 export async function startOurs(options: OursOptions = {}): Promise<Target> {
   const nodeFlags = options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', options.profileDir] : [];
   const flags = options.flags ?? ['--rate-limit', 'off'];
   const args = [
     ...nodeFlags,
-    ...(options.baselineCli
-      ? [options.baselineCli]
-      : compiledCli
-        ? [compiledCli]
-        : ['--import', 'tsx', 'cli/opsapi.ts']),
+    ...opsapiEntry(options.baselineCli ?? compiledCli),
     'mock',
     '--port',
     ANY_PORT,
@@ -151,15 +152,7 @@ const PROXY_LINE = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
  * judged by the conformance rules), in front of `target`.
  */
 export async function startProxy(target: string): Promise<Target> {
-  const args = [
-    ...(compiledCli ? [compiledCli] : ['--import', 'tsx', 'cli/opsapi.ts']),
-    'proxy',
-    '--target',
-    target,
-    '--port',
-    ANY_PORT,
-    '--quiet',
-  ];
+  const args = [...opsapiEntry(), 'proxy', '--target', target, '--port', ANY_PORT, '--quiet'];
   const t0 = performance.now();
   const child = spawnChild('proxy', process.execPath, args, { cwd: ROOT });
   return started('proxy', child, PROXY_LINE, 60_000, t0);
