@@ -10,7 +10,7 @@ import { serialisePayload } from './payload.js';
 import { firstAttempt, manualRetry, next, resumedAttempt } from './policy.js';
 import { recordAttempt } from './record.js';
 import { deliveryRequest, originOf } from './request.js';
-import { TenantRuntime, type Job } from './runtime.js';
+import { jobOf, TenantRuntime, type Job } from './runtime.js';
 import { TenantScheduler, type SchedulerFactory } from './scheduler.js';
 import { FairSlots, slotBounds, type DeliveryLoad } from './fair-slots.js';
 import { HELD, loadWithHeld } from './held-attempts.js';
@@ -93,7 +93,7 @@ export class WebhookEngine {
     });
     if ('error' in emission) return emission;
     // One job for all of them: a job is never changed once queued.
-    const job: Job = { ...first, queuedAt: now, queuedAtReal: realNow };
+    const job = jobOf(first, now, realNow);
     for (const id of emission.notifications) this.enqueue(tenant, id, job);
     // The ended ones' scheduled attempts are cancelled at once; their attempts under way decide nothing (`attempt`).
     const ended = endOldestPending(tenant, this.options.maxPendingPerTenant);
@@ -138,7 +138,7 @@ export class WebhookEngine {
     };
     tenant.commit('notification', notificationId, pending);
     this.dropHeld(rt, notificationId);
-    this.start(rt, notificationId, { ...retry.attempt, queuedAt: now, queuedAtReal: this.clock.now() });
+    this.start(rt, notificationId, jobOf(retry.attempt, now, this.clock.now()));
     rt.scheduler.cancel(notificationId);
     return pending;
   }
@@ -157,7 +157,7 @@ export class WebhookEngine {
         auto,
         now,
       );
-      this.enqueue(tenant, notification.id, { ...planned, queuedAt: now, queuedAtReal: realNow });
+      this.enqueue(tenant, notification.id, jobOf(planned, now, realNow));
       resumed++;
     }
     return resumed;
@@ -374,7 +374,7 @@ export class WebhookEngine {
       : next(view, job, outcome, this.options.retrySchedule);
     recordAttempt(tenant, current, job, outcome, placed, transition, this.options.maxAttemptsPerNotification);
     if (transition.decided && transition.next)
-      this.enqueue(tenant, id, { ...transition.next, queuedAt: placed.endedAt, queuedAtReal: this.clock.now() });
+      this.enqueue(tenant, id, jobOf(transition.next, placed.endedAt, this.clock.now()));
   }
 
   /** A request delivering no notification (client checks), through the slots and transport; never stored nor retried. */

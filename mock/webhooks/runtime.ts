@@ -12,6 +12,23 @@ export interface Job extends PlannedAttempt {
 }
 
 /**
+ * The job of a planned attempt queued at `queuedAt` (tenant time) and `queuedAtReal`. Written out member by member:
+ * a spread followed by members its source lacks (`{ ...planned, queuedAt }`) takes V8's slow path, about 2 µs a
+ * call alone and 7 µs inside the engine, where every event and every attempt that plans another makes a job
+ * (measured with the stock load: 7% more updates a second; a spread that only overrides members is fast).
+ */
+export function jobOf(planned: PlannedAttempt, queuedAt: number, queuedAtReal: number): Job {
+  return {
+    trigger: planned.trigger,
+    dueAt: planned.dueAt,
+    auto: planned.auto,
+    generation: planned.generation,
+    queuedAt,
+    queuedAtReal,
+  };
+}
+
+/**
  * Delivery bookkeeping of one tenant that lives only in memory: its scheduler, the attempts under way, and the
  * generation of each notification retried manually.
  */
