@@ -5,7 +5,7 @@ import { TEAM_KEY_CHALLENGE, TEAM_KEY_HEADER } from '../../common/team-key.js';
 import type { KeyThrottle } from '../auth/key-throttle.js';
 import { baseUrlOf, refOf } from '../http/request-ref.js';
 import { send } from '../http/send.js';
-import { codedProblem, unauthorized, type ProblemAnswer, type RequestRef } from '../problems.js';
+import { codedProblem, unauthorized, type ProblemAnswer, type RequestRef, withHeaders } from '../problems.js';
 import type { TeamRegistry } from '../teams/registry.js';
 import { accessOf, OPERATOR, type AdminCaller, type RouteAccess } from './access.js';
 import { ADMIN_KEY_SCHEME, TEAM_KEY_SCHEME, withProblem, type ProblemDoc } from './doc-parts.js';
@@ -172,7 +172,7 @@ function throttled(req: FastifyRequest, waitMs: number): ProblemAnswer {
     refOf(req),
     {},
   );
-  return { ...answer, headers: { 'retry-after': String(seconds) } };
+  return withHeaders(answer, { 'retry-after': String(seconds) });
 }
 
 /**

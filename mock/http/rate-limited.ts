@@ -1,4 +1,4 @@
-import { codedProblem, type ProblemAnswer, type RequestRef } from '../problems.js';
+import { codedProblem, type ProblemAnswer, type RequestRef, withHeaders } from '../problems.js';
 
 /**
  * The answer to a request over the tenant's rate limit (Limits: 429 `COMMON.RATE_LIMIT.EXCEEDED` with
@@ -13,5 +13,5 @@ export function rateLimited(baseUrl: string, ref: RequestRef, retryAfterMs: numb
     ref,
     {},
   );
-  return { ...answer, headers: { 'retry-after': String(seconds) } };
+  return withHeaders(answer, { 'retry-after': String(seconds) });
 }

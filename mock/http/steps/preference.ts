@@ -1,4 +1,4 @@
-import { plainProblem, unauthorized } from '../../problems.js';
+import { plainProblem, unauthorized, withHeaders } from '../../problems.js';
 import type { RequestStep } from '../exchange.js';
 import { preferredCode } from '../prefer.js';
 
@@ -21,5 +21,5 @@ export const preference: RequestStep = (x, route) => {
     `Forced by Prefer: code=${forced}.`,
     code === 'COMMON.AUTH.MISSING_PERMISSIONS' && op.permission.name ? { permission: op.permission.name } : {},
   );
-  return forced === 429 ? { ...answer, headers: { 'retry-after': '1' } } : answer;
+  return forced === 429 ? withHeaders(answer, { 'retry-after': '1' }) : answer;
 };
