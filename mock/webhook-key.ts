@@ -12,13 +12,12 @@ import { isLoopbackHost, MIN_SECRET_LENGTH } from './shared-mode.js';
  * (claimed when the replica joins Redis).
  */
 export async function resolveWebhookKey(
-  options: Pick<MockOptions, 'host' | 'webhookKey' | 'stateFile' | 'redis'>,
+  options: Pick<MockOptions, 'host' | 'webhookKey' | 'stateFile'>,
 ): Promise<string> {
   const given = options.webhookKey ?? null;
   const fresh = () => randomBytes(32).toString('hex');
-  // With --redis this is the replica's candidate: joining Redis claims it, or adopts the key of the replica that
-  // claimed first, before any tenant exists (mock/replication/index.ts `joinWebhookKey`).
-  if (options.redis) return given ?? (isLoopbackHost(options.host) ? DEFAULT_WEBHOOK_KEY : fresh());
+  // With --redis (never with --state: mock/server.ts refuses both) this is the replica's candidate: joining Redis
+  // claims it, or adopts the key of the replica that claimed first (mock/replication/index.ts `joinWebhookKey`).
   if (given !== null) return given;
   if (isLoopbackHost(options.host)) return DEFAULT_WEBHOOK_KEY;
   return options.stateFile ? keptWebhookKey(options.stateFile, fresh, MIN_SECRET_LENGTH) : fresh();

@@ -12,7 +12,7 @@ export interface ReplicationKeys {
   readonly instance: string;
   /** Bumped by a reset of every tenant: each tenant's epoch is read together with it. */
   readonly globalEpoch: string;
-  /** The webhook key every replica signs with: the first replica's (../webhook-key.ts), claimed again after a loss. */
+  /** The webhook key every replica signs with: the first replica's, claimed when a replica joins (./index.ts). */
   readonly webhookKey: string;
   /** API key value -> org, so a replica that never saw a tenant finds the tenant of a key. */
   readonly apiKeys: string;

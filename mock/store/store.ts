@@ -245,8 +245,8 @@ export class Store {
   }
 
   /**
-   * The key the tenants' webhook secrets derive from from now on (a replica joining the key Redis holds after Redis
-   * lost its data, mock/replication/index.ts); tenants already in memory keep theirs until they are reset.
+   * The key the tenants' webhook secrets derive from from now on (a replica joining the key Redis holds, at its start or
+   * after Redis lost its data, mock/replication/index.ts); tenants already in memory keep theirs until they are reset.
    */
   adoptWebhookKey(key: string): void {
     this.webhookKey = key;
