@@ -3,7 +3,7 @@ import type { RetryDelay } from '../spec/decisions/index.js';
 import { MOCK_RETRY_DELAY, noteAnswer, observeRequest, orgOfUnattributed } from './client-checks/observe.js';
 import { anyRunStarted, runOf } from './client-checks/tenants.js';
 import type { Clock } from './clock.js';
-import { answerHook } from './coverage/answer.js';
+import { answerCodeNoter } from './coverage/answer.js';
 import { signedTokenOrgs } from './coverage/refused-caller.js';
 import { recorderOf } from './coverage/tenants.js';
 import type { MockOptions } from './options.js';
@@ -44,13 +44,15 @@ export function recorders(
   // The tenants of the mock's own signed tokens as refused requests carry them, remembered (bounded) for both the
   // coverage of 401s and the client checks' refused requests: one HMAC per token, not one per refusal.
   const tokenOrgs = signedTokenOrgs(Buffer.from(options.jwtSecret, 'utf8'));
-  onSend.push(answerHook(tokenOrgs, store));
+  const noteCode = answerCodeNoter(tokenOrgs, store);
   const runOfRequest = (org: string | undefined) => {
     const tenant = org === undefined ? undefined : store.peek(org);
     return tenant ? runOf(tenant) : undefined;
   };
-  // A list's totalPages and a new subscription's id are read from the answer as it is sent, for the judged requests only.
+  // One hook for both (each hook Fastify runs costs every request): the problem code, then, for the requests client
+  // checks judge only, a list's totalPages and a new subscription's id, read from the answer as it is sent.
   onSend.push((req, reply, payload, done) => {
+    noteCode(req, reply.statusCode, payload);
     if (req.operationId !== undefined && runOfRequest(req.tenantOrg)) noteAnswer(req, reply.statusCode, payload);
     done(null, payload);
   });

@@ -1,4 +1,4 @@
-import type { onSendHookHandler } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Store } from '../store/store.js';
 import { refusedCallerOrg, type SignedTokenOrgs } from './refused-caller.js';
 
@@ -21,18 +21,18 @@ function problemCode(payload: unknown): string | undefined {
 }
 
 /**
- * An `onSend` hook that notes, for an error answer of a contract operation, the problem code as sent (after any
- * planted fault rewrote it) and, for a 401, the tenant whose refused credentials the request carried
- * (./refused-caller.ts; `tokenOrgs`: the mock's memo of its signed tokens' tenants, which the client checks share).
- * Successes, admin routes and unattributed requests cost one comparison.
+ * Notes, for an error answer of a contract operation, the problem code as sent (after any planted fault rewrote it)
+ * and, for a 401, the tenant whose refused credentials the request carried (./refused-caller.ts; `tokenOrgs`: the
+ * mock's memo of its signed tokens' tenants, which the client checks share). Called as the answer is sent (the
+ * recorders' `onSend`, mock/recorders.ts): successes, admin routes and unattributed requests cost one comparison.
  */
-export function answerHook(tokenOrgs: SignedTokenOrgs, store: Store): onSendHookHandler {
-  return (req, reply, payload, done) => {
-    if (req.operationId !== undefined && reply.statusCode >= 400) {
-      if (req.tenantOrg === undefined && reply.statusCode === 401)
-        req.tenantOrg = refusedCallerOrg(req.headers, tokenOrgs, store);
-      if (req.tenantOrg !== undefined) req.answerCode = problemCode(payload);
-    }
-    done(null, payload);
+export function answerCodeNoter(
+  tokenOrgs: SignedTokenOrgs,
+  store: Store,
+): (req: FastifyRequest, status: number, payload: unknown) => void {
+  return (req, status, payload) => {
+    if (req.operationId === undefined || status < 400) return;
+    if (req.tenantOrg === undefined && status === 401) req.tenantOrg = refusedCallerOrg(req.headers, tokenOrgs, store);
+    if (req.tenantOrg !== undefined) req.answerCode = problemCode(payload);
   };
 }

@@ -108,14 +108,19 @@ export async function buildApp(
 
   await app.register(cors, CORS);
 
-  app.addHook('onRequest', async (req, reply) => {
+  // A callback hook, not an async one (a promise per request); one that answers does not call `done` (Fastify, "Hooks").
+  app.addHook('onRequest', (req, reply, done) => {
     if (req.raw.httpVersion === '1.1' && req.headers.host === undefined) {
-      return send(reply, plainProblem(400, 'An HTTP/1.1 request needs a Host header.', refOf(req)));
+      send(reply, plainProblem(400, 'An HTTP/1.1 request needs a Host header.', refOf(req)));
+      return;
     }
     // Before any route reads one of them (./repeated-credentials.ts): the plain 401 of a request without valid credentials.
     const repeated = repeatedCredential(req.raw.rawHeaders);
-    if (repeated !== undefined)
-      return send(reply, unauthorized(refOf(req), `Credentials must be sent once: the request has ${repeated} twice.`));
+    if (repeated !== undefined) {
+      send(reply, unauthorized(refOf(req), `Credentials must be sent once: the request has ${repeated} twice.`));
+      return;
+    }
+    done();
   });
 
   // Set before any route: Fastify binds a route to the error handler current when the route is loaded.

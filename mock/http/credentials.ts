@@ -3,7 +3,7 @@ import type { TokenVerifier } from '../auth/tokens.js';
 import type { Store } from '../store/store.js';
 
 /** Outcome of reading a request's credentials. */
-type Authentication = { ok: true; principal: Principal } | { ok: false; reason: string };
+export type Authentication = { ok: true; principal: Principal } | { ok: false; reason: string };
 
 /**
  * Whether `X-Api-Key` merely repeats the bearer token of the same request. Inferred (Authentication, points 1-2):
@@ -22,30 +22,38 @@ function repeatsBearer(apiKeyHeader: string | undefined, bearerToken: string | u
  * come, both must be valid and of the same tenant, except that an `X-Api-Key` equal to the bearer token is the
  * same credential sent twice (see `repeatsBearer`). Any other key, present but invalid, is the plain 401.
  */
-export async function authenticate(
+export function authenticate(
   headers: Record<string, string | string[] | undefined>,
   verifier: TokenVerifier,
   store: Store,
   nowMs: number,
-): Promise<Authentication> {
+): Authentication | Promise<Authentication> {
   const authorization = headers.authorization;
   const apiKeyHeader = headers['x-api-key'];
   if (Array.isArray(authorization) || Array.isArray(apiKeyHeader))
     return { ok: false, reason: 'Credentials must be sent once.' };
   if (authorization === undefined && apiKeyHeader === undefined)
     return { ok: false, reason: 'The request has no credentials: send Authorization: Bearer <token> or X-Api-Key.' };
+  if (authorization === undefined) return withApiKey(undefined, undefined, apiKeyHeader, store);
+  const m = /^Bearer[ ]+([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)\s*$/i.exec(authorization);
+  const token = m?.[1];
+  if (!token) return { ok: false, reason: 'The Authorization header must be "Bearer <JWT>".' };
+  // A token verified before is judged without a promise (mock/auth/tokens.ts): most requests of a client.
+  const verified = verifier.verify(token, nowMs);
+  return verified instanceof Promise
+    ? verified.then((v) => withApiKey(v, token, apiKeyHeader, store))
+    : withApiKey(verified, token, apiKeyHeader, store);
+}
 
-  let fromToken: Principal | undefined;
-  let bearerToken: string | undefined;
-  if (authorization !== undefined) {
-    const m = /^Bearer[ ]+([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)\s*$/i.exec(authorization);
-    if (!m?.[1]) return { ok: false, reason: 'The Authorization header must be "Bearer <JWT>".' };
-    const verified = await verifier.verify(m[1], nowMs);
-    if (!verified.ok) return verified;
-    fromToken = verified.principal;
-    bearerToken = m[1];
-  }
-
+/** The outcome once the bearer token (if any) is judged: the `X-Api-Key` (if any) looked up and matched with it. */
+function withApiKey(
+  verified: Authentication | undefined,
+  bearerToken: string | undefined,
+  apiKeyHeader: string | undefined,
+  store: Store,
+): Authentication {
+  if (verified && !verified.ok) return verified;
+  const fromToken = verified?.principal;
   let fromKey: Principal | undefined;
   if (apiKeyHeader !== undefined && !repeatsBearer(apiKeyHeader, bearerToken)) {
     const org = store.apiKeyOrg(apiKeyHeader);
@@ -65,11 +73,9 @@ export async function authenticate(
     };
   }
 
-  if (fromToken && fromKey) {
-    if (fromToken.org !== fromKey.org)
-      return { ok: false, reason: 'The access token and the API key belong to different tenants.' };
-    return { ok: true, principal: fromToken };
-  }
-  const principal = fromToken ?? fromKey;
-  return principal ? { ok: true, principal } : { ok: false, reason: 'The request is not authenticated.' };
+  if (fromToken && fromKey && fromToken.org !== fromKey.org)
+    return { ok: false, reason: 'The access token and the API key belong to different tenants.' };
+  // The token's own verdict when it came (its principal acts), else the key's.
+  if (verified) return verified;
+  return fromKey ? { ok: true, principal: fromKey } : { ok: false, reason: 'The request is not authenticated.' };
 }

@@ -31,9 +31,14 @@ export function registerOperation(
     url: op.path.replace(/\{(\w+)\}/g, ':$1'),
     bodyLimit: operationBodyLimit(op, services.validator.document, services.options.bodyLimit),
     ...(response ? { schema: { response }, serializerCompiler: cachedSerializerCompiler } : {}),
-    handler: async (req: FastifyRequest, reply: FastifyReply) => {
+    // Not an async function: an answer found without waiting is sent at once, with no promise for Fastify to settle
+    // (a sync handler that sent its reply returns nothing); one that waits is sent when it is found.
+    handler: (req: FastifyRequest, reply: FastifyReply) => {
       req.operationId = op.operationId;
-      return send(reply, await answerThrough(FAITHFUL_PATH, openExchange(req, reply, route), route));
+      const answer = answerThrough(FAITHFUL_PATH, openExchange(req, reply, route), route);
+      if (answer instanceof Promise) return answer.then((a) => send(reply, a));
+      send(reply, answer);
+      return undefined;
     },
   });
 }

@@ -30,12 +30,21 @@ export const FAITHFUL_PATH: readonly RequestStep[] = [
   handle,
 ];
 
-/** Runs the steps until one answers; a step that answers synchronously costs no promise. */
-export async function answerThrough(path: readonly RequestStep[], x: Exchange, route: OperationRoute): Promise<Answer> {
-  for (const step of path) {
-    const outcome = step(x, route);
-    const answer = outcome instanceof Promise ? await outcome : outcome;
-    if (answer !== undefined) return answer;
+/**
+ * Runs the steps, from `from` on, until one answers. Synchronous while every step answers without waiting (a request
+ * whose token was verified before and whose handler does not wait: no promise at all); from the first step that waits,
+ * the rest runs when it is done.
+ */
+export function answerThrough(
+  path: readonly RequestStep[],
+  x: Exchange,
+  route: OperationRoute,
+  from = 0,
+): Answer | Promise<Answer> {
+  for (let i = from; i < path.length; i++) {
+    const outcome = (path[i] as RequestStep)(x, route);
+    if (outcome instanceof Promise) return outcome.then((answer) => answer ?? answerThrough(path, x, route, i + 1));
+    if (outcome !== undefined) return outcome;
   }
   // The handler, the last step, always answers: a path without one is a bug of the mock, told as one.
   return plainProblem(500, 'No step of the request path answered.', x.ref);

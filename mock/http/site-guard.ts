@@ -75,15 +75,22 @@ function decodedPath(url: string): string {
 /** The guard as an `onRequest` hook: a refused request gets a 403 problem naming the flag that would allow it. */
 export function siteGuard(settings: SiteGuardSettings) {
   const { prefix } = settings;
-  return async function siteGuardHook(req: FastifyRequest, reply: FastifyReply) {
-    if (!settings.loopbackHost) return;
-    // The route's own path when one matched (a percent-encoded spelling of a guarded path routes there too), else the
-    // decoded path (a preflight, answered by the CORS plugin's catch-all route).
-    const routed = req.routeOptions.url;
-    const path = routed && routed !== '*' ? routed : decodedPath(req.url);
-    if ((path !== prefix && !path.startsWith(`${prefix}/`)) || settings.open.has(path)) return;
-    const refusal = siteRefusal(req, settings);
-    // 403 (inferred): the request is understood and may be valid; who sends it, from where, is what is refused.
-    if (refusal) return send(reply, plainProblem(403, refusal, refOf(req)));
+  // A callback hook, not an async one: it runs for every request, `/v1` ones too, and a promise each is a cost of its own.
+  return function siteGuardHook(req: FastifyRequest, reply: FastifyReply, done: () => void): void {
+    if (settings.loopbackHost) {
+      // The route's own path when one matched (a percent-encoded spelling of a guarded path routes there too), else
+      // the decoded path (a preflight, answered by the CORS plugin's catch-all route).
+      const routed = req.routeOptions.url;
+      const path = routed && routed !== '*' ? routed : decodedPath(req.url);
+      const guarded = (path === prefix || path.startsWith(`${prefix}/`)) && !settings.open.has(path);
+      const refusal = guarded ? siteRefusal(req, settings) : null;
+      // 403 (inferred): the request is understood and may be valid; who sends it, from where, is what is refused. A
+      // hook that answers does not call `done` (Fastify, "Hooks": respond to a request from a hook).
+      if (refusal) {
+        send(reply, plainProblem(403, refusal, refOf(req)));
+        return;
+      }
+    }
+    done();
   };
 }

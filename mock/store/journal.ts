@@ -75,8 +75,8 @@ interface KeptEntry {
   readonly atMs: number;
   readonly method: string;
   readonly url: string;
-  /** Name, value pairs, in the order received. */
-  readonly headers: readonly (readonly [string, string])[];
+  /** Names and values, alternating (name, value, name, value...), in the order received: one array, not one per header. */
+  readonly headers: readonly string[];
   readonly body: unknown;
   readonly status: number;
   readonly code: string | undefined;
@@ -88,26 +88,36 @@ interface KeptEntry {
   readonly bytes: number;
 }
 
+/** Notes that `part` was cut (once). */
+function noteCut(cut: JournalPart[], part: JournalPart): void {
+  if (!cut.includes(part)) cut.push(part);
+}
+
+/** The `truncated` of an entry nothing was cut of: one array for all of them. */
+const NOTHING_CUT: readonly JournalPart[] = Object.freeze([]);
+
 /** The headers as kept: redacted, each value and all of them bounded. */
-function keptHeaders(headers: RecordedRequest['headers'], cut: Set<JournalPart>) {
-  const out: [string, string][] = [];
+function keptHeaders(headers: RecordedRequest['headers'], cut: JournalPart[]) {
+  const out: string[] = [];
   let chars = 0;
   let bytes = 0;
-  for (const [name, raw] of Object.entries(headers)) {
+  // `for...in` rather than Object.entries: no array of pairs built per request only to be read once.
+  for (const name in headers) {
+    const raw = headers[name];
     if (raw === undefined) continue;
     if (chars >= HEADERS_CHARS) {
-      cut.add('headers');
+      noteCut(cut, 'headers');
       break;
     }
     let value = CREDENTIAL_HEADERS.has(name.toLowerCase()) ? '[redacted]' : Array.isArray(raw) ? raw.join(', ') : raw;
     const room = Math.min(HEADER_VALUE_CHARS, HEADERS_CHARS - chars);
     if (value.length > room) {
       value = ownExcerpt(value, room);
-      cut.add('headers');
+      noteCut(cut, 'headers');
     }
     chars += value.length;
     bytes += stringBytes(name) + stringBytes(value);
-    out.push([name, value]);
+    out.push(name, value);
   }
   return { headers: out, bytes };
 }
@@ -117,22 +127,22 @@ function keptHeaders(headers: RecordedRequest['headers'], cut: Set<JournalPart>)
  * else as its text; a longer one as an excerpt of its text, a string of its own (`ownExcerpt`), never a view of the
  * request's body.
  */
-function keptBody(raw: unknown, parsed: unknown, cut: Set<JournalPart>): { body: unknown; bytes: number } {
+function keptBody(raw: unknown, parsed: unknown, cut: JournalPart[]): { body: unknown; bytes: number } {
   const text = typeof raw === 'string' ? raw : Buffer.isBuffer(raw) ? raw.toString('utf8', 0, BODY_CHARS * 4) : null;
   if (text === null) return { body: null, bytes: 0 };
   if (text.length <= BODY_CHARS) return { body: parsed ?? text, bytes: stringBytes(text) };
-  cut.add('body');
+  noteCut(cut, 'body');
   const excerpt = ownExcerpt(text, BODY_CHARS);
   return { body: excerpt, bytes: stringBytes(excerpt) };
 }
 
 /** Builds the kept entry of a request. */
 function keep(id: number, request: RecordedRequest): KeptEntry {
-  const cut = new Set<JournalPart>();
+  const cut: JournalPart[] = [];
   let url = request.url;
   if (url.length > URL_CHARS) {
     url = ownExcerpt(url, URL_CHARS);
-    cut.add('url');
+    noteCut(cut, 'url');
   }
   const headers = keptHeaders(request.headers, cut);
   const body = keptBody(request.rawBody, request.parsedBody, cut);
@@ -148,9 +158,17 @@ function keep(id: number, request: RecordedRequest): KeptEntry {
     operationId: request.operationId,
     durationMs: request.durationMs,
     injected: request.injected === true,
-    truncated: [...cut],
+    truncated: cut.length === 0 ? NOTHING_CUT : cut,
     bytes: ENTRY_OVERHEAD_BYTES + stringBytes(url) + headers.bytes + body.bytes,
   };
+}
+
+/** The kept headers (names and values alternating) as the journal shows them. */
+function headerRecord(kept: readonly string[]): Record<string, string> {
+  const pairs: [string, string][] = [];
+  for (let i = 0; i + 1 < kept.length; i += 2) pairs.push([kept[i] as string, kept[i + 1] as string]);
+  // Own members whatever their names (a header named `__proto__` too), as Object.fromEntries defines them.
+  return Object.fromEntries(pairs);
 }
 
 /**
@@ -209,7 +227,7 @@ export class RequestJournal {
         path: q === -1 ? kept.url : kept.url.slice(0, q),
         query: parseQuery(queryString),
         queryString,
-        headers: Object.fromEntries(kept.headers),
+        headers: headerRecord(kept.headers),
         body: kept.body,
         status: kept.status,
         ...(kept.code === undefined ? {} : { code: kept.code }),

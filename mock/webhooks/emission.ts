@@ -44,16 +44,18 @@ export function fanOut(
   if (!event || (request.eventVersion !== undefined && !findEventVersion(request.eventName, request.eventVersion)))
     return { error: 'EVENT_NOT_FOUND' };
   const eventId = tenant.ids.next('evt');
-  const occurredAt = new Date(times.createdAt).toISOString();
   const sampled =
     request.eventVersion !== undefined ? findEventVersion(event.eventName, request.eventVersion) : latestVersion(event);
   const base = request.data ?? sampleData((sampled ?? latestVersion(event)).data, tenant, times.sampleCounter());
   const notifications: string[] = [];
-  const nextAttemptAt = new Date(times.firstDueAt).toISOString();
+  // Made at the first notification: most writes of most tenants have no subscription to fan out to.
+  let occurredAt = '';
+  let nextAttemptAt = '';
   // One payload per version, shared by the notifications of this emission (it is the same event; nothing changes a
   // stored payload in place): a fan-out to many subscriptions then keeps one copy of the data instead of one each.
-  const payloads = new Map<number, WebhookPayload>();
+  let payloads: Map<number, WebhookPayload> | undefined;
   const payloadOf = (version: EventVersionDef): WebhookPayload => {
+    payloads ??= new Map();
     let payload = payloads.get(version.version);
     if (!payload) {
       const data = request.data && !request.project ? { ...request.data } : projectData(version, base);
@@ -68,6 +70,10 @@ export function fanOut(
     const version = findEventVersion(event.eventName, subscription.eventVersion);
     if (!version) continue;
     const id = tenant.ids.next('ntf');
+    if (nextAttemptAt === '') {
+      occurredAt = new Date(times.createdAt).toISOString();
+      nextAttemptAt = new Date(times.firstDueAt).toISOString();
+    }
     const notification: Notification = {
       id,
       status: 'Pending',

@@ -21,6 +21,18 @@ function pathParameters(x: Exchange, route: OperationRoute): Answer | undefined 
   return undefined;
 }
 
+/**
+ * The first member of a body holding a number beyond the double range (1e999 parses to Infinity, which the schema's
+ * `number` accepts but JSON cannot carry back), if any.
+ */
+function nonFiniteField(body: Record<string, unknown>): string | undefined {
+  for (const name in body) {
+    const value = body[name];
+    if (typeof value === 'number' && !Number.isFinite(value)) return name;
+  }
+  return undefined;
+}
+
 /** The JSON body, kept as text until now so an anonymous bad body still got its 401: parsed, then checked. */
 function jsonBody(x: Exchange, route: OperationRoute): Answer | undefined {
   const { bodySchema } = route;
@@ -43,14 +55,9 @@ function jsonBody(x: Exchange, route: OperationRoute): Answer | undefined {
     const where = invalid.field ? `Field '${invalid.field}'` : 'The body';
     return x.problem('COMMON.VALIDATION.ERROR', `${where} ${invalid.message}.`, { field: invalid.field });
   }
-  // JSON numbers beyond the double range (1e999) parse to Infinity, which the schema's `number` accepts but JSON cannot carry back.
-  const nonFinite = Object.entries(body as Record<string, unknown>).find(
-    ([, v]) => typeof v === 'number' && !Number.isFinite(v),
-  );
-  if (nonFinite)
-    return x.problem('COMMON.VALIDATION.ERROR', `Field '${nonFinite[0]}' must be a finite number.`, {
-      field: nonFinite[0],
-    });
+  const nonFinite = nonFiniteField(body as Record<string, unknown>);
+  if (nonFinite !== undefined)
+    return x.problem('COMMON.VALIDATION.ERROR', `Field '${nonFinite}' must be a finite number.`, { field: nonFinite });
   x.body = body;
   x.req.parsedBody = body;
   return undefined;
