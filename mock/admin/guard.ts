@@ -4,8 +4,9 @@ import { ADMIN_KEY_CHALLENGE, ADMIN_KEY_HEADER } from '../../common/admin-key.js
 import { TEAM_KEY_CHALLENGE, TEAM_KEY_HEADER } from '../../common/team-key.js';
 import type { KeyThrottle } from '../auth/key-throttle.js';
 import { baseUrlOf, refOf } from '../http/request-ref.js';
+import { rateLimited } from '../http/rate-limited.js';
 import { send } from '../http/send.js';
-import { codedProblem, unauthorized, type ProblemAnswer, type RequestRef, withHeaders } from '../problems.js';
+import { codedProblem, unauthorized, type ProblemAnswer, type RequestRef } from '../problems.js';
 import type { TeamRegistry } from '../teams/registry.js';
 import { accessOf, OPERATOR, type AdminCaller, type RouteAccess } from './access.js';
 import { ADMIN_KEY_SCHEME, TEAM_KEY_SCHEME, withProblem, type ProblemDoc } from './doc-parts.js';
@@ -162,17 +163,9 @@ export function guardAdminRoutes(app: FastifyInstance, parts: AccessParts): void
   });
 }
 
-/** The 429 of a source over its refused keys (inferred: the code of a rate limit, Limits; whole seconds, at least 1). */
+/** The 429 of a source over its refused keys (inferred: the code of a rate limit, Limits). */
 function throttled(req: FastifyRequest, waitMs: number): ProblemAnswer {
-  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-  const answer = codedProblem(
-    baseUrlOf(req),
-    'COMMON.RATE_LIMIT.EXCEEDED',
-    `Too many refused keys from this address; retry after ${seconds} s.`,
-    refOf(req),
-    {},
-  );
-  return withHeaders(answer, { 'retry-after': String(seconds) });
+  return rateLimited(baseUrlOf(req), refOf(req), waitMs, 'Too many refused keys from this address');
 }
 
 /**
