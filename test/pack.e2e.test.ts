@@ -21,7 +21,7 @@ describe('the published package', () => {
 
   it('packs into a tarball that installs with an empty npm cache and no network, and whose opsapi bin and opsapi/testing run with Node alone', async () => {
     // The tarball carries the compiled JavaScript of dist/. `prepare` built it on `npm ci`; it is built again only when
-    // a source is newer (test/support/fresh-dist.ts), and `npm pack` skips its own build (~24 s of CPU) with
+    // a source is newer (test/support/fresh-dist.ts), and `npm pack` skips its own build (~6 s of CPU) with
     // --ignore-scripts.
     await ensureFreshDist(root);
     const packCache = mkdtempSync(join(work, 'pack-cache-'));

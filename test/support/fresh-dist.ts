@@ -33,7 +33,7 @@ function buildSources(root: string): string[] {
 }
 
 /**
- * The sources whose `dist/` file is missing or older than the source (tsc rewrites every output on each build, so a
+ * The sources whose `dist/` file is missing or older than the source (a build without its record writes every output, so a
  * fresh dist/ has each file newer than its source). Empty: dist/ is what a build would write now.
  */
 function staleSources(root: string): StaleSource[] {
