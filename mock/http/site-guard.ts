@@ -72,12 +72,26 @@ function decodedPath(url: string): string {
   }
 }
 
+/**
+ * Whether a request target may reach a path under `prefix`: it starts with it, it is not a path at all (the
+ * absolute form, `http://host/__mock/...`, RFC 9112 3.2.2, which the router matches by its path), or its path holds a
+ * percent-encoding (the router decodes one before it matches). Any other (every `/v1` request without one in its
+ * path) passes without building Fastify's `routeOptions`, an object made anew on every read of it.
+ */
+function mayRouteUnder(url: string, prefix: string): boolean {
+  if (url.startsWith(prefix) || !url.startsWith('/')) return true;
+  const percent = url.indexOf('%');
+  if (percent === -1) return false;
+  const query = url.indexOf('?');
+  return query === -1 || percent < query;
+}
+
 /** The guard as an `onRequest` hook: a refused request gets a 403 problem naming the flag that would allow it. */
 export function siteGuard(settings: SiteGuardSettings) {
   const { prefix } = settings;
   // A callback hook, not an async one: it runs for every request, `/v1` ones too, and a promise each is a cost of its own.
   return function siteGuardHook(req: FastifyRequest, reply: FastifyReply, done: () => void): void {
-    if (settings.loopbackHost) {
+    if (settings.loopbackHost && mayRouteUnder(req.url, prefix)) {
       // The route's own path when one matched (a percent-encoded spelling of a guarded path routes there too), else
       // the decoded path (a preflight, answered by the CORS plugin's catch-all route).
       const routed = req.routeOptions.url;
