@@ -74,20 +74,30 @@ export function lingerWhenBodyUnread(maxLingering: number) {
   const released = () => {
     lingering--;
   };
+  /** Closes the connection of an answer whose request still has body bytes due, lingering (within the bound). */
+  const closeUnread = (raw: FastifyRequest['raw'], reply: FastifyReply) => {
+    if (raw.complete !== false || !raw.socket || raw.socket.destroyed) return;
+    reply.header('connection', 'close');
+    if (lingering < maxLingering) {
+      lingering++;
+      linger(raw.socket, released);
+    }
+  };
   // A callback hook, not an async one: it runs for every answer, and a promise each is a cost of its own.
   return (req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
     const raw = req.raw;
-    // `complete` is false while body bytes are still due (light-my-request's requests of `inject` have no such field),
-    // and also, for a request without a body, while node:http's parser has not yet ended the message it just emitted:
-    // an answer found without waiting (mock/http/request-path.ts) is sent in that moment. Only a declared body can
-    // be left unread.
-    if (raw.complete === false && declaresBody(raw.headers) && raw.socket && !raw.socket.destroyed) {
-      reply.header('connection', 'close');
-      if (lingering < maxLingering) {
-        lingering++;
-        linger(raw.socket, released);
-      }
+    // `complete` is false while body bytes are still due (light-my-request's requests of `inject` have no such field).
+    // It is also false while node:http's parser is still inside the chunk that carried the request's head: an answer
+    // found without waiting (mock/http/request-path.ts, a hook's refusal) comes in that moment, before the parser has
+    // read the rest of the chunk (a bodiless request's end, or a small body all there). Only a declared body can be
+    // left unread, and whether it was is decided once the parser is done with the chunk: on the next turn of the loop.
+    if (raw.complete !== false || !declaresBody(raw.headers)) {
+      done(null, payload);
+      return;
     }
-    done(null, payload);
+    setImmediate(() => {
+      closeUnread(raw, reply);
+      done(null, payload);
+    });
   };
 }
