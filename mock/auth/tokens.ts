@@ -53,8 +53,8 @@ function stringArray(value: unknown): string[] | null {
   return value as string[];
 }
 
-/** What verifying a token concludes. */
-type Verdict = { ok: true; principal: Principal } | { ok: false; reason: string };
+/** What verifying credentials concludes: the principal they name, or why they do not (mock/http/credentials.ts too). */
+export type Verdict = { ok: true; principal: Principal } | { ok: false; reason: string };
 
 /** The refusal of a valid token whose team was revoked. */
 const TEAM_REVOKED: Verdict = { ok: false, reason: 'The access token was minted with a team key that was revoked.' };
@@ -207,12 +207,9 @@ export class TokenVerifier {
         via: 'jwt',
         ...(team === undefined ? {} : { team }),
       };
-      this.cache.set(token, {
-        valid: { ok: true, principal },
-        expMs: (payload.exp ?? 0) * 1000,
-        nbfMs: (payload.nbf ?? 0) * 1000,
-      });
-      return { ok: true, principal };
+      const valid: Verdict = { ok: true, principal };
+      this.cache.set(token, { valid, expMs: (payload.exp ?? 0) * 1000, nbfMs: (payload.nbf ?? 0) * 1000 });
+      return valid;
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) {
         // Remembered for the times past its expiry (and its leeway): a clock set back is asked again.

@@ -1,9 +1,9 @@
 import type { Principal } from '../auth/principal.js';
-import type { TokenVerifier } from '../auth/tokens.js';
+import type { TokenVerifier, Verdict } from '../auth/tokens.js';
 import type { Store } from '../store/store.js';
 
-/** Outcome of reading a request's credentials. */
-export type Authentication = { ok: true; principal: Principal } | { ok: false; reason: string };
+/** Outcome of reading a request's credentials: a token's verdict, or the same for an API key. */
+export type Authentication = Verdict;
 
 /**
  * Whether `X-Api-Key` merely repeats the bearer token of the same request. Inferred (Authentication, points 1-2):
