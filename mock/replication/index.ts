@@ -37,6 +37,7 @@ interface Replication {
 
 /** Timings (inferred): see ClaimSettings and ReplicaSettings. */
 const POLL_MS = 20;
+const IDLE_MS = 1_000;
 const LOCK_MS = 5_000;
 const LOCK_WAIT_MS = 6_000;
 /** The same trouble is told at most this often (a lost Redis would otherwise fill the log 50 times a second). */
@@ -167,7 +168,7 @@ export async function startReplication(
     link,
     keys,
     replica,
-    { pollMs: POLL_MS, leaseMs: options.deliveryTimeoutMs + 5_000, batch: 32 },
+    { pollMs: POLL_MS, idleMs: IDLE_MS, leaseMs: options.deliveryTimeoutMs + 5_000, batch: 32 },
     tell,
   );
   return {

@@ -70,8 +70,11 @@ export class Replica {
   /** The id of the Redis data this replica follows (see `recover`). */
   private instance = '';
   private recovering: Promise<void> | null = null;
-  /** Called after an append that scheduled attempts due now (the claim poller looks at once). */
-  onDueNow: () => void = () => undefined;
+  /**
+   * Called after an append that scheduled attempts, with the real time the earliest of them falls due: the claim
+   * poller looks then (at once when it is due now), instead of polling the shared schedule all the time.
+   */
+  onScheduled: (realDue: number) => void = () => undefined;
 
   constructor(
     private readonly link: RedisLink,
@@ -281,12 +284,11 @@ export class Replica {
     }
     const args: (string | number)[] = [token, org, changes.length, this.id, this.instance];
     for (const change of changes) args.push(encodeChange(change, this.id), apiKeyValueOf(change));
-    let dueNow = false;
-    const now = Date.now();
+    let earliestDue = Number.POSITIVE_INFINITY;
     for (const op of ops) {
       if (op.kind === 's') {
         args.push('s', op.id, JSON.stringify(op.job), Math.round(op.realDue));
-        if (op.realDue <= now) dueNow = true;
+        earliestDue = Math.min(earliestDue, op.realDue);
       } else args.push('c', op.id, '', 0);
     }
     const sent = this.link.run(
@@ -294,7 +296,7 @@ export class Replica {
       [k.meta(org), k.log(org), k.rate(org), k.globalEpoch, k.apiKeys, k.lock(org), k.jobs(org), k.due, k.instance],
       args,
     ) as Promise<[string, string, string[], string]>;
-    return this.appended(org, reset, sent, dueNow);
+    return this.appended(org, reset, sent, earliestDue);
   }
 
   /** What follows an append's answer: the copy's position moves on, or it reads again what came in between. */
@@ -302,7 +304,7 @@ export class Replica {
     org: string,
     reset: Promise<unknown> | null,
     sent: Promise<[string, string, string[], string]>,
-    dueNow: boolean,
+    earliestDue: number,
   ): Promise<void> {
     let reply: [string, string, string[], string];
     try {
@@ -313,7 +315,7 @@ export class Replica {
       this.forget(org);
       throw error;
     }
-    if (dueNow) this.onDueNow();
+    if (earliestDue !== Number.POSITIVE_INFINITY) this.onScheduled(earliestDue);
     if ((reply[0] as string) === 'lost') return this.lost();
     const [before, epoch, ids, beforeBy] = reply;
     const position = this.positionOf(org);

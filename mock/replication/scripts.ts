@@ -160,7 +160,9 @@ return redis.call('HINCRBY', meta, 'epoch', 1)
  * replica told of the jump claims what it made due.
  * KEYS due, leases, owners. ARGV now, lease ms, max, owner token prefix, key prefix, org ('' = any), offset ('' =
  * none), per tenant ('' = max), then pairs of (org, attempts this replica holds of it).
- * Returns a flat list: member (`org\nnotificationId`), job JSON, lease token, ...
+ * Returns { claimed, next }: claimed a flat list of member (`org\nnotificationId`), job JSON, lease token, ...; next
+ * the real time anything in the schedule is next due (a tenant's turn, or a lease that lapses), -1 when it is empty,
+ * so a replica sleeps until then instead of polling.
  */
 export const CLAIM = `
 local due, leases, owners = KEYS[1], KEYS[2], KEYS[3]
@@ -231,7 +233,12 @@ for _, o in ipairs(orgs) do
     reline(o, now + 1)
   end
 end
-return out
+local next = -1
+local turn = redis.call('ZRANGE', due, 0, 0, 'WITHSCORES')
+if #turn > 0 then next = tonumber(turn[2]) end
+local lapse = redis.call('ZRANGE', leases, 0, 0, 'WITHSCORES')
+if #lapse > 0 and (next < 0 or tonumber(lapse[2]) < next) then next = tonumber(lapse[2]) end
+return { out, next }
 `;
 
 /**

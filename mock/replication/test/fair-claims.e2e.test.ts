@@ -46,11 +46,11 @@ async function schedule(org: string, count: number, at: number, from = 0): Promi
 
 /** A claim of any tenant's attempts, at most `max`, `perTenant` each, with what this replica holds already. */
 async function claim(now: number, max: number, perTenant: number, held: (string | number)[] = []): Promise<string[]> {
-  const flat = (await link.run(
+  const [flat] = (await link.run(
     'opsapiClaim',
     [k.due, k.leases, `${k.leases}:owners`],
     [now, 60_000, max, 'r1', k.prefix, '', '', perTenant, ...held],
-  )) as string[];
+  )) as [string[], number];
   return flat.filter((_, i) => i % 3 === 0).map((member) => member.split('\n')[0] as string);
 }
 

@@ -46,10 +46,17 @@ const append = (org: string, token: string, changes: string[], ops: (string | nu
     [token, org, changes.length, 'r1', INSTANCE, ...changes.flatMap((c) => [c, '']), ...ops],
   ) as Promise<[string, string, string[], string]>;
 
-const claim = (now: number, leaseMs: number, org = '') =>
-  link.run('opsapiClaim', [k.due, k.leases, `${k.leases}:owners`], [now, leaseMs, 10, 'r1', k.prefix, org]) as Promise<
-    string[]
-  >;
+/** A claim's answer: the claimed (member, job, lease token, ...) and when the schedule is next due (-1: empty). */
+type ClaimReply = [string[], number];
+
+const claimUnder = (keys: typeof k, now: number, leaseMs: number, org = '', offset: number | '' = '') =>
+  link.run(
+    'opsapiClaim',
+    [keys.due, keys.leases, `${keys.leases}:owners`],
+    [now, leaseMs, 10, 'r1', keys.prefix, org, offset],
+  ) as Promise<ClaimReply>;
+
+const claim = async (now: number, leaseMs: number, org = '') => (await claimUnder(k, now, leaseMs, org))[0];
 
 describe.skipIf(!availability.run)('gate and append: one ordered log per tenant', () => {
   it('gives a fresh copy every entry, then only what came after its last one', async () => {
@@ -162,12 +169,45 @@ describe.skipIf(!availability.run)('the shared schedule: claims and leases', () 
     const now = Date.now();
     await append(org, '', [], ['s', 'ntf_1', job(now + 3_600_000), now + 3_600_000]);
     expect(await claim(now, 1000, org)).toEqual([]);
-    const jumped = (await link.run(
-      'opsapiClaim',
-      [k.due, k.leases, `${k.leases}:owners`],
-      [now, 1000, 10, 'r1', k.prefix, org, 3_600_000],
-    )) as string[];
+    const [jumped] = await claimUnder(k, now, 1000, org, 3_600_000);
     expect(jumped[0]).toBe(jobMember(org, 'ntf_1'));
+  });
+
+  it('answers when the schedule is next due: the earliest waiting attempt or lapsing lease, -1 when empty', async () => {
+    // Keys of this test's own: the other tests' tenants wait in the shared line of `k`.
+    const own = replicationKeys('next:');
+    await link.client.set(own.instance, INSTANCE);
+    const org = freshOrg();
+    const now = Date.now();
+    expect(await claimUnder(own, now, 1000)).toEqual([[], -1]);
+    const appendUnder = (ops: (string | number)[]) =>
+      link.run(
+        'opsapiAppend',
+        [
+          own.meta(org),
+          own.log(org),
+          own.rate(org),
+          own.globalEpoch,
+          own.apiKeys,
+          own.lock(org),
+          own.jobs(org),
+          own.due,
+          own.instance,
+        ],
+        ['', org, 0, 'r1', INSTANCE, ...ops],
+      );
+    await appendUnder(['s', 'ntf_1', job(now + 60_000), now + 60_000, 's', 'ntf_2', job(now), now]);
+    // ntf_2 is claimed (leased until now + 5000); ntf_1 waits until now + 60000: the lease lapses first.
+    const [claimed, next] = await claimUnder(own, now, 5000);
+    expect(claimed[0]).toBe(jobMember(org, 'ntf_2'));
+    expect(next).toBe(now + 5000);
+    const complete = link.run(
+      'opsapiComplete',
+      [own.leases, `${own.leases}:owners`, own.jobs(org), own.due],
+      [claimed[0] as string, claimed[2] as string, 'ntf_2'],
+    );
+    expect(await complete).toBe(1);
+    expect(await claimUnder(own, now, 5000)).toEqual([[], now + 60_000]);
   });
 
   it('drops a cancelled attempt', async () => {
