@@ -10,11 +10,13 @@ import { spawnBenchScript, startOurs } from '../targets/index.js';
 import type { ScenarioDef } from './types.js';
 import { Receiver } from './webhooks.js';
 import { mintToken, adminClaims, DEFAULT_JWT_SECRET } from '../../index.js';
+import { formatDuration } from '../../common/duration.js';
+import { SHARED_HOST_DELIVERY_RATE } from '../../common/shared-host-delivery-rate.js';
 
 /** The rate limit both tenants run under: the mock's default, written out so the attacker's pace matches it. */
 const RATE_PER_S = 300;
-/** `--delivery-rate-per-tenant` of a mock on a host others reach when not given (mock/options/delivery-shares.ts). */
-const SHARED_HOST_DELIVERY_RATE = '200/1s';
+/** `--delivery-rate-per-tenant` of a mock on a host others reach when not given (common/shared-host-delivery-rate.ts). */
+const SHARED_HOST_PACE = `${SHARED_HOST_DELIVERY_RATE.limit}/${formatDuration(SHARED_HOST_DELIVERY_RATE.windowMs)}`;
 
 /** Stock updates emit this event (mock/handlers/items.ts), fanned out to every subscription of the attacker. */
 const STOCK_EVENT = 'Warehouse.Stock.Updated';
@@ -114,7 +116,7 @@ export const noisyNeighbourScenario: ScenarioDef = {
     // The mock listens on loopback (the load generators are on this machine) but paces deliveries as on a host others
     // reach, where a shared sandbox runs (mock/options/delivery-shares.ts).
     const ours = await startOurs({
-      flags: ['--rate-limit', `${RATE_PER_S}/1s`, '--delivery-rate-per-tenant', SHARED_HOST_DELIVERY_RATE],
+      flags: ['--rate-limit', `${RATE_PER_S}/1s`, '--delivery-rate-per-tenant', SHARED_HOST_PACE],
       profileDir: ctx.profileDir,
     });
     const healthy = new Receiver();

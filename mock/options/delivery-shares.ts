@@ -1,3 +1,4 @@
+import { SHARED_HOST_DELIVERY_RATE } from '../../common/shared-host-delivery-rate.js';
 import type { Rate } from '../rate-limit.js';
 import { formatRate, parseRateOption } from './grammars.js';
 import { duration, integer, option, parsed } from './kinds.js';
@@ -12,7 +13,7 @@ import { duration, integer, option, parsed } from './kinds.js';
  * 100 subscriptions still starts at once (the bucket holds 200). On loopback (one developer's mock, the bench's
  * single-tenant delivery goal) no pace.
  */
-const SHARED_DELIVERY_RATE: Rate = { limit: 200, windowMs: 1000 };
+const SHARED_DELIVERY_RATE: Rate = SHARED_HOST_DELIVERY_RATE;
 
 /** `--delivery-rate-per-tenant`'s value: a rate, `off`, or null (`auto`, also when not given: by host, `deliveryRateFor`). */
 type DeliveryRateOption = Rate | 'off' | null;
