@@ -93,8 +93,15 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
   const verifier = new TokenVerifier(options.jwtSecret, undefined, (id) => teams.exists(id));
   // `--redis`: this process is one replica of a mock whose state lives in Redis (mock/replication/), wired only then.
   // Loaded only then: the Redis client costs ~50 ms and ~25 MB at start-up (measured), which a mock without it never pays.
+  const deliveryPace = deliveryRateFor(options.deliveryRatePerTenant, isLoopbackHost(options.host));
   const replication = options.redis
-    ? await (await import('./replication/index.js')).startReplication(options, options.redis, store, verifier, warn)
+    ? await (await import('./replication/index.js')).startReplication(
+        { ...options, deliveryPace },
+        options.redis,
+        store,
+        verifier,
+        warn,
+      )
     : null;
   // Teams are shared through Redis too, on connections of their own.
   const sharedTeams = options.redis
@@ -119,7 +126,7 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
       maxPendingPerTenant: options.maxPendingNotifications,
       maxAttemptsPerNotification: options.maxAttemptsPerNotification,
       unreachablePauseMs: options.unreachablePauseMs,
-      perTenantRate: deliveryRateFor(options.deliveryRatePerTenant, isLoopbackHost(options.host)),
+      perTenantRate: deliveryPace,
     },
     {
       clock,

@@ -1,3 +1,4 @@
+import type { Rate } from '../rate-limit.js';
 import type { WebhookEngine } from '../webhooks/engine.js';
 import type { Job } from '../webhooks/runtime.js';
 import { parseJobMember, type ReplicationKeys } from './keys.js';
@@ -33,6 +34,11 @@ interface ClaimSettings {
   readonly leaseMs: number;
   /** Most attempts claimed per look (fewer when this replica's delivery slots are nearly all taken). */
   readonly batch: number;
+  /**
+   * The pace of a tenant's attempts (`--delivery-rate-per-tenant`), or null: counted over all replicas, in Redis
+   * (./scripts.ts CLAIM), where each replica's own slots would let a tenant make it once per replica.
+   */
+  readonly pace: Rate | null;
 }
 
 /** What the claim asks of this replica's delivery slots (the engine's `deliveryLoad`). */
@@ -240,6 +246,8 @@ export class ClaimPoller {
         org,
         offset === undefined ? '' : Math.round(offset),
         load ? load.bounds.perTenant : '',
+        this.settings.pace?.limit ?? '',
+        this.settings.pace?.windowMs ?? '',
         ...held,
       ],
     )) as [string[], number];

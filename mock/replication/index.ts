@@ -74,6 +74,8 @@ interface ReplicaOptions {
   readonly adminKey: string | null;
   /** `--webhook-key`, when given. */
   readonly webhookKey?: string | null;
+  /** The pace of each tenant's delivery attempts over all replicas (`--delivery-rate-per-tenant`, by host), or null. */
+  readonly deliveryPace?: Rate | null;
 }
 
 /**
@@ -168,7 +170,13 @@ export async function startReplication(
     link,
     keys,
     replica,
-    { pollMs: POLL_MS, idleMs: IDLE_MS, leaseMs: options.deliveryTimeoutMs + 5_000, batch: 32 },
+    {
+      pollMs: POLL_MS,
+      idleMs: IDLE_MS,
+      leaseMs: options.deliveryTimeoutMs + 5_000,
+      batch: 32,
+      pace: options.deliveryPace ?? null,
+    },
     tell,
   );
   return {

@@ -157,9 +157,13 @@ return redis.call('HINCRBY', meta, 'epoch', 1)
  * Attempts whose lease lapsed (a replica died making them) are due again first, and their tenant's turn is now. With
  * an org, only that tenant's attempts; with an org and a clock offset (ms), its waiting attempts are first moved to
  * the real time they are due after its clock jumped (tenant due time minus the offset), in the same step, so the
- * replica told of the jump claims what it made due.
+ * replica told of the jump claims what it made due. With a pace (limit per window ms: `--delivery-rate-per-tenant`),
+ * a tenant's claims over all replicas take tokens of one bucket of its own (`t:{org}:pace`, as ../rate-limit.ts keeps
+ * one per process: `limit` tokens, refilled at `limit` per window, forgotten once full again); a tenant whose bucket
+ * is empty gets nothing, and its turn moves to when the next token comes.
  * KEYS due, leases, owners. ARGV now, lease ms, max, owner token prefix, key prefix, org ('' = any), offset ('' =
- * none), per tenant ('' = max), then pairs of (org, attempts this replica holds of it).
+ * none), per tenant ('' = max), pace limit and pace window ms ('' = no pace), then pairs of (org, attempts this
+ * replica holds of it).
  * Returns { claimed, next }: claimed a flat list of member (`org\nnotificationId`), job JSON, lease token, ...; next
  * the real time anything in the schedule is next due (a tenant's turn, or a lease that lapses), -1 when it is empty,
  * so a replica sleeps until then instead of polling.
@@ -168,14 +172,16 @@ export const CLAIM = `
 local due, leases, owners = KEYS[1], KEYS[2], KEYS[3]
 local now, leaseMs, max, token, prefix, org = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4], ARGV[5], ARGV[6]
 local perTenant = tonumber(ARGV[8] or '') or max
+local paceLimit, paceWindow = tonumber(ARGV[9] or ''), tonumber(ARGV[10] or '')
 local held = {}
 local heldOrgs = 0
-for i = 9, #ARGV, 2 do
+for i = 11, #ARGV, 2 do
   held[ARGV[i]] = tonumber(ARGV[i + 1])
   heldOrgs = heldOrgs + 1
 end
 local function jobsOf(o) return prefix .. 't:{' .. o .. '}:jobs' end
 local function metaOf(o) return prefix .. 't:{' .. o .. '}:meta' end
+local function paceOf(o) return prefix .. 't:{' .. o .. '}:pace' end
 -- A tenant's place in line after its due set changed: its earliest attempt, but not before the time given; gone when empty.
 local function reline(o, after)
   local first = redis.call('ZRANGE', jobsOf(o) .. ':due', 0, 0, 'WITHSCORES')
@@ -212,7 +218,16 @@ local n = redis.call('INCR', owners .. ':seq')
 for _, o in ipairs(orgs) do
   if taken >= max then break end
   local quota = math.min(perTenant - (held[o] or 0), max - taken)
+  local tokens = 0
+  if paceLimit and quota > 0 then
+    local bucket = redis.call('HMGET', paceOf(o), 'tokens', 'at')
+    local since = math.max(0, now - (tonumber(bucket[2]) or now))
+    tokens = math.min(paceLimit, (tonumber(bucket[1]) or paceLimit) + since * paceLimit / paceWindow)
+    quota = math.min(quota, math.floor(tokens))
+    if quota <= 0 then reline(o, now + math.ceil((1 - tokens) * paceWindow / paceLimit)) end
+  end
   if quota > 0 then
+    local got = 0
     local jobs = jobsOf(o)
     local tenantDue = jobs .. ':due'
     for _, id in ipairs(redis.call('ZRANGEBYSCORE', tenantDue, '-inf', now, 'LIMIT', 0, quota)) do
@@ -220,6 +235,7 @@ for _, o in ipairs(orgs) do
       local job = redis.call('HGET', jobs, id)
       if job then
         taken = taken + 1
+        got = got + 1
         local m = o .. '\\n' .. id
         local t = token .. ':' .. n .. ':' .. taken
         redis.call('ZADD', leases, now + leaseMs, m)
@@ -229,8 +245,15 @@ for _, o in ipairs(orgs) do
         out[#out + 1] = t
       end
     end
+    local turn = now + 1
+    if paceLimit then
+      tokens = tokens - got
+      redis.call('HSET', paceOf(o), 'tokens', tostring(tokens), 'at', tostring(now))
+      redis.call('PEXPIRE', paceOf(o), paceWindow)
+      if tokens < 1 then turn = now + math.ceil((1 - tokens) * paceWindow / paceLimit) end
+    end
     redis.call('HSET', metaOf(o), 'served', now + 1)
-    reline(o, now + 1)
+    reline(o, turn)
   end
 end
 local next = -1

@@ -49,7 +49,7 @@ async function claim(now: number, max: number, perTenant: number, held: (string 
   const [flat] = (await link.run(
     'opsapiClaim',
     [k.due, k.leases, `${k.leases}:owners`],
-    [now, 60_000, max, 'r1', k.prefix, '', '', perTenant, ...held],
+    [now, 60_000, max, 'r1', k.prefix, '', '', perTenant, '', '', ...held],
   )) as [string[], number];
   return flat.filter((_, i) => i % 3 === 0).map((member) => member.split('\n')[0] as string);
 }

@@ -173,6 +173,46 @@ describe.skipIf(!availability.run)('the shared schedule: claims and leases', () 
     expect(jumped[0]).toBe(jobMember(org, 'ntf_1'));
   });
 
+  it("paces a tenant's claims over every claimer: one bucket of `limit` per window, its turn moved to the next token", async () => {
+    const own = replicationKeys('pace:');
+    await link.client.set(own.instance, INSTANCE);
+    const org = freshOrg();
+    const now = Date.now();
+    const ops: (string | number)[] = [];
+    for (let i = 0; i < 10; i++) ops.push('s', `ntf_${i}`, job(now), now);
+    await link.run(
+      'opsapiAppend',
+      [
+        own.meta(org),
+        own.log(org),
+        own.rate(org),
+        own.globalEpoch,
+        own.apiKeys,
+        own.lock(org),
+        own.jobs(org),
+        own.due,
+        own.instance,
+      ],
+      ['', org, 0, 'r1', INSTANCE, ...ops],
+    );
+    // 3 per second: two claimers at the same moment get 3 in all, as one would.
+    const paced = (at: number, owner: string) =>
+      link.run(
+        'opsapiClaim',
+        [own.due, own.leases, `${own.leases}:owners`],
+        [at, 60_000, 10, owner, own.prefix, '', '', '', 3, 1000],
+      ) as Promise<ClaimReply>;
+    const [first] = await paced(now, 'r1');
+    const [second, next] = await paced(now, 'r2');
+    expect(first.length / 3).toBe(3);
+    expect(second).toEqual([]);
+    // The tenant's next token comes a third of a second later: that is when the schedule is next due for it.
+    expect(next).toBe(now + 334);
+    expect((await paced(now + 334, 'r2'))[0].length / 3).toBe(1);
+    // A whole window later the bucket is full again: 3 more, never more than the limit at once.
+    expect((await paced(now + 5000, 'r1'))[0].length / 3).toBe(3);
+  });
+
   it('answers when the schedule is next due: the earliest waiting attempt or lapsing lease, -1 when empty', async () => {
     // Keys of this test's own: the other tests' tenants wait in the shared line of `k`.
     const own = replicationKeys('next:');
