@@ -39,12 +39,26 @@ const gate = (org: string, epoch: string, last: string, token = '', limit = 0, w
     [epoch, last, token, 5000, limit, windowMs, INSTANCE],
   ) as Promise<GateReply>;
 
-const append = (org: string, token: string, changes: string[], ops: (string | number)[] = []) =>
+/** An append as replica r1 makes it, under the keys given (`k`, or a test's own: a line of its own in `due`). */
+const appendUnder = (keys: typeof k, org: string, token: string, changes: string[], ops: (string | number)[] = []) =>
   link.run(
     'opsapiAppend',
-    [k.meta(org), k.log(org), k.rate(org), k.globalEpoch, k.apiKeys, k.lock(org), k.jobs(org), k.due, k.instance],
+    [
+      keys.meta(org),
+      keys.log(org),
+      keys.rate(org),
+      keys.globalEpoch,
+      keys.apiKeys,
+      keys.lock(org),
+      keys.jobs(org),
+      keys.due,
+      keys.instance,
+    ],
     [token, org, changes.length, 'r1', INSTANCE, ...changes.flatMap((c) => [c, '']), ...ops],
   ) as Promise<[string, string, string[], string]>;
+
+const append = (org: string, token: string, changes: string[], ops: (string | number)[] = []) =>
+  appendUnder(k, org, token, changes, ops);
 
 /** A claim's answer: the claimed (member, job, lease token, ...) and when the schedule is next due (-1: empty). */
 type ClaimReply = [string[], number];
@@ -180,21 +194,7 @@ describe.skipIf(!availability.run)('the shared schedule: claims and leases', () 
     const now = Date.now();
     const ops: (string | number)[] = [];
     for (let i = 0; i < 10; i++) ops.push('s', `ntf_${i}`, job(now), now);
-    await link.run(
-      'opsapiAppend',
-      [
-        own.meta(org),
-        own.log(org),
-        own.rate(org),
-        own.globalEpoch,
-        own.apiKeys,
-        own.lock(org),
-        own.jobs(org),
-        own.due,
-        own.instance,
-      ],
-      ['', org, 0, 'r1', INSTANCE, ...ops],
-    );
+    await appendUnder(own, org, '', [], ops);
     // 3 per second: two claimers at the same moment get 3 in all, as one would.
     const paced = (at: number, owner: string) =>
       link.run(
@@ -220,23 +220,7 @@ describe.skipIf(!availability.run)('the shared schedule: claims and leases', () 
     const org = freshOrg();
     const now = Date.now();
     expect(await claimUnder(own, now, 1000)).toEqual([[], -1]);
-    const appendUnder = (ops: (string | number)[]) =>
-      link.run(
-        'opsapiAppend',
-        [
-          own.meta(org),
-          own.log(org),
-          own.rate(org),
-          own.globalEpoch,
-          own.apiKeys,
-          own.lock(org),
-          own.jobs(org),
-          own.due,
-          own.instance,
-        ],
-        ['', org, 0, 'r1', INSTANCE, ...ops],
-      );
-    await appendUnder(['s', 'ntf_1', job(now + 60_000), now + 60_000, 's', 'ntf_2', job(now), now]);
+    await appendUnder(own, org, '', [], ['s', 'ntf_1', job(now + 60_000), now + 60_000, 's', 'ntf_2', job(now), now]);
     // ntf_2 is claimed (leased until now + 5000); ntf_1 waits until now + 60000: the lease lapses first.
     const [claimed, next] = await claimUnder(own, now, 5000);
     expect(claimed[0]).toBe(jobMember(org, 'ntf_2'));
