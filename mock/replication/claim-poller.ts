@@ -104,8 +104,12 @@ export class ClaimPoller {
     while (this.working.size > 0) await Promise.allSettled([...this.working]);
   }
 
-  /** Looks at `at` (real ms; at once when it has passed), unless a look is already set for no later. */
-  private lookAt(at: number): void {
+  /**
+   * Looks at `at` (real ms; at once when it has passed, and within `idleMs` when it is later), unless a look is already
+   * set for no later.
+   */
+  private lookAt(when: number): void {
+    const at = Math.min(when, Date.now() + this.settings.idleMs);
     if (!this.running || at >= this.timerAt) return;
     if (this.timer) clearTimeout(this.timer);
     this.timerAt = at;
@@ -123,11 +127,7 @@ export class ClaimPoller {
   /** The next look after one that found `next` (the schedule's next due time, -1 when empty): soon, never busily. */
   private lookAfter(next: number): void {
     const now = Date.now();
-    this.lookAt(
-      next < 0
-        ? now + this.settings.idleMs
-        : Math.min(Math.max(next, now + this.settings.pollMs), now + this.settings.idleMs),
-    );
+    this.lookAt(next < 0 ? now + this.settings.idleMs : Math.max(next, now + this.settings.pollMs));
   }
 
   /**
