@@ -75,7 +75,7 @@ interface ReplicaOptions {
   /** `--webhook-key`, when given. */
   readonly webhookKey?: string | null;
   /** The pace of each tenant's delivery attempts over all replicas (`--delivery-rate-per-tenant`, by host), or null. */
-  readonly deliveryPace?: Rate | null;
+  readonly deliveryPace: Rate | null;
 }
 
 /**
@@ -175,7 +175,7 @@ export async function startReplication(
       idleMs: IDLE_MS,
       leaseMs: options.deliveryTimeoutMs + 5_000,
       batch: 32,
-      pace: options.deliveryPace ?? null,
+      pace: options.deliveryPace,
     },
     tell,
   );

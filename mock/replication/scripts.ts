@@ -182,6 +182,8 @@ end
 local function jobsOf(o) return prefix .. 't:{' .. o .. '}:jobs' end
 local function metaOf(o) return prefix .. 't:{' .. o .. '}:meta' end
 local function paceOf(o) return prefix .. 't:{' .. o .. '}:pace' end
+-- When a tenant's pace bucket holding \`tokens\` (fewer than one) has its next whole token.
+local function nextToken(tokens) return now + math.ceil((1 - tokens) * paceWindow / paceLimit) end
 -- A tenant's place in line after its due set changed: its earliest attempt, but not before the time given; gone when empty.
 local function reline(o, after)
   local first = redis.call('ZRANGE', jobsOf(o) .. ':due', 0, 0, 'WITHSCORES')
@@ -224,7 +226,7 @@ for _, o in ipairs(orgs) do
     local since = math.max(0, now - (tonumber(bucket[2]) or now))
     tokens = math.min(paceLimit, (tonumber(bucket[1]) or paceLimit) + since * paceLimit / paceWindow)
     quota = math.min(quota, math.floor(tokens))
-    if quota <= 0 then reline(o, now + math.ceil((1 - tokens) * paceWindow / paceLimit)) end
+    if quota <= 0 then reline(o, nextToken(tokens)) end
   end
   if quota > 0 then
     local got = 0
@@ -250,7 +252,7 @@ for _, o in ipairs(orgs) do
       tokens = tokens - got
       redis.call('HSET', paceOf(o), 'tokens', tostring(tokens), 'at', tostring(now))
       redis.call('PEXPIRE', paceOf(o), paceWindow)
-      if tokens < 1 then turn = now + math.ceil((1 - tokens) * paceWindow / paceLimit) end
+      if tokens < 1 then turn = nextToken(tokens) end
     end
     redis.call('HSET', metaOf(o), 'served', now + 1)
     reline(o, turn)
