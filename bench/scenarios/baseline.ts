@@ -1,3 +1,4 @@
+import { buildRevision } from '../build-revision.js';
 import { call } from '../http.js';
 import { adminToken, listPlan, stockPlan } from '../requests.js';
 import { median, round } from '../stats.js';
@@ -126,7 +127,7 @@ export const baselineScenario: ScenarioDef = {
           'webhooks.baselinePerSec': webhooks.baseline,
           'webhooks.change': webhooks.change,
         },
-        details: { baselineCli: ctx.baselineCli, list, stock: stockResults },
+        details: { baselineRevision: buildRevision(ctx.baselineCli), list, stock: stockResults },
         notes: [
           'Goal: no change below -10% (a change is the median over rounds of ours over the baseline in the same round, minus 1; for list and stock that is the change of the ratio to bare node:http, measured in the same interleaved rounds).',
           'The webhook figure has no bare counterpart: ours and the baseline deliver to the same receiver, round by round in turn.',
