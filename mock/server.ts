@@ -33,6 +33,7 @@ import { TenantQuotas } from './teams/tenant-quotas.js';
 import { deliveryRateFor } from './options/delivery-shares.js';
 import { checkAdminKey, isLoopbackHost, SharedModeError, sharedModeRefusal } from './shared-mode.js';
 import { resolveWebhookKey } from './webhook-key.js';
+import { observeCollections } from './loop-figures.js';
 
 /** Where a running mock reports trouble it survives (Redis outages of a replica). */
 const warn = (message: string) => process.stderr.write(`opsapi mock: ${message}\n`);
@@ -71,6 +72,8 @@ export async function buildMock(overrides: Partial<MockOptions> = {}, clock: Clo
       '--state and --redis cannot be used together: with --redis the state lives in Redis (run Redis with persistence on, e.g. appendonly yes)',
     );
   const { document, validator } = sharedContract();
+  // The collector's pauses, for `GET /__mock/stats` (`loop`): counted from the first mock of the process on.
+  observeCollections();
   // Decisions observed at a real deployment (`--decisions`) decorate the faithful parts here, and only when given.
   const decided = given.decisions ? decisionsOf(given.decisions) : null;
   const decisions = decided ? adoptDecisions(decided, clock) : null;

@@ -3,7 +3,7 @@ import type { Child } from '../children.js';
 import type { AttackerOrders, AttackerReport } from '../clients/noisy-attacker.js';
 import { call, expectStatus } from '../http.js';
 import { runPacedLoad } from '../load.js';
-import { mockFigures } from '../mock-stats.js';
+import { loopInterval, mockFigures } from '../mock-stats.js';
 import { adminToken, listPlan } from '../requests.js';
 import { round, summarise } from '../stats.js';
 import { spawnBenchScript, startOurs } from '../targets/index.js';
@@ -139,9 +139,11 @@ export const noisyNeighbourScenario: ScenarioDef = {
 
       // A warm-up (not measured): the first answers of a fresh process run cold code.
       await victimPhase(ours.url, victim, inbox, Math.min(2, n.quietS / 2));
-      const heapQuiet = (await mockFigures(ours.url))?.heapUsedMb ?? null;
+      const beforeQuiet = await mockFigures(ours.url);
+      const heapQuiet = beforeQuiet?.heapUsedMb ?? null;
       ctx.log(`    quiet: ${n.quietS} s of the victim alone`);
       const quiet = await victimPhase(ours.url, victim, inbox, n.quietS);
+      const quietLoop = loopInterval(beforeQuiet?.loop, (await mockFigures(ours.url))?.loop);
 
       // The data manifest names a SKU and one of its locations (GET /__mock/fixtures), as the stock scenario reads it.
       const { sku } = (await expectStatus(200, 'GET', `${ours.url}/__mock/fixtures`, { token: attacker })).json<{
@@ -171,7 +173,9 @@ export const noisyNeighbourScenario: ScenarioDef = {
       );
       const result = attackerProcess.waitFor(/^result (.*)$/m, (n.loadS + 60) * 1000);
       const peak = heapPeak(ours.url, result);
+      const beforeNoisy = await mockFigures(ours.url);
       const noisy = await victimPhase(ours.url, victim, inbox, n.loadS);
+      const noisyLoop = loopInterval(beforeNoisy?.loop, (await mockFigures(ours.url))?.loop);
       const report = JSON.parse((await result)[1] ?? '{}') as AttackerReport;
       const heapPeakMb = await peak;
       const heapAfter = (await mockFigures(ours.url))?.heapUsedMb ?? null;
@@ -194,6 +198,14 @@ export const noisyNeighbourScenario: ScenarioDef = {
         heapAfterMb: round(heapAfter, 1),
         heapGrowthMb: heapPeakMb !== null && heapQuiet !== null ? round(heapPeakMb - heapQuiet, 1) : null,
         silentConnectionsAtEnd: report.silentConnectionsAtEnd,
+        // Why the victim's tail moves: how busy the mock's one loop was, and how long its scavenges paused it.
+        'mock.quietLoopBusy': round(quietLoop?.busyShare, 3),
+        'mock.noisyLoopBusy': round(noisyLoop?.busyShare, 3),
+        'mock.quietScavengesPerS': round(quietLoop?.scavengesPerS, 2),
+        'mock.noisyScavengesPerS': round(noisyLoop?.scavengesPerS, 2),
+        'mock.quietScavengeMeanMs': round(quietLoop?.scavengeMeanMs, 3),
+        'mock.noisyScavengeMeanMs': round(noisyLoop?.scavengeMeanMs, 3),
+        'mock.noisyMajorPauseMs': round(noisyLoop?.majorPauseMs, 1),
       };
       let sent = 0;
       for (const [kind, load] of Object.entries(report.runs)) {
@@ -204,7 +216,7 @@ export const noisyNeighbourScenario: ScenarioDef = {
       // What it sent of what its rate limit let it send over the attack: the attack at full strength reads 1.
       metrics['attacker.rateShare'] = round(sent / (RATE_PER_S * n.loadS), 3);
       ctx.log(
-        `    victim list p99 ${metrics['victim.quietListP99Ms']} → ${metrics['victim.noisyListP99Ms']} ms (${metrics['victim.listP99Ratio']}x); delivery p50 ${metrics['victim.quietDeliveryP50Ms']} → ${metrics['victim.noisyDeliveryP50Ms']} ms (${metrics['victim.deliveryP50Ratio']}x); heap ${metrics.heapQuietMb} → peak ${metrics.heapPeakMb} MB`,
+        `    victim list p99 ${metrics['victim.quietListP99Ms']} → ${metrics['victim.noisyListP99Ms']} ms (${metrics['victim.listP99Ratio']}x); delivery p50 ${metrics['victim.quietDeliveryP50Ms']} → ${metrics['victim.noisyDeliveryP50Ms']} ms (${metrics['victim.deliveryP50Ratio']}x); heap ${metrics.heapQuietMb} → peak ${metrics.heapPeakMb} MB; loop busy ${metrics['mock.quietLoopBusy']} → ${metrics['mock.noisyLoopBusy']}, scavenges ${metrics['mock.quietScavengesPerS']}/s of ${metrics['mock.quietScavengeMeanMs']} ms → ${metrics['mock.noisyScavengesPerS']}/s of ${metrics['mock.noisyScavengeMeanMs']} ms`,
       );
       return {
         metrics,

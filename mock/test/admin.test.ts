@@ -42,6 +42,30 @@ describe('the admin API', () => {
     });
   });
 
+  describe('GET /__mock/stats loop', () => {
+    it("counts the event loop's busy time and the collector's pauses, growing between two reads", async () => {
+      const before = (await h.call('GET', '/__mock/stats', { token: null })).body.loop;
+      // Young-generation garbage for several scavenges (~100 MB in small batches, each kept a while and dropped), while
+      // the loop is busy; the observer is told a turn later.
+      let kept = 0;
+      for (let batch = 0; batch < 100; batch++) {
+        const objects = Array.from({ length: 20_000 }, (_, i) => ({ i, text: `x${i}` }));
+        kept += objects.length;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const after = (await h.call('GET', '/__mock/stats', { token: null })).body.loop;
+      expect(kept).toBe(2_000_000);
+      expect(after.busyMs).toBeGreaterThan(before.busyMs);
+      expect(after.idleMs).toBeGreaterThanOrEqual(before.idleMs);
+      expect(after.gc.minor.count).toBeGreaterThan(before.gc.minor.count);
+      expect(after.gc.minor.pauseMs).toBeGreaterThan(before.gc.minor.pauseMs);
+      expect(after.gc.minor.longestMs).toBeGreaterThan(0);
+      expect(after.gc.minor.longestMs).toBeLessThanOrEqual(after.gc.minor.pauseMs);
+      for (const kind of ['major', 'other'])
+        expect(Object.keys(after.gc[kind]).sort()).toEqual(['count', 'longestMs', 'pauseMs']);
+    });
+  });
+
   describe('POST /__mock/tokens', () => {
     it('mints a token (201) that works for the org, with the permissions asked', async () => {
       const org = freshOrg('minted');

@@ -173,7 +173,14 @@ export const MOCK_LAYERS = [
   },
   {
     name: 'behaviour',
-    holds: ['mock/handlers/', 'mock/coverage/', 'mock/persistence/', 'mock/stats.ts', 'mock/client-checks/'],
+    holds: [
+      'mock/handlers/',
+      'mock/coverage/',
+      'mock/persistence/',
+      'mock/stats.ts',
+      'mock/loop-figures.ts',
+      'mock/client-checks/',
+    ],
   },
   { name: 'shell', holds: ['mock/http/'] },
   { name: 'admin', holds: ['mock/admin/'] },

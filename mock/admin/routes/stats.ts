@@ -1,6 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { ok } from '../../handlers/context.js';
 import { send } from '../../http/send.js';
+import { loopFigures } from '../../loop-figures.js';
 import { mockStats } from '../../stats.js';
 import type { AdminContext, AdminInstance } from '../context.js';
 import { INVALID_REQUEST, jsonAnswer, NO_CREDENTIALS, problemAnswers, TAG } from '../doc-parts.js';
@@ -35,6 +36,18 @@ function budgetFigures(
       entries: count(says.entries),
       evictions: count(says.evictions),
       refused: count(says.refused),
+    },
+    { description },
+  );
+}
+
+/** The pauses of one kind of collection (`PauseFigures` of mock/loop-figures.ts). */
+function pauseFigures(description: string) {
+  return Type.Object(
+    {
+      count: Type.Integer({ minimum: 0, description: 'collections of this kind' }),
+      pauseMs: Type.Number({ minimum: 0, description: 'their pauses added up, milliseconds' }),
+      longestMs: Type.Number({ minimum: 0, description: 'the longest of them, milliseconds' }),
     },
     { description },
   );
@@ -131,6 +144,31 @@ const Stats = Type.Object(
       { rss: Type.Integer(), heapUsed: Type.Integer(), heapTotal: Type.Integer(), external: Type.Integer() },
       { description: 'bytes' },
     ),
+    loop: Type.Object(
+      {
+        busyMs: Type.Integer({
+          minimum: 0,
+          description:
+            "milliseconds the process's event loop ran callbacks since it started (every tenant's answers wait for them)",
+        }),
+        idleMs: Type.Integer({ minimum: 0, description: 'milliseconds it waited for work' }),
+        gc: Type.Object(
+          {
+            minor: pauseFigures('scavenges: collections of the young generation'),
+            major: pauseFigures('mark-compact collections of the whole heap'),
+            other: pauseFigures('incremental marking steps and weak callbacks'),
+          },
+          {
+            description:
+              "the collector's pauses since the mock began observing them, during which no tenant is answered",
+          },
+        ),
+      },
+      {
+        description:
+          'Counters of the event loop since the start: take the difference of two reads for an interval (the share of it the loop was busy; the mean pause of its scavenges)',
+      },
+    ),
     gcForced: Type.Boolean({
       description: 'whether `?gc=1` ran a full collection first (only under `node --expose-gc`)',
     }),
@@ -152,7 +190,7 @@ export function registerStats(admin: AdminInstance, { services }: AdminContext):
         tags: [TAG.mock],
         summary: 'Figures of the mock process',
         description:
-          'Tenants in memory, stored notifications, pending deliveries, memory. `?gc=1` runs a full collection first when the mock runs under `node --expose-gc`, so `heapUsed` is the live heap.',
+          'Tenants in memory, stored notifications, pending deliveries, memory, and how the event loop fared (busy and idle time, collection pauses). `?gc=1` runs a full collection first when the mock runs under `node --expose-gc`, so `heapUsed` is the live heap.',
         security: NO_CREDENTIALS,
         querystring: StatsQuery.schema,
         response: { 200: jsonAnswer('The figures.', Stats), ...problemAnswers(INVALID_REQUEST) },
@@ -185,6 +223,7 @@ export function registerStats(admin: AdminInstance, { services }: AdminContext):
             heapTotal: memory.heapTotal,
             external: memory.external,
           },
+          loop: loopFigures(),
           gcForced: Boolean(wantGc && gc),
         }),
       );
