@@ -1,14 +1,17 @@
 import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 
 /**
  * What the shell reads of the connection options (mock/options.ts: `--headers-timeout`, `--request-timeout`,
- * `--idle-timeout`, `--max-connections`), all in ms but the cap.
+ * `--idle-timeout`, `--max-connections`, `--max-connections-per-source`), all in ms but the caps.
  */
 export interface ConnectionLimits {
   readonly headersTimeout: number;
   readonly requestTimeout: number;
   readonly idleTimeout: number;
   readonly maxConnections: number;
+  /** 0: no cap per client address. */
+  readonly maxConnectionsPerSource: number;
 }
 
 /**
@@ -40,6 +43,31 @@ export function connectionSettings(limits: ConnectionLimits) {
  */
 export function capConnections(server: Server, limits: ConnectionLimits): void {
   server.maxConnections = limits.maxConnections;
+  if (limits.maxConnectionsPerSource > 0) capConnectionsPerSource(server, limits.maxConnectionsPerSource);
+}
+
+/**
+ * The cap per client address (`--max-connections-per-source`): a connection beyond it from the same address is
+ * destroyed as it is accepted, as node:net does beyond the global cap, before a byte of it is read. Counted per
+ * connection, not per request: one map entry per address with connections open, gone when its last one closes.
+ */
+function capConnectionsPerSource(server: Server, cap: number): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const source = socket.remoteAddress;
+    if (source === undefined) return;
+    const count = open.get(source) ?? 0;
+    if (count >= cap) {
+      socket.destroy();
+      return;
+    }
+    open.set(source, count + 1);
+    socket.once('close', () => {
+      const left = (open.get(source) ?? 1) - 1;
+      if (left > 0) open.set(source, left);
+      else open.delete(source);
+    });
+  });
 }
 
 /** Why the limits cannot be used together (one line naming the flags), or null. */

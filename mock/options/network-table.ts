@@ -62,6 +62,19 @@ export const NETWORK_OPTIONS = {
     default: 800,
   }),
   /**
+   * The connections one client address may hold open at once (0: no cap of its own), so that one source trickling
+   * requests cannot take every connection `--max-connections` allows and shut out every other tenant (the audit's 1,100
+   * slow connections from one address). Off by default: behind a proxy or load balancer every client comes from its
+   * address, and on loopback every local client shares one; an operator exposing the mock directly sets it.
+   */
+  maxConnectionsPerSource: option({
+    flag: '--max-connections-per-source <n>',
+    env: 'MAX_CONNECTIONS_PER_SOURCE',
+    help: 'connections one client address may hold open at once; beyond it a new one from that address is closed at once (0: no cap per address; behind a proxy all clients share its address)',
+    value: integer(0, 1_000_000),
+    default: 0,
+  }),
+  /**
    * Web origins whose pages may call `/__mock/*` of a loopback mock (a browser test harness); any other origin is
    * refused there (mock/http/site-guard.ts). `/v1` answers every origin.
    */

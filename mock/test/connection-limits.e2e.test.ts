@@ -12,8 +12,8 @@ interface Watched {
 let closings = 0;
 
 /** Opens a raw connection; `closed` resolves with the rank of its closing among all watched connections. */
-function watch(port: number, start?: (socket: Socket) => void): Watched {
-  const socket = connect(port, '127.0.0.1');
+function watch(port: number, start?: (socket: Socket) => void, from = '127.0.0.1'): Watched {
+  const socket = connect({ port, host: '127.0.0.1', localAddress: from });
   let text = '';
   socket.setEncoding('latin1');
   socket.on('data', (chunk: string) => {
@@ -73,6 +73,38 @@ describe('timeouts and the connection cap', () => {
       expect(reply.status, reply.text).toBe(200);
     } finally {
       for (const w of slow) w.socket.destroy();
+      await h.close();
+    }
+  });
+
+  it('closes a connection over the cap of its client address at once, while another address still gets in', async () => {
+    const h = await startHarness({ maxConnectionsPerSource: 3 });
+    const port = Number(new URL(h.url).port);
+    // Another client address on loopback: 127.0.0.0/8 is all loopback on Linux, so the mock sees 127.0.0.2.
+    const health = (from: string) =>
+      watch(port, (s) => s.write('GET /__mock/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'), from);
+    const held = [watch(port), watch(port), watch(port)];
+    try {
+      await Promise.all(held.map((w) => new Promise((resolve) => w.socket.once('connect', resolve))));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+
+      const over = health('127.0.0.1');
+      await over.closed;
+      expect(over.received()).toBe('');
+
+      const other = health('127.0.0.2');
+      await other.closed;
+      expect(other.received()).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+
+      // A held connection closes: its address has room again.
+      held[0]?.socket.destroy();
+      await held[0]?.closed;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const again = health('127.0.0.1');
+      await again.closed;
+      expect(again.received()).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    } finally {
+      for (const w of held) w.socket.destroy();
       await h.close();
     }
   });
