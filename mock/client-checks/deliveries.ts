@@ -5,7 +5,7 @@ import type { TenantState } from '../store/tenant-state.js';
 import type { WebhookEngine } from '../webhooks/engine.js';
 import type { AttemptWatch } from '../webhooks/observer.js';
 import { serialisePayload } from '../webhooks/payload.js';
-import { hmacSigner } from '../webhooks/signer.js';
+import type { Signer } from '../webhooks/signer.js';
 import type { AttemptOutcome, DeliveryRequest } from '../webhooks/transport.js';
 import { deliveriesAfter, forgedEntityValue, forgedSignature, rawSensitiveBody } from './plan.js';
 import { EVENT_READS } from './reads.js';
@@ -65,13 +65,15 @@ function watch(
 /**
  * The payload and bytes of a perturbation delivery (docs/DESIGN.md, "Client certification"): the duplicate is the
  * valid delivery itself; a forged one is a new event naming an entity no valid delivery names, signed wrongly; the
- * raw-sensitive one a new valid event whose bytes differ from any re-serialisation of its JSON, signed over them.
+ * raw-sensitive one a new valid event whose bytes differ from any re-serialisation of its JSON, signed over them by
+ * `signer`, the engine's own, so it is signed as every valid delivery of this mock is (a planted signature fault too).
  */
 function perturbation(
   kind: Exclude<DeliveryKind, 'valid'>,
   valid: DeliveryRequest,
   notification: Notification,
   run: ClientCheckRun,
+  signer: Signer,
   secret: string,
   subscriptionNumber: number,
 ): { payload: WebhookPayload; request: DeliveryRequest } {
@@ -82,7 +84,7 @@ function perturbation(
   let signature: string;
   if (kind === 'raw-sensitive') {
     body = rawSensitiveBody(payload);
-    signature = hmacSigner.sign(body, secret);
+    signature = signer.sign(body, secret);
   } else {
     const field = EVENT_READS.get(payload.eventName)?.field;
     if (field !== undefined)
@@ -116,6 +118,7 @@ function perturbAfter(
       valid,
       notification,
       run,
+      engine.signer,
       tenant.webhookSecret,
       perturbs.subscriptionNumber,
     );

@@ -47,7 +47,7 @@ export class WebhookEngine {
   private readonly running = new Set<Promise<unknown>>();
   private readonly clock: Clock;
   private readonly transport: Transport;
-  private readonly signer: Signer;
+  readonly signer: Signer;
   readonly timers: Timers;
   /** Told of each attempt as it goes out, and of its outcome (client checks: mock/client-checks/deliveries.ts). */
   observer: AttemptObserver | undefined;

@@ -159,3 +159,40 @@ describe('the webhook perturbations of the profile certify', () => {
     expect(kit.got.every((r) => r.status === 204)).toBe(true);
   });
 });
+
+describe('the perturbations of a mock with a planted signature fault', () => {
+  it('sign the raw-sensitive event as the mock signs every valid delivery: in uppercase hex under signature-uppercase-hex', async () => {
+    const faulty = await startHarness({ faults: new Set(['signature-uppercase-hex']) });
+    const faultyOrg = freshOrg('ccfault');
+    const faultyToken = await faulty.token(adminClaims(faultyOrg));
+    const r = await receiver(() => faulty.mock.control.tenant(faultyOrg).webhookSecret());
+    try {
+      const started = await faulty.call('POST', '/__mock/client-checks', {
+        token: faultyToken,
+        // The first injected 429 answers the 5th to 9th /v1 request: the one /v1 request below is never refused.
+        body: { profile: 'certify', seed: 99, readWithinMs: 200, retryAfterSeconds: 1 },
+      });
+      expect(started.status).toBe(201);
+      const sub = await faulty.call('POST', '/v1/notifications/webhook/subscriptions', {
+        token: faultyToken,
+        body: { endpoint: r.url, eventName: 'Warehouse.Stock.Updated', eventVersion: 2 },
+      });
+      expect(sub.status).toBe(201);
+      const emitted = await faulty.call('POST', '/__mock/events', {
+        token: faultyToken,
+        body: { eventName: 'Warehouse.Stock.Updated' },
+      });
+      expect(emitted.status).toBe(202);
+      for (let i = 0; i < 150 && r.got.length < 6; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+
+      const signatureOf = (suffix: string) =>
+        String(r.got.find((g) => String(g.headers['x-event-id']).endsWith(suffix))?.headers[SIG]);
+      const validId = String(r.got[0]?.headers['x-event-id']);
+      expect(signatureOf(validId)).toMatch(/^[0-9A-F]{64}$/);
+      expect(signatureOf('-raw-sensitive')).toMatch(/^[0-9A-F]{64}$/);
+    } finally {
+      await new Promise<void>((resolve) => r.server.close(() => resolve()));
+      await faulty.close();
+    }
+  });
+});
