@@ -3,24 +3,12 @@ import type { Rate } from '../rate-limit.js';
 import { formatRate, parseRateOption } from './grammars.js';
 import { duration, integer, option, parsed } from './kinds.js';
 
-/**
- * The pace of delivery attempts per tenant on a host others reach, when `--delivery-rate-per-tenant` is not given.
- * Inferred (measured with a fan-out of 100 subscriptions at 60 writes a second, 6,000 attempts asked a second, to a
- * receiver answering 204 at once and closing every connection, each attempt a new connection): unpaced the mock's
- * thread was saturated and another tenant's list p50/p99 went from 1.1/3.3 to 2.2/7.7 ms; at 1,000 a second it still
- * spent 0.69 of a core; at 200 a second 0.31 (most of it making and ending the notifications) and the other tenant's
- * p50/p99 were 0.7/5.5 ms. 200 a second is far above what a test suite's receiver takes, and a fan-out of the default
- * 100 subscriptions still starts at once (the bucket holds 200). On loopback (one developer's mock, the bench's
- * single-tenant delivery goal) no pace.
- */
-const SHARED_DELIVERY_RATE: Rate = SHARED_HOST_DELIVERY_RATE;
-
 /** `--delivery-rate-per-tenant`'s value: a rate, `off`, or null (`auto`, also when not given: by host, `deliveryRateFor`). */
 type DeliveryRateOption = Rate | 'off' | null;
 
 /** The pace of a tenant's delivery attempts a mock runs with: the option's, or by host when it was not given. */
 export function deliveryRateFor(option: DeliveryRateOption, loopbackHost: boolean): Rate | null {
-  if (option === null) return loopbackHost ? null : SHARED_DELIVERY_RATE;
+  if (option === null) return loopbackHost ? null : SHARED_HOST_DELIVERY_RATE;
   return option === 'off' ? null : option;
 }
 
@@ -82,6 +70,6 @@ export const DELIVERY_SHARE_OPTIONS = {
       expects: `a rate N/window ('200/1s', '50/100ms'), 'off', or 'auto' (by host)`,
     }),
     default: null,
-    unset: `off on a loopback --host, ${formatRate(SHARED_DELIVERY_RATE)} elsewhere`,
+    unset: `off on a loopback --host, ${formatRate(SHARED_HOST_DELIVERY_RATE)} elsewhere`,
   }),
 };

@@ -45,7 +45,7 @@ export interface WebhookEngineOptions {
    * and a receiver that answers at once lets one tenant's fan-out (its subscriptions times its writes) spend the mock's
    * one thread on deliveries: 100 subscriptions to a receiver answering 204 at once cost 0.63 of a core, 1.04 when it
    * closes every connection, and another tenant's list p99 went from 3.3 to 9-10 ms. A pace bounds that share
-   * (default off loopback: mock/options/delivery-shares.ts `SHARED_DELIVERY_RATE`).
+   * (default off loopback: common/shared-host-delivery-rate.ts).
    */
   readonly perTenantRate?: Rate | null;
 }
