@@ -6,10 +6,13 @@ import { LRUCache } from 'lru-cache';
  * tenants with writes): lru-cache's `max` allocates storage for all of them up front ("At initial
  * object creation, storage is allocated for `max` items", its README, "Storage Bounds Safety"), ~1 ms and up to a
  * few MB per cache for every mock built, most never used. `maxSize` with a size of 1 per entry is the same bound
- * without the pre-allocation.
+ * without the pre-allocation. `dispose` is called with each value that leaves the cache (evicted, deleted or cleared).
  */
-export function boundedCache<K extends {}, V extends {}>(entries: number): LRUCache<K, V> {
-  return new LRUCache<K, V>({ maxSize: entries, sizeCalculation: () => 1 });
+export function boundedCache<K extends {}, V extends {}>(
+  entries: number,
+  dispose?: (value: V) => void,
+): LRUCache<K, V> {
+  return new LRUCache<K, V>({ maxSize: entries, sizeCalculation: () => 1, ...(dispose ? { dispose } : {}) });
 }
 
 /**

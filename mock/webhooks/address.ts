@@ -126,7 +126,7 @@ export function readAllowanceItem(
 
 /**
  * The SSRF guard of webhook delivery: which resolved addresses of an endpoint may be connected to. Checked on the
- * very addresses the socket then uses (./agents.ts), so no DNS answer can change between the check and the connect.
+ * very addresses the socket then uses (./origin-pools.ts), so no DNS answer can change between the check and the connect.
  */
 export class EndpointGuard {
   private readonly allowed = new BlockList();
@@ -169,7 +169,7 @@ export function endpointGuardFor(setting: {
   return new EndpointGuard(allowPrivateEndpoints);
 }
 
-/** Error code of a connection the SSRF guard refused at connect time (./agents.ts). */
+/** Error code of a connection the SSRF guard refused at connect time (./origin-pools.ts). */
 export const BLOCKED_CODE = 'OPSAPI_BLOCKED_ENDPOINT';
 
 /**

@@ -1,5 +1,4 @@
 import { isIP } from 'node:net';
-import type { Agent } from 'undici';
 import type { Clock } from '../clock.js';
 import { BLOCKED_CODE, BLOCKED_EXCERPT, type EndpointGuard } from './address.js';
 import { ExcerptHandler } from './excerpt-handler.js';
@@ -18,7 +17,7 @@ interface UndiciTransportOptions {
 /**
  * The `Transport` of the mock: sends webhook requests with undici.
  *
- * - Connections are reused (keep-alive agents).
+ * - Connections are reused (a keep-alive pool per receiver, ./origin-pools.ts).
  * - One per-attempt timeout covers everything: DNS, connect, request, response headers and the body read; when
  *   it expires the attempt is a `Timeout` and the connection is dropped, so a hanging receiver costs exactly one
  *   timeout per attempt.
@@ -30,10 +29,8 @@ interface UndiciTransportOptions {
  *   and the connection); a refused address gives `BlockedEndpoint`, its excerpt only saying so.
  */
 export class UndiciTransport implements Transport {
-  /** `deliveryAgent` of ./agents.ts, whose module is loaded with the first delivery. */
-  private agentOf: Promise<typeof import('./agents.js').deliveryAgent> | null = null;
-  private agent: Agent | null = null;
-  private guardedAgent: Agent | null = null;
+  /** The pools of ./origin-pools.ts, whose module (and undici) is loaded with the first delivery. */
+  private pools: Promise<import('./origin-pools.js').OriginPools> | null = null;
 
   constructor(private readonly options: UndiciTransportOptions) {}
 
@@ -63,7 +60,7 @@ export class UndiciTransport implements Transport {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (guard && isIP(host) && guard.refuses(host, host)) return outcome('BlockedEndpoint', null, BLOCKED_EXCERPT);
 
-    const dispatcher = await this.dispatcher(guard);
+    const dispatcher = await this.dispatcher();
     startedAtMs = now();
     // One deadline for the whole attempt: it settles the attempt at once, wherever the request is (still connecting
     // included), and aborts it as soon as undici lets it (./excerpt-handler.ts).
@@ -89,19 +86,13 @@ export class UndiciTransport implements Transport {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.agent?.close().catch(() => undefined), this.guardedAgent?.close().catch(() => undefined)]);
+    await (await this.pools)?.close();
   }
 
-  /** The keep-alive agent of this transport, or with a `guard` the one whose sockets only reach what it allows. */
-  private async dispatcher(guard: EndpointGuard | null): Promise<Agent> {
-    this.agentOf ??= import('./agents.js').then((agents) => agents.deliveryAgent);
-    const deliveryAgent = await this.agentOf;
-    if (guard) {
-      this.guardedAgent ??= deliveryAgent(guard);
-      return this.guardedAgent;
-    }
-    this.agent ??= deliveryAgent(null);
-    return this.agent;
+  /** The keep-alive pools of this transport; with a guard, their sockets only reach what it allows. */
+  private dispatcher(): Promise<import('./origin-pools.js').OriginPools> {
+    this.pools ??= import('./origin-pools.js').then(({ OriginPools }) => new OriginPools(this.options.guard));
+    return this.pools;
   }
 }
 
