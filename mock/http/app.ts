@@ -12,6 +12,7 @@ import { registerOperation } from './operation-route.js';
 import { baseUrlOf, refOf } from './request-ref.js';
 import { allowedMethods } from './route-table.js';
 import { send } from './send.js';
+import { sendUnreadRefusal } from './unread-refusal.js';
 import { decorateApp, sendFrameworkProblem, type AppDecorator } from './decorator.js';
 import { successSerializerSchema } from './serializers.js';
 import type { MockServices, ShellOptions } from './services.js';
@@ -128,9 +129,14 @@ export async function buildApp(
     const ref = refOf(req);
     switch (error.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return send(reply, plainProblem(413, tooLarge(req.routeOptions.bodyLimit ?? options.bodyLimit, options), ref));
+        return sendUnreadRefusal(
+          req,
+          reply,
+          plainProblem(413, tooLarge(req.routeOptions.bodyLimit ?? options.bodyLimit, options), ref),
+        );
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return send(
+        return sendUnreadRefusal(
+          req,
           reply,
           plainProblem(
             415,

@@ -9,6 +9,10 @@ import { baseUrlOf, refOf } from './request-ref.js';
 import type { MockServices } from './services.js';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The operation a route serves (./operation-route.ts), for answers found before its handler runs (./unread-refusal.ts). */
+    operationRoute?: OperationRoute;
+  }
   interface FastifyRequest {
     /** The tenant the request was answered for, once authenticated (journal). */
     tenantOrg?: string;

@@ -30,6 +30,7 @@ export function registerOperation(
     method: op.method.toUpperCase() as 'GET' | 'POST' | 'PUT' | 'DELETE',
     url: op.path.replace(/\{(\w+)\}/g, ':$1'),
     bodyLimit: operationBodyLimit(op, services.validator.document, services.options.bodyLimit),
+    config: { operationRoute: route },
     ...(response ? { schema: { response }, serializerCompiler: cachedSerializerCompiler } : {}),
     // Not an async function: an answer found without waiting is sent at once, with no promise for Fastify to settle
     // (a sync handler that sent its reply returns nothing); one that waits is sent when it is found.
