@@ -5,9 +5,10 @@ import { boundedCache } from '../bounded-cache.js';
 import { BLOCKED_CODE, type EndpointGuard } from './address.js';
 
 /**
- * Receivers (origins) whose connection pool is kept between attempts; beyond it the least recently used pool is closed
- * (its attempts in flight end first). Inferred: a tenant holds at most `--max-subscriptions` endpoints (100 by default)
- * and most point at one or two receivers; a pool that once ran N attempts at once keeps N clients (at most
+ * Receivers (origins), over all tenants, whose connection pool is kept between attempts; beyond it the least recently
+ * used pool is closed (its attempts in flight end first) and built again at its next attempt, as undici's `Agent` did
+ * for every receiver. Inferred: a tenant's subscriptions mostly point at one or two receivers, so this covers a shared
+ * sandbox of a hundred teams and more; a pool that once ran N attempts at once keeps N clients (at most
  * `--delivery-concurrency`), so the bound also bounds what idle pools hold.
  */
 const MAX_ORIGINS = 256;
