@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Answer } from '../handlers/context.js';
 import { send } from './send.js';
 import { openExchange } from './exchange.js';
+import { answerThrough } from './request-path.js';
 import { credentials } from './steps/credentials.js';
 import { rateLimit } from './steps/rate-limit.js';
 
@@ -24,12 +25,9 @@ export function sendUnreadRefusal(
   const route = req.routeOptions.config.operationRoute;
   if (!route) return send(reply, refusal);
   const x = openExchange(req, reply, route);
-  const limited = (answer: Answer | undefined) => send(reply, answer ?? refusal);
-  const admitted = (refused: Answer | undefined) => {
-    if (refused !== undefined) return send(reply, refusal);
-    const answer = rateLimit(x, route);
-    return answer instanceof Promise ? answer.then(limited) : limited(answer);
-  };
-  const auth = credentials(x, route);
-  return auth instanceof Promise ? auth.then(admitted) : admitted(auth);
+  // The path's own runner: the first of these that answers decides, the refusal when neither credentials nor the limit
+  // did. A 401 of credentials is not sent: without them the refusal stands (`principal` is set only when they passed).
+  const answer = answerThrough([credentials, rateLimit, () => refusal], x, route);
+  const chosen = (a: Answer) => send(reply, x.principal === undefined ? refusal : a);
+  return answer instanceof Promise ? answer.then(chosen) : chosen(answer);
 }
