@@ -32,12 +32,17 @@ export class OriginPools {
   /** Pools being closed (evicted, or all of them at `close`), so that `close` resolves once they are. */
   private readonly closing = new Set<Promise<void>>();
   private readonly pools: LRUCache<string, Pool>;
+  /** Every pool's options: with a guard, sockets connect only through its lookup (one function for all pools). */
+  private readonly poolOptions: Pool.Options;
 
   /** `maxOrigins`: pools kept at most (MAX_ORIGINS unless a test asks for fewer). */
-  constructor(
-    private readonly guard: EndpointGuard | null,
-    maxOrigins = MAX_ORIGINS,
-  ) {
+  constructor(guard: EndpointGuard | null, maxOrigins = MAX_ORIGINS) {
+    this.poolOptions = {
+      keepAliveTimeout: 10_000,
+      connections: CONNECTIONS_PER_ORIGIN,
+      pipelining: 1,
+      ...(guard ? { connect: { lookup: guardedLookup(guard) } } : {}),
+    };
     this.pools = boundedCache<string, Pool>(maxOrigins, (pool) => {
       const closed: Promise<void> = pool
         .close()
@@ -55,12 +60,7 @@ export class OriginPools {
   dispatch(options: Dispatcher.DispatchOptions & { origin: string }, handler: Dispatcher.DispatchHandler): void {
     let pool = this.pools.get(options.origin);
     if (!pool) {
-      pool = new Pool(options.origin, {
-        keepAliveTimeout: 10_000,
-        connections: CONNECTIONS_PER_ORIGIN,
-        pipelining: 1,
-        ...(this.guard ? { connect: { lookup: guardedLookup(this.guard) } } : {}),
-      });
+      pool = new Pool(options.origin, this.poolOptions);
       this.pools.set(options.origin, pool);
     }
     pool.dispatch(options, handler);
