@@ -4,8 +4,7 @@ import type { Change } from '../store/change.js';
 import type { Store } from '../store/store.js';
 import type { TenantState } from '../store/tenant-state.js';
 import { fanOut, type EmitRequest, type Emission } from './emission.js';
-import { trimHistory } from './history.js';
-import { endOldestPending } from './pending-bound.js';
+import { holdNotificationBounds } from './pending-bound.js';
 import { serialisePayload } from './payload.js';
 import { firstAttempt, manualRetry, next, resumedAttempt } from './policy.js';
 import { recordAttempt } from './record.js';
@@ -96,18 +95,17 @@ export class WebhookEngine {
     const job = jobOf(first, now, realNow);
     for (const id of emission.notifications) this.enqueue(tenant, id, job);
     // The ended ones' scheduled attempts are cancelled at once; their attempts under way decide nothing (`attempt`).
-    const ended = endOldestPending(tenant, this.options.maxPendingPerTenant);
-    if (ended.length > 0) {
+    const { maxPendingPerTenant, maxNotificationsPerTenant } = this.options;
+    holdNotificationBounds(tenant, maxPendingPerTenant, maxNotificationsPerTenant, (ending) => {
       const rt = this.runtime(tenant);
       // All leave the schedule and the held attempts before any waiting for a slot is cancelled (and never starts):
       // each cancel releases the receiver's next held attempt, else the next ended one, started only to be cancelled.
-      for (const id of ended) {
+      for (const id of ending) {
         rt.scheduler.cancel(id);
         this.dropHeld(rt, id);
       }
-      for (const id of ended) this.slots.cancelKey(tenant.org, id);
-    }
-    trimHistory(tenant, this.options.maxNotificationsPerTenant);
+      for (const id of ending) this.slots.cancelKey(tenant.org, id);
+    });
     return emission;
   }
 
