@@ -6,7 +6,8 @@ import type { TenantState } from '../store/tenant-state.js';
 import { fanOut, type EmitRequest, type Emission } from './emission.js';
 import { holdNotificationBounds } from './pending-bound.js';
 import { serialisePayload } from './payload.js';
-import { firstAttempt, manualRetry, next, resumedAttempt } from './policy.js';
+import { firstAttempt, manualRetry, next } from './policy.js';
+import { resumedAttempts } from './resumed.js';
 import { recordAttempt } from './record.js';
 import { deliveryRequest, originOf } from './request.js';
 import { jobOf, TenantRuntime, type Job } from './runtime.js';
@@ -85,15 +86,23 @@ export class WebhookEngine {
     const now = tenant.clock.now();
     const realNow = this.clock.now();
     const first = firstAttempt(now, this.options.retrySchedule);
-    const emission = fanOut(tenant, request, {
-      createdAt: now,
-      firstDueAt: first.dueAt,
-      sampleCounter: () => ++this.eventCounter,
-    });
+    const counter = () => ++this.eventCounter;
+    const emission = fanOut(tenant, request, { createdAt: now, firstDueAt: first.dueAt, sampleCounter: counter });
     if ('error' in emission) return emission;
     // One job for all of them: a job is never changed once queued.
     const job = jobOf(first, now, realNow);
-    for (const id of emission.notifications) this.enqueue(tenant, id, job);
+    if (emission.notifications.length > 0) {
+      const rt = this.runtime(tenant);
+      // Due now, to a receiver whose batch is full: held at once, as `start` would on the next turn, without that turn in
+      // the schedule's map and heap (most of a fan-out to silent receivers). A shared schedule lets a replica claim it.
+      const holdNow = first.dueAt <= now && !this.sharedSchedule;
+      for (const id of emission.notifications) {
+        const full = holdNow ? this.fullLane(rt, id) : undefined;
+        if (full === undefined) rt.scheduler.add(id, job);
+        else rt.held.hold(full, id, job);
+      }
+      this.pin(rt);
+    }
     // The ended ones' scheduled attempts are cancelled at once; their attempts under way decide nothing (`attempt`).
     const { maxPendingPerTenant, maxNotificationsPerTenant } = this.options;
     holdNotificationBounds(tenant, maxPendingPerTenant, maxNotificationsPerTenant, (ending) => {
@@ -146,16 +155,8 @@ export class WebhookEngine {
     let resumed = 0;
     const now = tenant.clock.now();
     const realNow = this.clock.now();
-    for (const notification of tenant.notifications) {
-      if (notification.status !== 'Pending') continue;
-      let auto = 0;
-      for (const attempt of tenant.attemptsOf(notification.id)) if (attempt.trigger === 'Scheduled') auto++;
-      const planned = resumedAttempt(
-        notification.nextAttemptAt ? Date.parse(notification.nextAttemptAt) : null,
-        auto,
-        now,
-      );
-      this.enqueue(tenant, notification.id, jobOf(planned, now, realNow));
+    for (const [id, planned] of resumedAttempts(tenant, now)) {
+      this.enqueue(tenant, id, jobOf(planned, now, realNow));
       resumed++;
     }
     return resumed;
