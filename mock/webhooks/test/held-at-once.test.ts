@@ -1,13 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SEED } from '../../../fixtures/seed/index.js';
-import { defaultOptions } from '../../options.js';
-import { Store } from '../../store/store.js';
-import { WebhookEngine } from '../engine.js';
-import { hmacSigner } from '../signer.js';
-import { FakeTime } from './fake-time.js';
-import { FakeTransport } from './fake-transport.js';
+import { silentEngine } from './silent-engine.js';
 
-const EVENT = 'Warehouse.Shipment.Shipped';
 const SUBSCRIPTIONS = 20;
 /** Per receiver: in flight at once, and waiting for a slot before more are held (engine.ts `fullLane`). */
 const PER_ENDPOINT = 4;
@@ -18,35 +11,11 @@ const PER_ENDPOINT = 4;
  * schedule for one turn only to be held then; what starts, and in which order, is unchanged.
  */
 function setUp() {
-  const time = new FakeTime();
-  const transport = new FakeTransport(time);
-  transport.answer = () => new Promise(() => undefined);
-  const store = new Store({ seed: DEFAULT_SEED, skus: 5, maxTenants: 10, webhookKey: 'held-test', clock: time });
-  const engine = new WebhookEngine(
-    store,
-    {
-      retrySchedule: defaultOptions().retrySchedule,
-      concurrency: 64,
-      perTenantConcurrency: 16,
-      perEndpointConcurrency: PER_ENDPOINT,
-    },
-    { clock: time, transport, signer: hmacSigner, timers: time },
+  return silentEngine(
+    { perTenantConcurrency: 16, perEndpointConcurrency: PER_ENDPOINT },
+    SUBSCRIPTIONS,
+    (i) => `https://receiver.example/hooks/${i}`,
   );
-  const tenant = store.tenant('held-test');
-  for (let i = 0; i < SUBSCRIPTIONS; i++)
-    tenant.commit('subscription', `sub_${i}`, {
-      id: `sub_${i}`,
-      endpoint: `https://receiver.example/hooks/${i}`,
-      eventName: EVENT,
-      eventVersion: 1,
-      createdAt: tenant.nowIso(),
-    });
-  const emit = () => {
-    const emission = engine.emit(tenant, { eventName: EVENT });
-    if ('error' in emission) throw new Error(emission.error);
-    return emission.notifications;
-  };
-  return { time, transport, engine, emit };
 }
 
 describe('a fan-out to a receiver whose batch is full', () => {

@@ -1,14 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SEED } from '../../../fixtures/seed/index.js';
-import { defaultOptions } from '../../options.js';
 import type { Change } from '../../store/change.js';
-import { Store } from '../../store/store.js';
-import { WebhookEngine } from '../engine.js';
-import { hmacSigner } from '../signer.js';
-import { FakeTime } from './fake-time.js';
-import { FakeTransport } from './fake-transport.js';
+import { silentEngine } from './silent-engine.js';
 
-const EVENT = 'Warehouse.Shipment.Shipped';
 const SUBSCRIPTIONS = 4;
 
 /**
@@ -17,39 +10,16 @@ const SUBSCRIPTIONS = 4;
  * forgotten by the same fan-out is written once, as forgotten; one only ended is written as a Failure with the reason.
  */
 function setUp(maxPending: number, maxKept: number) {
-  const time = new FakeTime();
-  const transport = new FakeTransport(time);
-  transport.answer = () => new Promise(() => undefined);
-  const store = new Store({ seed: DEFAULT_SEED, skus: 5, maxTenants: 10, webhookKey: 'bounds-test', clock: time });
-  const engine = new WebhookEngine(
-    store,
-    {
-      retrySchedule: defaultOptions().retrySchedule,
-      concurrency: 64,
-      maxPendingPerTenant: maxPending,
-      maxNotificationsPerTenant: maxKept,
-    },
-    { clock: time, transport, signer: hmacSigner, timers: time },
+  const parts = silentEngine(
+    { maxPendingPerTenant: maxPending, maxNotificationsPerTenant: maxKept },
+    SUBSCRIPTIONS,
+    (i) => `https://receiver${i}.example/hooks`,
   );
-  const tenant = store.tenant('bounds-test');
-  for (let i = 0; i < SUBSCRIPTIONS; i++)
-    tenant.commit('subscription', `sub_${i}`, {
-      id: `sub_${i}`,
-      endpoint: `https://receiver${i}.example/hooks`,
-      eventName: EVENT,
-      eventVersion: 1,
-      createdAt: tenant.nowIso(),
-    });
   const writes: Change<'notification'>[] = [];
-  store.onChange((change) => {
+  parts.store.onChange((change) => {
     if (change.entity === 'notification') writes.push(change as Change<'notification'>);
   });
-  const emit = () => {
-    const emission = engine.emit(tenant, { eventName: EVENT });
-    if ('error' in emission) throw new Error(emission.error);
-    return emission.notifications;
-  };
-  return { tenant, engine, writes, emit, close: () => engine.close() };
+  return { ...parts, writes, close: () => parts.engine.close() };
 }
 
 describe('the notification bounds of a fan-out', () => {
