@@ -96,11 +96,8 @@ export class WebhookEngine {
       // Due now, to a receiver whose batch is full: held at once, as `start` would on the next turn, without that turn in
       // the schedule's map and heap (most of a fan-out to silent receivers). A shared schedule lets a replica claim it.
       const holdNow = first.dueAt <= now && !this.sharedSchedule;
-      for (const id of emission.notifications) {
-        const full = holdNow ? this.fullLane(rt, id) : undefined;
-        if (full === undefined) rt.scheduler.add(id, job);
-        else rt.held.hold(full, id, job);
-      }
+      for (const id of emission.notifications)
+        if (!(holdNow && this.holdWhenFull(rt, id, job))) rt.scheduler.add(id, job);
       this.pin(rt);
     }
     // The ended ones' scheduled attempts are cancelled at once; their attempts under way decide nothing (`attempt`).
@@ -244,11 +241,13 @@ export class WebhookEngine {
     return rt;
   }
 
-  /** The receiver of a notification when a batch of the tenant's attempts already waits there for a slot. */
-  private fullLane(rt: TenantRuntime, id: string): string | undefined {
+  /** Holds an attempt (./held-attempts.ts) when a batch of the tenant's attempts waits at its receiver; says whether. */
+  private holdWhenFull(rt: TenantRuntime, id: string, job: Job): boolean {
     const endpoint = rt.tenant.notifications.get(id)?.endpoint;
     const origin = endpoint === undefined ? undefined : originOf(endpoint);
-    return origin !== undefined && !this.room(rt.tenant.org, origin) ? origin : undefined;
+    if (origin === undefined || this.room(rt.tenant.org, origin)) return false;
+    rt.held.hold(origin, id, job);
+    return true;
   }
 
   private room(org: string, origin: string): boolean {
@@ -294,9 +293,7 @@ export class WebhookEngine {
 
   /** Starts an attempt, resolved once recorded; held back (./held-attempts.ts) while its receiver's batch is full. */
   private start(rt: TenantRuntime, id: string, job: Job, mayHold = true): Promise<void> {
-    const full = mayHold ? this.fullLane(rt, id) : undefined;
-    if (full !== undefined) {
-      rt.held.hold(full, id, job);
+    if (mayHold && this.holdWhenFull(rt, id, job)) {
       this.pin(rt);
       return HELD;
     }

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { silentEngine } from './silent-engine.js';
 
 const SUBSCRIPTIONS = 20;
-/** Per receiver: in flight at once, and waiting for a slot before more are held (engine.ts `fullLane`). */
+/** Per receiver: in flight at once, and waiting for a slot before more are held (engine.ts `holdWhenFull`). */
 const PER_ENDPOINT = 4;
 
 /**
