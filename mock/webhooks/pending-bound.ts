@@ -68,6 +68,6 @@ export function holdNotificationBounds(
 ): void {
   const ending = oldestPendingBeyond(tenant, maxPending);
   if (ending.length > 0) cancel(ending);
-  trimHistory(tenant, maxKept, ending.length > 0 ? new Set(ending) : undefined);
+  trimHistory(tenant, maxKept, ending);
   if (maxPending !== undefined) endPending(tenant, ending, maxPending);
 }
