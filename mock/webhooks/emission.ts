@@ -64,11 +64,11 @@ export function fanOut(
     }
     return payload;
   };
-  for (const subscription of tenant.subscriptions) {
-    if (subscription.eventName !== event.eventName) continue;
-    if (request.eventVersion !== undefined && subscription.eventVersion !== request.eventVersion) continue;
+  tenant.subscriptions.forEach((subscription) => {
+    if (subscription.eventName !== event.eventName) return;
+    if (request.eventVersion !== undefined && subscription.eventVersion !== request.eventVersion) return;
     const version = findEventVersion(event.eventName, subscription.eventVersion);
-    if (!version) continue;
+    if (!version) return;
     const id = tenant.ids.next('ntf');
     if (nextAttemptAt === '') {
       occurredAt = new Date(times.createdAt).toISOString();
@@ -92,6 +92,6 @@ export function fanOut(
     };
     tenant.commit('notification', id, notification);
     notifications.push(id);
-  }
+  });
   return { eventId, notifications };
 }

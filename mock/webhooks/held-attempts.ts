@@ -32,8 +32,7 @@ export class HeldAttempts<Job> {
       lane = new KeyedQueue();
       this.byOrigin.set(origin, lane);
     }
-    if (!lane.has(id)) this.count++;
-    lane.set(id, job);
+    if (lane.set(id, job)) this.count++;
   }
 
   /** Takes the longest-held attempt to a receiver, if any. */

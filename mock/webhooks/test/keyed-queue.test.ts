@@ -14,10 +14,10 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 describe('KeyedQueue', () => {
   it('takes entries in the order their keys were first queued; a value set again keeps its place', () => {
     const q = new KeyedQueue<number>();
-    q.set('a', 1);
-    q.set('b', 2);
-    q.set('a', 3);
-    q.set('c', 4);
+    expect(q.set('a', 1)).toBe(true);
+    expect(q.set('b', 2)).toBe(true);
+    expect(q.set('a', 3)).toBe(false);
+    expect(q.set('c', 4)).toBe(true);
     expect(q.size).toBe(3);
     expect(q.shift()).toMatchObject({ key: 'a', value: 3 });
     expect(q.shift()).toMatchObject({ key: 'b', value: 2 });
@@ -33,8 +33,8 @@ describe('KeyedQueue', () => {
     expect(q.delete('c')).toBe(true);
     expect(q.delete('e')).toBe(true);
     expect(q.delete('e')).toBe(false);
-    expect(q.has('c')).toBe(false);
-    q.set('a', 9);
+    expect(q.delete('c')).toBe(false);
+    expect(q.set('a', 9)).toBe(true);
     expect([q.shift()?.key, q.shift()?.key, q.shift()?.key, q.shift()]).toEqual(['b', 'd', 'a', undefined]);
   });
 
