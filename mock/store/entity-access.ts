@@ -110,10 +110,10 @@ export function entityAccess(state: EntityCollections): EntityAccess {
       read: (id) => state.notifications.get(id),
       write: (id, notification) => {
         if (notification) state.notifications.set(notification);
-        // A notification still Pending keeps its place; one that becomes Pending again (a manual retry) goes last.
-        if (notification?.status === 'Pending') {
-          if (!state.pendingNotifications.has(id)) state.pendingNotifications.add(id);
-        } else state.pendingNotifications.delete(id);
+        // A notification still Pending keeps its place (adding a value a Set holds leaves it where it is); one that
+        // becomes Pending again (a manual retry) goes last.
+        if (notification?.status === 'Pending') state.pendingNotifications.add(id);
+        else state.pendingNotifications.delete(id);
         if (!notification) {
           state.notifications.delete(id);
           state.attempts.delete(id);
